@@ -1,0 +1,46 @@
+# schema-compat developer tasks (GNU make). `make help` lists the targets.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# Reinstall when the package's __init__.py appears or changes: an editable install made while
+# it was missing maps schema_compat as a namespace package and keeps doing so.
+INIT := $(wildcard schema_compat/__init__.py)
+
+.DEFAULT_GOAL := help
+.PHONY: help install test lint typecheck demo clean
+
+help: ## List the targets
+	@echo "schema-compat make targets:"
+	@grep -E '^[a-z][a-z_-]*:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml $(INIT) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP) ## Create .venv (if missing) and install the package with dev extras
+
+test: install ## Run the test suite, then ruff and mypy (all part of the gate)
+	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check schema_compat tests
+	$(BIN)/mypy
+
+lint: install ## Run ruff on the package and the tests
+	$(BIN)/ruff check schema_compat tests
+
+typecheck: install ## Run mypy (strict) on the package
+	$(BIN)/mypy
+
+demo: install ## Check the bundled example against Gemini and show the diff for read_files
+	$(BIN)/schema-compat check examples/fs_read_files.json || true
+	$(BIN)/schema-compat diff read_files examples/fs_read_files.json
+
+clean: ## Remove .venv, caches and build output
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
