@@ -1,0 +1,1 @@
+"""Schema structure: which keywords hold subschemas, one walker, local `$ref` resolution."""

@@ -1,0 +1,341 @@
+"""Local `$ref` resolution, recursion analysis, expansion budget and inlining.
+
+Remote references are never fetched or read: jsonref is used only for JSON-Pointer
+resolution inside the document, with a loader that refuses every URI. The size of the
+inlined result is measured *before* inlining, because a few kilobytes of references that
+point at each other twice per level inline to hundreds of megabytes.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urldefrag
+
+from ..model import Path, Safety
+from .walker import iter_nodes, subschemas
+
+RefKind = Literal["local", "remote", "unresolvable"]
+DEFS_KEYWORDS = ("$defs", "definitions")
+# Keywords of a reference target that make no sense once it is copied elsewhere.
+_DOCUMENT_ONLY = frozenset({"$defs", "definitions", "$schema", "$id", "$anchor"})
+
+
+class RemoteRefRefused(Exception):
+    """Raised by the loader handed to jsonref: nothing outside the document is read."""
+
+
+def _refuse(uri: str) -> Any:
+    raise RemoteRefRefused(uri)
+
+
+@dataclass(frozen=True)
+class RefTarget:
+    kind: RefKind
+    node: Any = None
+    reason: str = ""
+
+
+class RefResolver:
+    """Resolves the `$ref` strings of one schema document to nodes of that document."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._cache: dict[str, RefTarget] = {}
+        self._ids: dict[str, Any] = {}
+        self._anchors: dict[str, Any] = {}
+        for _, node in iter_nodes(root):
+            if isinstance(node, dict):
+                ident = node.get("$id")
+                if isinstance(ident, str) and ident and node is not root:
+                    self._ids[ident.rstrip("#")] = node
+                anchor = node.get("$anchor")
+                if isinstance(anchor, str):
+                    self._anchors[anchor] = node
+        root_id = root.get("$id") if isinstance(root, dict) else None
+        if isinstance(root_id, str) and root_id:
+            self._ids[root_id.rstrip("#")] = root
+
+    def resolve(self, ref: Any) -> RefTarget:
+        if not isinstance(ref, str):
+            return RefTarget("unresolvable", reason="`$ref` is not a string")
+        cached = self._cache.get(ref)
+        if cached is None:
+            cached = self._cache[ref] = self._resolve(ref)
+        return cached
+
+    def _resolve(self, ref: str) -> RefTarget:
+        uri, fragment = urldefrag(ref)
+        if uri:
+            base = self._ids.get(uri.rstrip("#"))
+            if base is None:
+                return RefTarget("remote", reason=f"`{ref}` points outside this schema")
+        else:
+            base = self.root
+        if fragment and not fragment.startswith("/"):
+            node = self._anchors.get(fragment)
+            if node is None:
+                return RefTarget("unresolvable", reason=f"no `$anchor` named {fragment!r}")
+            return RefTarget("local", node)
+        import jsonref  # local: only documents with references pay for the import
+
+        proxy = jsonref.JsonRef(
+            {"$ref": "#" + fragment},
+            base_uri="",
+            loader=_refuse,
+            load_on_repr=False,
+            _store=jsonref.URIDict({"": base}),
+        )
+        try:
+            node = proxy.__subject__
+        except jsonref.JsonRefError:
+            return RefTarget("unresolvable", reason=f"`{ref}` points to nothing in this schema")
+        return RefTarget("local", node)
+
+
+def iter_refs(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Every node holding a `$ref`, with its path."""
+    for path, node in iter_nodes(schema):
+        if isinstance(node, dict) and "$ref" in node:
+            yield path, node
+
+
+def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
+    """`$ref` nodes inside `node`, not looking into its own `$defs` (they are only a store)."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if "$ref" in cur:
+                yield cur
+            for rel, child in subschemas(cur):
+                if rel[0] not in DEFS_KEYWORDS:
+                    stack.append(child)
+
+
+@dataclass
+class RefAnalysis:
+    """What the references of one document look like before anything is inlined."""
+
+    kinds: dict[Path, RefTarget] = field(default_factory=dict)
+    recursive: set[Path] = field(default_factory=set)
+    expanded_nodes: int = 0
+    expanded_depth: int = 0
+
+
+def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3) -> RefAnalysis:
+    """Classify every reference and estimate the size of the fully inlined schema."""
+    resolver = resolver or RefResolver(schema)
+    result = RefAnalysis()
+    targets: dict[int, Any] = {}
+    for path, node in iter_refs(schema):
+        target = resolver.resolve(node["$ref"])
+        result.kinds[path] = target
+        if target.kind == "local":
+            targets[id(target.node)] = target.node
+
+    # Which targets reach themselves through references (a recursive schema)?
+    edges: dict[int, set[int]] = {}
+    for key, node in targets.items():
+        out: set[int] = set()
+        for ref_node in _refs_below(node):
+            t = resolver.resolve(ref_node["$ref"])
+            if t.kind == "local":
+                out.add(id(t.node))
+        edges[key] = out
+    cyclic: set[int] = set()
+    for start in edges:
+        seen: set[int] = set()
+        stack = list(edges[start])
+        while stack:
+            cur = stack.pop()
+            if cur == start:
+                cyclic.add(start)
+                break
+            if cur in seen:
+                continue
+            seen.add(cur)
+            stack.extend(edges.get(cur, ()))
+    for path, target in result.kinds.items():
+        if target.kind == "local" and id(target.node) in cyclic:
+            result.recursive.add(path)
+
+    result.expanded_nodes, result.expanded_depth = _measure(schema, resolver, cyclic, unroll)
+    return result
+
+
+def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) -> tuple[int, int]:
+    """(node count, depth) of the inlined document, memoised per target: linear in the input.
+
+    A recursive target is counted as unrolled `unroll` times, as the inliner will do.
+    """
+    size_memo: dict[int, tuple[int, int]] = {}
+    in_progress: set[int] = set()
+
+    def measure(node: Any) -> tuple[int, int]:
+        key = id(node)
+        if key in size_memo:
+            return size_memo[key]
+        if key in in_progress:
+            return (1, 0)  # the back edge of a cycle: counted by the multiplier below
+        in_progress.add(key)
+        total, deepest = 1, 0
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = resolver.resolve(node["$ref"])
+                if target.kind == "local":
+                    n, d = measure(target.node)
+                    if id(target.node) in cyclic:
+                        n, d = n * unroll, d * unroll
+                    total += n
+                    deepest = max(deepest, d)
+            for rel, child in subschemas(node):
+                if rel[0] in DEFS_KEYWORDS:
+                    continue
+                n, d = measure(child)
+                total += n
+                deepest = max(deepest, d + 1)
+        in_progress.discard(key)
+        size_memo[key] = (total, deepest)
+        return total, deepest
+
+    return measure(schema)
+
+
+@dataclass(frozen=True)
+class InlineEvent:
+    """Something the inliner did, for the change log (mapped to rules by the caller)."""
+
+    kind: Literal["inlined", "recursion-cut", "remote", "unresolvable", "defs-removed"]
+    path: Path
+    ref: str
+    safety: Safety
+    detail: str = ""
+
+
+def _type_of(node: Any) -> str:
+    if isinstance(node, dict):
+        t = node.get("type")
+        if isinstance(t, str):
+            return t
+        if "properties" in node:
+            return "object"
+        if "items" in node:
+            return "array"
+    return "object"
+
+
+def _label(ref: str, node: Any) -> str:
+    if isinstance(node, dict) and isinstance(node.get("title"), str):
+        return str(node["title"])
+    tail = ref.rsplit("/", 1)[-1].lstrip("#")
+    return tail or "copy of this schema"
+
+
+def inline(
+    schema: Any,
+    resolver: RefResolver | None = None,
+    *,
+    unroll: int = 3,
+    drop_defs: bool = True,
+    only: set[Path] | None = None,
+) -> tuple[Any, list[InlineEvent]]:
+    """Return a copy of `schema` with references replaced by copies of their targets.
+
+    Keywords beside a `$ref` win over the target's. A recursive target is unrolled
+    `unroll` times and then cut to a typed placeholder that says so. Remote and
+    unresolvable references become placeholders too: the caller reports each as lossy.
+    With `only`, just the `$ref` nodes at those paths (of the original document) are
+    inlined and `$defs` are kept.
+    """
+    resolver = resolver or RefResolver(schema)
+    events: list[InlineEvent] = []
+
+    def expand(node: Any, path: Path, active: tuple[int, ...], top: bool) -> Any:
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node and (only is None or (top and path in only)):
+            return expand_ref(node, path, active)
+        out: dict[str, Any] = {}
+        children = {rel: child for rel, child in subschemas(node)}
+        for key, value in node.items():
+            if key in DEFS_KEYWORDS and drop_defs and only is None:
+                if path == ():
+                    events.append(
+                        InlineEvent("defs-removed", path + (key,), "", "lossless",
+                                    f"removed `{key}` after inlining its definitions")
+                    )
+                continue
+            out[key] = copy.deepcopy(value) if not _holds_schemas(key, value, children) else value
+        for rel, child in children.items():
+            if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
+                continue
+            _assign(out, rel, expand(child, path + rel, active, top))
+        return out
+
+    def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...]) -> Any:
+        ref = node["$ref"]
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        sib_expanded = expand(siblings, path, active, False) if siblings else {}
+        target = resolver.resolve(ref)
+        if target.kind != "local":
+            kind: Literal["remote", "unresolvable"] = target.kind  # type: ignore[assignment]
+            events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason))
+            note = (
+                f"Described by {ref}, which was not fetched."
+                if kind == "remote"
+                else f"Its schema ({ref}) could not be found."
+            )
+            placeholder: dict[str, Any] = {"description": note}
+            return _merge(placeholder, sib_expanded)
+        key = id(target.node)
+        label = _label(str(ref), target.node)
+        if active.count(key) >= unroll:
+            events.append(
+                InlineEvent("recursion-cut", path, str(ref), "lossy",
+                            f"recursive `{label}` cut after {unroll} levels")
+            )
+            placeholder = {
+                "type": _type_of(target.node),
+                "description": (
+                    f"A nested {label}; nesting deeper than {unroll} levels is not described."
+                ),
+            }
+            return _merge(placeholder, sib_expanded)
+        body = expand(target.node, path, active + (key,), False)
+        if isinstance(body, bool):
+            body = {} if body else {"not": {}}
+        body = {k: v for k, v in body.items() if k not in _DOCUMENT_ONLY}
+        events.append(InlineEvent("inlined", path, str(ref), "lossless", f"inlined `{ref}`"))
+        return _merge(body, sib_expanded)
+
+    root_key = (id(schema),)
+    return expand(schema, (), root_key, True), events
+
+
+def _holds_schemas(key: str, value: Any, children: dict[Path, Any]) -> bool:
+    return any(rel[0] == key for rel in children)
+
+
+def _assign(out: dict[str, Any], rel: Path, value: Any) -> None:
+    if len(rel) == 1:
+        out[str(rel[0])] = value
+        return
+    key, sub = str(rel[0]), rel[1]
+    container = out.get(key)
+    if isinstance(container, list):
+        container = list(container)
+        out[key] = container
+        container[int(sub)] = value
+    else:
+        new = dict(container) if isinstance(container, dict) else {}
+        out[key] = new
+        new[str(sub)] = value
+
+
+def _merge(base: dict[str, Any], siblings: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    merged.update(siblings)
+    return merged

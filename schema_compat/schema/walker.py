@@ -1,0 +1,96 @@
+"""The one walker over a JSON Schema document.
+
+Check walks top-down (`iter_nodes`), transform rewrites bottom-up (`rewrite`): children are
+made valid before their parent looks at them, so a parent merging union branches sees
+branches that are already in the provider's dialect. Both visit exactly the subschemas that
+`keywords.py` names, and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..model import Path
+from .keywords import MIXED_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
+
+Node = Any  # a dict, or a boolean schema
+
+
+def is_schema(value: Any) -> bool:
+    return isinstance(value, (dict, bool))
+
+
+def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
+    """Yield (relative path, child) for every direct subschema of `node`."""
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        if key in SCHEMA_MAP_KEYWORDS:
+            if isinstance(value, dict):
+                for name, sub in value.items():
+                    if is_schema(sub):
+                        yield (key, name), sub
+        elif key in SCHEMA_LIST_KEYWORDS:
+            if isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if is_schema(sub):
+                        yield (key, i), sub
+        elif key in SCHEMA_KEYWORDS:
+            if is_schema(value):
+                yield (key,), value
+        elif key in MIXED_KEYWORDS:
+            if key == "items" and is_schema(value):
+                yield (key,), value
+            elif key == "items" and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if is_schema(sub):
+                        yield (key, i), sub
+            elif key == "dependencies" and isinstance(value, dict):
+                for name, sub in value.items():
+                    if is_schema(sub):
+                        yield (key, name), sub
+
+
+def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every schema node, parents before children, without recursion (any depth)."""
+    stack: list[tuple[Path, Any]] = [(base, schema)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        children = list(subschemas(node))
+        for rel, child in reversed(children):
+            stack.append((path + rel, child))
+
+
+def rewrite(node: Any, visit: Callable[[Any, Path], Any], path: Path = ()) -> Any:
+    """Rebuild `node` bottom-up: children first, then `visit(node, path)` on the parent.
+
+    `node` is modified in place where it is a dict, so callers pass a copy they own.
+    Depth is bounded by the loader's nesting limit and the inliner's depth budget.
+    """
+    if isinstance(node, dict):
+        for rel, child in list(subschemas(node)):
+            new = rewrite(child, visit, path + rel)
+            if new is not child:
+                _set(node, rel, new)
+    return visit(node, path)
+
+
+def _set(node: dict[str, Any], rel: Path, value: Any) -> None:
+    container: Any = node
+    for key in rel[:-1]:
+        container = container[key]
+    container[rel[-1]] = value
+
+
+def depth(schema: Any) -> int:
+    """Nesting depth in schema levels (root = 0), computed without recursion."""
+    best = 0
+    stack: list[tuple[int, Any]] = [(0, schema)]
+    while stack:
+        level, node = stack.pop()
+        best = max(best, level)
+        for _, child in subschemas(node):
+            stack.append((level + 1, child))
+    return best
