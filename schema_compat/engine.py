@@ -1,0 +1,180 @@
+"""The one engine: runs a profile's rules over tools to check them, and applies their
+fixes to a fixpoint to transform them.
+
+Check walks the schema top-down once and asks every node rule about every node.
+Transform works on a copy: document rules (reference inlining) first, then a bottom-up
+rewrite where each node is fixed rule by rule until none fires; passes repeat until one
+changes nothing, so what a fix creates (a union from a type list) is fixed in turn.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from .model import Change, Finding, Path, ToolDef, ToolResult
+from .profiles import Profile, get_profile
+from .rules import refs as ref_rules
+from .rules.base import Fixed, NodeContext, Rule
+from .rules.naming import ToolInfo
+from .rules.registry import RULES, select_codes
+from .schema.walker import iter_nodes, rewrite
+
+MAX_PASSES = 8
+MAX_FIXES_PER_NODE = 64
+
+
+class Plan:
+    """The rules of one run, split by scope, with the profile's severities applied."""
+
+    def __init__(self, profile: Profile, codes: Sequence[str], lossless_only: bool) -> None:
+        self.profile = profile
+        self.codes = frozenset(codes)
+        self.lossless_only = lossless_only
+        rules = [RULES[c] for c in codes]
+        self.document = [r for r in rules if r.scope == "document"]
+        self.node = [r for r in rules if r.scope == "node"]
+        self.tool = [r for r in rules if r.scope == "tool"]
+
+    def ctx(self, root: Any, path: Path = ()) -> NodeContext:
+        return NodeContext(path=path, profile=self.profile, root=root, active=self.codes,
+                           lossless_only=self.lossless_only)
+
+    def severity(self, rule: Rule) -> Any:
+        return self.profile.severity.get(rule.code, rule.severity)
+
+    def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
+        return Finding(
+            code=rule.code, rule=rule.name, severity=self.severity(rule), path=path,
+            message=hit.message, keyword=hit.keyword,
+            fix_title=rule.fix_title if rule.fix else None,
+            fix_safety=(hit.safety or rule.safety) if rule.fix else None,
+            scope=scope,  # type: ignore[arg-type]
+        )
+
+    def allows(self, fixed: Fixed) -> bool:
+        return not (self.lossless_only and fixed.safety == "lossy")
+
+
+def make_plan(profile: str | Profile, select: list[str] | None = None,
+              ignore: list[str] | None = None, lossless_only: bool = False) -> Plan:
+    prof = get_profile(profile) if isinstance(profile, str) else profile
+    if prof is None:
+        raise ValueError(f"unknown profile {profile!r}")
+    return Plan(prof, select_codes(prof, select, ignore), lossless_only)
+
+
+def check_schema(schema: Any, plan: Plan) -> list[Finding]:
+    findings: list[Finding] = []
+    ref_rules.clear_cache()
+    root_ctx = plan.ctx(schema)
+    for rule in plan.document:
+        for hit in rule.detect(schema, root_ctx):
+            findings.append(plan.finding(rule, hit.rel, hit))
+    for path, node in iter_nodes(schema):
+        ctx = plan.ctx(schema, path)
+        for rule in plan.node:
+            for hit in rule.detect(node, ctx):
+                findings.append(plan.finding(rule, path + hit.rel, hit))
+    return findings
+
+
+def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
+    ctx = plan.ctx(None)
+    return [plan.finding(rule, (), hit, "tool") for rule in plan.tool
+            for hit in rule.detect(info, ctx)]
+
+
+def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
+    work = copy.deepcopy(schema)
+    changes: list[Change] = []
+    for _ in range(MAX_PASSES):
+        changed = False
+        ref_rules.clear_cache()
+        done: set[Any] = set()
+        for rule in plan.document:
+            if rule.fix is None or rule.fix in done:
+                continue
+            if not any(True for _ in rule.detect(work, plan.ctx(work))):
+                continue
+            done.add(rule.fix)
+            fixed = rule.fix(work, plan.ctx(work))
+            if fixed is not None and plan.allows(fixed):
+                work = fixed.node
+                changed = True
+                changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
+                               for e in fixed.edits)
+                ref_rules.clear_cache()
+        root = work
+
+        def visit(node: Any, path: Path) -> Any:
+            nonlocal changed
+            declined: set[str] = set()
+            for _ in range(MAX_FIXES_PER_NODE):
+                ctx = plan.ctx(root, path)
+                for rule in plan.node:
+                    if rule.fix is None or rule.code in declined:
+                        continue
+                    if not any(True for _ in rule.detect(node, ctx)):
+                        continue
+                    fixed = rule.fix(node, ctx)
+                    if fixed is None or not plan.allows(fixed):
+                        declined.add(rule.code)
+                        continue
+                    node = fixed.node
+                    changed = True
+                    changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
+                                          e.description) for e in fixed.edits)
+                    break
+                else:
+                    return node
+            return node
+
+        work = rewrite(work, visit)
+        if not changed:
+            break
+    return work, changes
+
+
+def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
+    changes: list[Change] = []
+    ctx = plan.ctx(None)
+    for rule in plan.tool:
+        if rule.fix is None or not any(True for _ in rule.detect(info, ctx)):
+            continue
+        fixed = rule.fix(info, ctx)
+        if fixed is None or not plan.allows(fixed):
+            continue
+        info = replace(info, name=fixed.node)
+        changes.extend(Change(rule.code, (), e.safety, e.description, "tool")
+                       for e in fixed.edits)
+    return info.name, changes
+
+
+def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
+        select: list[str] | None = None, ignore: list[str] | None = None,
+        lossless_only: bool = False) -> list[ToolResult]:
+    """Check and transform every tool; the heart of the library API and the CLI."""
+    plan = make_plan(profile, select, ignore, lossless_only)
+    results: list[ToolResult] = []
+    original_names: list[str] = []
+    new_names: list[str] = []
+    total = len(tools)
+    for position, tool in enumerate(tools):
+        info = ToolInfo(tool.name, tool.description, position, tuple(original_names), total)
+        findings = check_tool_level(info, plan) + check_schema(tool.schema, plan)
+        new_schema, changes = transform_schema(tool.schema, plan)
+        new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(new_names)),
+                                               plan)
+        after = ToolInfo(new_name, tool.description, position, tuple(new_names), total)
+        remaining = check_tool_level(after, plan) + check_schema(new_schema, plan)
+        original_names.append(tool.name)
+        new_names.append(new_name)
+        results.append(ToolResult(
+            tool=tool, profile=plan.profile.name, findings=tuple(findings),
+            changes=tuple(name_changes + changes), transformed_name=new_name,
+            transformed_schema=new_schema, remaining=tuple(remaining),
+        ))
+    return results

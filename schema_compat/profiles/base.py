@@ -1,0 +1,34 @@
+"""A provider profile is data: which rules apply, how strictly, and the provider's limits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..model import Severity
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    target: str  # the request field the schema is sent in
+    rules: tuple[str, ...]  # rule codes, in the order fixes are tried on a node
+    allowed_keywords: frozenset[str]
+    name_pattern: str
+    name_rule: str  # the name rule in words, for messages
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    # type -> formats the provider takes; None: any `format` value is fine
+    formats: Mapping[str, frozenset[str]] | None = None
+    max_tools: int | None = None
+    nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
+    unroll_depth: int = 3
+    max_inlined_nodes: int = 50_000
+    max_inlined_depth: int = 100
+    sources: tuple[str, ...] = ()
+    notes: str = ""
+
+    @property
+    def name_regex(self) -> re.Pattern[str]:
+        return re.compile(self.name_pattern)

@@ -1,0 +1,43 @@
+"""Gemini API `functionDeclarations[].parametersJsonSchema`: JSON Schema with limits.
+
+Only `responseJsonSchema` has a documented keyword list (provider-rules.md GJS-02); keywords
+outside it are believed ignored, not rejected, so those rules are warnings here.
+"""
+
+from __future__ import annotations
+
+from .base import Profile
+from .gemini import NAME_PATTERN, NAME_RULE
+
+LISTED = frozenset({
+    "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
+    "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf",
+    "properties", "additionalProperties", "required", "propertyOrdering", "default",
+})
+
+# Keywords Gemini is believed to ignore here: flagged as warnings, described by transform.
+_IGNORED = ("VAL001", "UNI004", "UNI005", "UNI006", "CON001", "CON002", "CON003", "CON004",
+            "OBJ002", "OBJ003", "OBJ004", "OBJ005", "ANN001", "ANN002", "ANN003", "ANN004")
+
+GEMINI_JSON = Profile(
+    name="gemini-json",
+    title="Gemini API parametersJsonSchema",
+    target="functionDeclarations[].parametersJsonSchema (JSON Schema)",
+    rules=(
+        "REF004", "REF005", "REF008", "TYP009", "TYP008", "REF007", "ANN001", "ANN003",
+        "VAL001", "UNI004", "TYP007", "CON001", "CON002", "CON003", "CON004",
+        "OBJ002", "OBJ003", "OBJ004", "OBJ005", "UNI005", "UNI006", "VAL004", "ANN002",
+        "ANN004", "NAM001", "NAM002", "NAM003", "LIM001",
+    ),
+    severity={code: "warning" for code in _IGNORED},
+    allowed_keywords=LISTED,
+    name_pattern=NAME_PATTERN,
+    name_rule=NAME_RULE,
+    formats=None,
+    max_tools=512,
+    nullable_keyword=False,
+    sources=("googleapis/googleapis generative_service.proto response_json_schema",
+             "provider-rules.md §1.5"),
+    notes="References, unions, null types and additionalProperties are kept; references "
+          "are checked and unlisted keywords described.",
+)

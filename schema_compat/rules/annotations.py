@@ -1,0 +1,141 @@
+"""Keywords that annotate rather than constrain, and the catch-all for unknown fields.
+
+The catch-all runs last and leaves alone every keyword another rule of the profile claims,
+so each keyword is reported once, by the rule that knows what it means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .dropping import drop_rule
+from .hints import value_text, values_text, with_hint
+
+METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnchor")
+
+
+def _claimed(ctx: NodeContext) -> frozenset[str]:
+    from .registry import claimed_keywords
+
+    return claimed_keywords(ctx.profile, ctx.active)
+
+
+def _unknown(node: Any, ctx: NodeContext) -> list[str]:
+    if not isinstance(node, dict):
+        return []
+    allowed = ctx.profile.allowed_keywords
+    claimed = _claimed(ctx)
+    return [k for k in node if k not in allowed and k not in claimed
+            and not k.startswith("x-") and k not in METADATA]
+
+
+_DESCRIBE = {
+    "deprecated": lambda v: "Deprecated." if v is True else None,
+    "readOnly": lambda v: None,
+    "writeOnly": lambda v: None,
+    "contentMediaType": lambda v: f"Content type: {v}.",
+    "contentEncoding": lambda v: f"Encoding: {v}.",
+}
+
+
+def detect_unknown(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for k in _unknown(node, ctx):
+        yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
+
+
+def fix_unknown(node: Any, ctx: NodeContext) -> Fixed | None:
+    keys = _unknown(node, ctx)
+    if not keys:
+        return None
+    out = {k: v for k, v in node.items() if k not in keys}
+    edits = []
+    for k in keys:
+        describe = _DESCRIBE.get(k)
+        text = describe(node[k]) if describe else f"{k}: {value_text(node[k], 60)}."
+        if text:
+            out = with_hint(out, text)
+        edits.append(Edit((k,), "hinted", f"removed `{k}`" + ("; described it instead"
+                                                             if text else "")))
+    return Fixed(out, tuple(edits))
+
+
+def _examples_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
+    if isinstance(v, list) and v:
+        return f"Examples: {values_text(v, 120)}."
+    return None
+
+
+RULES = [
+    drop_rule(
+        code="ANN001", name="schema-metadata", keywords=METADATA,
+        message="`{keyword}` is not a field of the provider's schema", hint=None,
+        safety="lossless", fix_title="Remove it",
+        docs=RuleDocs(
+            what="Document metadata (`$schema`, `$id`, `$anchor`, `$comment`, …). It says "
+                 "nothing the model needs.",
+            error='Invalid JSON payload received. Unknown name "$schema" at '
+                  "'tools[0].function_declarations[0].parameters': Cannot find field.",
+            fix="Remove it (lossless).",
+            before={"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                    "properties": {"q": {"type": "string"}}},
+            after={"type": "object", "properties": {"q": {"type": "string"}}},
+            sources=("provider-rules.md GEM-01", "zed-industries/zed#44875"),
+        ),
+    ),
+    drop_rule(
+        code="ANN002", name="examples", keywords=("examples",),
+        message="`{keyword}` is not a field of the provider's schema", hint=_examples_hint,
+        docs=RuleDocs(
+            what="`examples` (a list). Gemini has only a singular `example`, at the root.",
+            error='Invalid JSON payload received. Unknown name "examples" …',
+            fix="Move the examples into the description.",
+            before={"type": "object", "properties": {"city": {"type": "string",
+                                                              "examples": ["Paris"]}}},
+            after={"type": "object", "properties": {"city": {
+                "type": "string", "description": 'Examples: "Paris".'}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="ANN003", name="extension-keyword", severity="error",
+        message="`x-*` extension keys are not fields of the provider's schema",
+        safety="lossless", fix_title="Remove them",
+        detect=lambda node, ctx: (
+            Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
+            for k in (node if isinstance(node, dict) else {}) if k.startswith("x-")),
+        fix=lambda node, ctx: Fixed(
+            {k: v for k, v in node.items() if not k.startswith("x-")},
+            tuple(Edit((k,), "lossless", f"removed `{k}`") for k in node
+                  if k.startswith("x-"))),
+        docs=RuleDocs(
+            what="Vendor extension keys such as `x-mcp-header` or `x-order`.",
+            error='Invalid JSON payload received. Unknown name "x-mcp-header" at …',
+            fix="Remove them (lossless: they are for tools, not for the model).",
+            before={"type": "object", "properties": {"q": {"type": "string", "x-order": 1}}},
+            after={"type": "object", "properties": {"q": {"type": "string"}}},
+            sources=("provider-rules.md GEM-01", "zed-industries/zed#62539"),
+        ),
+    ),
+    Rule(
+        code="ANN004", name="unknown-keyword", severity="error",
+        message="keyword is not a field of the provider's schema", safety="hinted",
+        fix_title="Remove it, keeping its meaning in `description`",
+        detect=detect_unknown, fix=fix_unknown,
+        docs=RuleDocs(
+            what="Any other keyword the provider's schema does not have (`deprecated`, "
+                 "`readOnly`, `contentMediaType`, a misspelling, …). Runs after every other "
+                 "rule and leaves the keywords they handle alone.",
+            error='Invalid JSON payload received. Unknown name "<keyword>" at \'<path>\': '
+                  "Cannot find field.",
+            fix="Remove it; meaningful ones are described.",
+            before={"type": "object", "properties": {"old": {"type": "string",
+                                                             "deprecated": True}}},
+            after={"type": "object", "properties": {"old": {"type": "string",
+                                                            "description": "Deprecated."}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+]
+

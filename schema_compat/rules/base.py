@@ -1,0 +1,101 @@
+"""What a rule is: data with a stable code, docs, a detector and (usually) a fix.
+
+Modelled on ruff: one engine runs every rule, a rule never walks the schema itself, and
+every fix declares its safety so `--lossless-only` can refuse the ones that change what
+the provider accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..model import Path, Safety, Severity
+
+if TYPE_CHECKING:
+    from ..profiles.base import Profile
+
+Scope = Literal["node", "document", "tool"]
+
+
+@dataclass(frozen=True)
+class NodeContext:
+    """Where a node sits: rules need to know the root and the keyword that led here."""
+
+    path: Path
+    profile: Profile
+    parent: str | None = None  # the keyword holding this node: "properties", "items", ...
+    root: Any = None  # the whole document, for rules that follow references
+    active: frozenset[str] = frozenset()  # rule codes in force for this run
+    lossless_only: bool = False
+
+    @property
+    def is_root(self) -> bool:
+        return self.path == ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One problem found at `rel` below the node; `safety` is what its fix would be."""
+
+    message: str
+    rel: Path = ()
+    keyword: str | None = None
+    safety: Safety | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    rel: Path
+    safety: Safety
+    description: str
+    code: str | None = None  # when a shared fix acts for several rules, the one it acted for
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A fix's result: the replacement node and what it changed."""
+
+    node: Any
+    edits: tuple[Edit, ...]
+
+    @property
+    def safety(self) -> Safety:
+        order = ("lossless", "hinted", "lossy")
+        worst = max((order.index(e.safety) for e in self.edits), default=0)
+        return order[worst]  # type: ignore[return-value]
+
+
+Detector = Callable[[Any, NodeContext], Iterable[Hit]]
+Fixer = Callable[[Any, NodeContext], "Fixed | None"]
+
+
+@dataclass(frozen=True)
+class RuleDocs:
+    what: str
+    error: str  # the provider's real error text, or what silently happens
+    fix: str
+    before: Any = None  # a failing example (an input schema)
+    after: Any = None  # what transform makes of it (the expected output)
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    safety: Safety | None  # the usual safety of the fix; a hit may say otherwise
+    fix_title: str | None
+    docs: RuleDocs
+    detect: Detector
+    fix: Fixer | None = None
+    scope: Scope = "node"
+    # Keywords this rule takes care of, so the catch-all unknown-keyword rule leaves them.
+    claims: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def family(self) -> str:
+        return self.code.rstrip("0123456789")

@@ -1,0 +1,245 @@
+"""Value constraints the provider lacks: exclusive bounds, multipleOf, uniqueItems,
+contains, tuples (prefixItems) and formats it does not know."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .dropping import drop_rule
+from .hints import summarize, value_text, with_hint
+
+_EXCL = {"exclusiveMinimum": ("minimum", "greater than"),
+         "exclusiveMaximum": ("maximum", "less than")}
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def detect_exclusive(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if not isinstance(node, dict):
+        return
+    for k in _EXCL:
+        if k in node:
+            yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k,
+                      "lossless" if node.get("type") == "integer" or node[k] is False
+                      else "hinted")
+
+
+def fix_exclusive(node: Any, ctx: NodeContext) -> Fixed:
+    """Integers get the exact inclusive bound; numbers get a sentence, never a wrong bound."""
+    out = dict(node)
+    edits = []
+    for k, (inclusive, words) in _EXCL.items():
+        if k not in node:
+            continue
+        value = out.pop(k)
+        lower = inclusive == "minimum"
+        if isinstance(value, bool):  # draft 4: the flag makes `minimum` exclusive
+            if not value or not _num(out.get(inclusive)):
+                edits.append(Edit((k,), "lossless", f"removed `{k}: {str(value).lower()}`"))
+                continue
+            bound = out.pop(inclusive)
+        elif _num(value):
+            bound = value
+        else:
+            edits.append(Edit((k,), "lossless", f"removed a malformed `{k}`"))
+            continue
+        if node.get("type") == "integer":
+            exact = math.floor(bound) + 1 if lower else math.ceil(bound) - 1
+            current = out.get(inclusive)
+            if _num(current):
+                exact = max(exact, current) if lower else min(exact, current)
+            out[inclusive] = int(exact)
+            edits.append(Edit((k,), "lossless", f"`{k}: {bound}` → `{inclusive}: {exact}` "
+                                                "(same integers)"))
+            continue
+        current = out.get(inclusive)
+        if _num(current) and ((lower and current > bound) or (not lower and current < bound)):
+            edits.append(Edit((k,), "lossless", f"removed `{k}`, already implied by "
+                                                f"`{inclusive}`"))
+            continue
+        if _num(current) and current == bound:
+            out.pop(inclusive)  # an inclusive bound equal to the exclusive one would be wrong
+        out = with_hint(out, f"Must be {words} {value_text(bound)}.")
+        edits.append(Edit((k,), "hinted", f"removed `{k}`; the description says "
+                                          f"\"must be {words} {value_text(bound)}\""))
+    return Fixed(out, tuple(edits))
+
+
+def _format_ok(node: dict[str, Any], ctx: NodeContext) -> bool:
+    formats = ctx.profile.formats
+    if formats is None or not isinstance(node.get("format"), str):
+        return True
+    t = node.get("type")
+    allowed = formats.get(t if isinstance(t, str) else "", frozenset())
+    if node["format"] == "enum":
+        return "enum" in allowed and bool(node.get("enum"))
+    return node["format"] in allowed
+
+
+def detect_format(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and "format" in node and not _format_ok(node, ctx):
+        yield Hit(f"`format: {value_text(node['format'])}` is not accepted for "
+                  f"`type: {node.get('type')}`", ("format",), "format")
+
+
+def fix_format(node: Any, ctx: NodeContext) -> Fixed:
+    out = {k: v for k, v in node.items() if k != "format"}
+    fmt = node["format"]
+    if fmt == "enum" or not isinstance(fmt, str):
+        return Fixed(out, (Edit(("format",), "lossless", f"removed `format: {fmt}`"),))
+    out = with_hint(out, f"Format: {fmt}.")
+    return Fixed(out, (Edit(("format",), "hinted",
+                            f"removed `format: {fmt}`; the description names it"),))
+
+
+def detect_prefix_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and (isinstance(node.get("prefixItems"), list)
+                                   or isinstance(node.get("items"), list)):
+        key = "prefixItems" if "prefixItems" in node else "items"
+        yield Hit(f"tuple `{key}` (a schema per position) is not supported", (key,), key)
+
+
+def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
+    key = "prefixItems" if isinstance(node.get("prefixItems"), list) else "items"
+    positions = [p for p in node[key] if isinstance(p, (dict, bool))]
+    out = {k: v for k, v in node.items() if k not in (key, "additionalItems")}
+    if key == "prefixItems" and isinstance(node.get("items"), (dict, bool)):
+        rest = node["items"]
+        positions_all = [*positions, rest] if rest is not False else positions
+    else:
+        positions_all = positions
+    uniq: list[Any] = []
+    for p in positions_all:
+        if p not in uniq:
+            uniq.append(p)
+    out["type"] = "array"
+    out["items"] = uniq[0] if len(uniq) == 1 else {"anyOf": uniq}
+    closed = (key == "prefixItems" and node.get("items") is False) or \
+        (key == "items" and node.get("additionalItems") is False)
+    if closed and "maxItems" not in out:
+        out["maxItems"] = len(positions)
+    text = "; ".join(f"{i + 1}: {summarize(p)}" for i, p in enumerate(positions))
+    out = with_hint(out, f"Positions: {text}.")
+    return Fixed(out, (Edit((key,), "hinted",
+                            f"tuple `{key}` → one `items` schema; positions described"),))
+
+
+RULES = [
+    Rule(
+        code="CON001", name="exclusive-bound", severity="error",
+        message="exclusive bounds are not supported", safety="hinted",
+        fix_title="Exact inclusive bound for integers, a description for numbers",
+        claims=frozenset(_EXCL), detect=detect_exclusive, fix=fix_exclusive,
+        docs=RuleDocs(
+            what="`exclusiveMinimum` / `exclusiveMaximum` (Zod's `.positive()`, Pydantic's "
+                 "`gt`/`lt`), in the 2019+ numeric form or draft 4's boolean form.",
+            error='Invalid JSON payload received. Unknown name "exclusiveMinimum" at '
+                  "'tools[0].function_declarations[0].parameters.properties[0].value': "
+                  "Cannot find field.",
+            fix="For integers, the exact inclusive bound (`exclusiveMinimum: 0` → `minimum: "
+                "1`, lossless). For numbers, no inclusive bound would be right, so the bound "
+                "moves into the description (hinted).",
+            before={"type": "object", "properties": {
+                "n": {"type": "integer", "exclusiveMinimum": 0},
+                "x": {"type": "number", "exclusiveMaximum": 1}}},
+            after={"type": "object", "properties": {
+                "n": {"type": "integer", "minimum": 1},
+                "x": {"type": "number", "description": "Must be less than 1."}}},
+            sources=("provider-rules.md GEM-01", "openswarm-ai/openswarm#24"),
+        ),
+    ),
+    drop_rule(
+        code="CON002", name="multiple-of", keywords=("multipleOf",),
+        message="`{keyword}` is not a field of the provider's schema",
+        hint=lambda k, v, n: f"Must be a multiple of {value_text(v)}.",
+        docs=RuleDocs(
+            what="`multipleOf`.",
+            error='Invalid JSON payload received. Unknown name "multipleOf" …',
+            fix="Remove; the description states it.",
+            before={"type": "object", "properties": {"n": {"type": "integer",
+                                                           "multipleOf": 5}}},
+            after={"type": "object", "properties": {"n": {
+                "type": "integer", "description": "Must be a multiple of 5."}}},
+            sources=("provider-rules.md GEM-01", "AstrBotDevs/AstrBot#7572"),
+        ),
+    ),
+    drop_rule(
+        code="CON003", name="unique-items", keywords=("uniqueItems",),
+        message="`{keyword}` is not a field of the provider's schema",
+        hint=lambda k, v, n: "Items must be unique." if v is True else None,
+        docs=RuleDocs(
+            what="`uniqueItems` (Python `set[...]`, Zod sets).",
+            error='Invalid JSON payload received. Unknown name "uniqueItems" …',
+            fix="Remove; `true` is described.",
+            before={"type": "object", "properties": {"tags": {
+                "type": "array", "items": {"type": "string"}, "uniqueItems": True}}},
+            after={"type": "object", "properties": {"tags": {
+                "type": "array", "items": {"type": "string"},
+                "description": "Items must be unique."}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    drop_rule(
+        code="CON004", name="contains", keywords=("contains", "minContains", "maxContains"),
+        message="`{keyword}` is not a field of the provider's schema",
+        hint=lambda k, v, n: (f"Must contain at least one {summarize(v)}."
+                              if k == "contains" else None),
+        docs=RuleDocs(
+            what="`contains` and its counts.",
+            error='Invalid JSON payload received. Unknown name "contains" …',
+            fix="Remove; `contains` is described.",
+            before={"type": "object", "properties": {"a": {
+                "type": "array", "items": {"type": "string"}, "contains": {"const": "x"}}}},
+            after={"type": "object", "properties": {"a": {
+                "type": "array", "items": {"type": "string"},
+                "description": 'Must contain at least one "x".'}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="CON005", name="tuple-items", severity="error",
+        message="tuple arrays are not supported", safety="hinted",
+        fix_title="One `items` schema, positions described",
+        claims=frozenset({"prefixItems", "additionalItems"}),
+        detect=detect_prefix_items, fix=fix_prefix_items,
+        docs=RuleDocs(
+            what="`prefixItems` (2020-12) or a list-valued `items` (draft 4–7): a schema per "
+                 "position. Pydantic emits it for `tuple[int, int]`.",
+            error='Invalid JSON payload received. Unknown name "prefixItems" … / Proto field '
+                  "is not repeating, cannot start list.",
+            fix="One `items` schema (a union of the positions when they differ, which the "
+                "union rules then resolve) and a description of each position.",
+            before={"type": "object", "properties": {"point": {
+                "type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
+                "items": False}}},
+            after={"type": "object", "properties": {"point": {
+                "type": "array", "items": {"type": "number"}, "maxItems": 2,
+                "description": "Positions: 1: number; 2: number."}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="CON006", name="unsupported-format", severity="error",
+        message="`format` value not accepted", safety="hinted",
+        fix_title="Remove it, naming it in `description`", claims=frozenset({"format"}),
+        detect=detect_format, fix=fix_format,
+        docs=RuleDocs(
+            what="A `format` the provider does not take. Gemini `parameters` takes `enum` "
+                 "and `date-time` on strings, `int32`/`int64` on integers, `float`/`double` "
+                 "on numbers.",
+            error="…parameters.properties[url].format: only 'enum' and 'date-time' are "
+                  "supported for STRING type",
+            fix="Remove it and name the format in the description (hinted).",
+            before={"type": "object", "properties": {"url": {"type": "string",
+                                                             "format": "uri"}}},
+            after={"type": "object", "properties": {"url": {"type": "string",
+                                                            "description": "Format: uri."}}},
+            sources=("provider-rules.md GEM-08", "google-gemini/gemini-cli#3178"),
+        ),
+    ),
+]

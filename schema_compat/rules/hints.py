@@ -1,0 +1,71 @@
+"""Moving meaning into `description`, and short human summaries of schemas.
+
+A hinted fix removes a keyword the provider cannot take; the hint keeps what it said in
+front of the model. Hints are whole sentences appended once, so transforming twice adds
+nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def with_hint(node: dict[str, Any], hint: str) -> dict[str, Any]:
+    """A copy of `node` whose description ends with `hint` (added once)."""
+    out = dict(node)
+    current = out.get("description")
+    if not isinstance(current, str) or not current.strip():
+        out["description"] = hint
+    elif hint not in current:
+        sep = " " if current.rstrip().endswith((".", "!", "?", ":", ")")) else ". "
+        out["description"] = current.rstrip() + sep + hint
+    return out
+
+
+def value_text(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def values_text(values: list[Any], limit: int = 200) -> str:
+    return value_text(values, limit)[1:-1] if isinstance(values, list) else value_text(values)
+
+
+def summarize(schema: Any, depth: int = 0) -> str:
+    """`integer`, `string (uri)`, `object with a, b`, `array of string`: for hints."""
+    if schema is True or schema == {}:
+        return "any value"
+    if schema is False:
+        return "nothing"
+    if not isinstance(schema, dict):
+        return value_text(schema, 40)
+    if "const" in schema:
+        return value_text(schema["const"], 40)
+    if isinstance(schema.get("enum"), list):
+        return "one of " + values_text(schema["enum"], 60)
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = " or ".join(str(x) for x in t)
+    if t is None:
+        if "properties" in schema:
+            t = "object"
+        elif "items" in schema:
+            t = "array"
+        elif "$ref" in schema:
+            return str(schema["$ref"]).rsplit("/", 1)[-1]
+        else:
+            for key in ("anyOf", "oneOf"):
+                if isinstance(schema.get(key), list) and depth < 2:
+                    return " or ".join(summarize(s, depth + 1) for s in schema[key])
+            return "any value"
+    text = str(t)
+    if t == "array" and depth < 2 and "items" in schema:
+        text = f"array of {summarize(schema['items'], depth + 1)}"
+    elif t == "object" and isinstance(schema.get("properties"), dict) and schema["properties"]:
+        names = list(schema["properties"])
+        shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
+        text = f"object with {shown}"
+    elif isinstance(schema.get("format"), str):
+        text = f"{t} ({schema['format']})"
+    return text

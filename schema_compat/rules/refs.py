@@ -1,0 +1,375 @@
+"""References: `$ref`, `$defs`, recursion, remote and dangling references, expansion size.
+
+The Gemini `parameters` dialect has no references at all, so they are inlined. That is a
+whole-document operation, done once per pass by `inline_fix`, which every reference rule
+shares; the rules differ in what they flag and in the safety of their part of the fix.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from ..model import Path
+from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
+from ..schema.walker import iter_nodes
+from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+
+_EVENT_RULE = {
+    "inlined": "REF001",
+    "defs-removed": "REF002",
+    "recursion-cut": "REF003",
+    "remote": "REF004",
+    "unresolvable": "REF005",
+}
+_cache: dict[int, tuple[Any, RefAnalysis]] = {}
+
+
+def clear_cache() -> None:
+    """Forget analyses: the engine calls this whenever the document may have changed."""
+    _cache.clear()
+
+
+def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
+    hit = _cache.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    try:
+        result = analyse(root, unroll=ctx.profile.unroll_depth)
+    except RecursionError:  # a reference chain longer than Python's stack
+        result = RefAnalysis(expanded_nodes=10**18, expanded_depth=10**6)
+    _cache.clear()
+    _cache[id(root)] = (root, result)
+    return result
+
+
+def _too_large(a: RefAnalysis, ctx: NodeContext) -> bool:
+    p = ctx.profile
+    return a.expanded_nodes > p.max_inlined_nodes or a.expanded_depth > p.max_inlined_depth
+
+
+def _kind_hits(root: Any, ctx: NodeContext, kind: str, recursive: bool | None) -> Iterable[Hit]:
+    a = _analysis(root, ctx)
+    for path, target in a.kinds.items():
+        if target.kind != kind:
+            continue
+        if recursive is not None and (path in a.recursive) != recursive:
+            continue
+        ref = root
+        for key in path:
+            ref = ref[key]
+        yield Hit(_message(kind, ref["$ref"], target.reason), path + ("$ref",), "$ref")
+
+
+def _message(kind: str, ref: Any, reason: str) -> str:
+    if kind == "remote":
+        return f"`$ref` {ref!r} points outside the schema; it is never fetched"
+    if kind == "unresolvable":
+        return f"`$ref` {ref!r} cannot be resolved: {reason}"
+    return f"`$ref` {ref!r}"
+
+
+def detect_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for hit in _kind_hits(root, ctx, "local", False):
+        yield Hit(f"{hit.message} must be inlined: the provider has no references",
+                  hit.rel, hit.keyword)
+
+
+def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for path, node in iter_nodes(root):
+        if isinstance(node, dict):
+            for key in DEFS_KEYWORDS:
+                if key in node:
+                    yield Hit(f"`{key}` is not a field the provider knows", path + (key,), key)
+
+
+def detect_recursive(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for hit in _kind_hits(root, ctx, "local", True):
+        yield Hit(f"{hit.message} is recursive; only {ctx.profile.unroll_depth} levels "
+                  "can be described", hit.rel, hit.keyword)
+
+
+def detect_remote(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _kind_hits(root, ctx, "remote", None)
+
+
+def detect_unresolvable(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _kind_hits(root, ctx, "unresolvable", None)
+
+
+def detect_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if not any(True for _ in _kind_hits(root, ctx, "local", None)):
+        return
+    a = _analysis(root, ctx)
+    if _too_large(a, ctx):
+        p = ctx.profile
+        yield Hit(
+            f"inlining the references would make about {a.expanded_nodes:,} schema nodes "
+            f"{a.expanded_depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
+            f"{p.max_inlined_depth} levels); refused",
+            (), "$ref",
+        )
+
+
+def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
+    """Inline references: all of them when REF001 is in force, else only broken ones."""
+    a = _analysis(root, ctx)
+    if "REF006" in ctx.active and _too_large(a, ctx):
+        return None
+    if _too_large(a, ctx):
+        return None
+    resolver = RefResolver(root)
+    unroll = ctx.profile.unroll_depth
+    if "REF001" in ctx.active:
+        new, events = inline(root, resolver, unroll=unroll)
+        if ctx.lossless_only and any(e.safety != "lossless" for e in events):
+            only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
+            new, events = inline(root, resolver, unroll=unroll, only=only)
+            if not any(True for _ in iter_refs_of(new)):
+                new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
+    else:
+        only = {
+            p for p, t in a.kinds.items()
+            if (t.kind == "remote" and "REF004" in ctx.active)
+            or (t.kind == "unresolvable" and "REF005" in ctx.active)
+        }
+        if not only:
+            return None
+        new, events = inline(root, resolver, unroll=unroll, only=only)
+    edits = tuple(
+        Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind])
+        for e in events
+    )
+    if not edits:
+        return None
+    return Fixed(new, edits)
+
+
+def iter_refs_of(node: Any) -> Iterable[Path]:
+    for path, sub in iter_nodes(node):
+        if isinstance(sub, dict) and "$ref" in sub:
+            yield path
+
+
+def detect_ref_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and "$ref" in node:
+        extra = [k for k in node if k not in ("$ref", "description", "default")
+                 and not k.startswith("$")]
+        if extra:
+            yield Hit(f"`$ref` has sibling keywords {', '.join(extra)}; only `description` and "
+                      "`default` may stand beside it", (), "$ref")
+
+
+def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
+    resolver = RefResolver(ctx.root)
+    target = resolver.resolve(node["$ref"])
+    if target.kind != "local" or not isinstance(target.node, dict):
+        return None
+    a = _analysis(ctx.root, ctx)
+    if ctx.path in a.recursive:
+        return None
+    body = {k: copy.deepcopy(v) for k, v in target.node.items()
+            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
+    body.update({k: v for k, v in node.items() if k != "$ref"})
+    return Fixed(body, (Edit(("$ref",), "lossless", f"inlined `{node['$ref']}` to keep its "
+                                                    "sibling keywords"),))
+
+
+def detect_required_recursion(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for obj_path, name, _ in _required_recursion(root, ctx):
+        yield Hit(f"property {name!r} leads back to a recursive reference but is required; "
+                  "recursion may only pass through optional properties",
+                  obj_path + ("required",), "required")
+
+
+def _required_recursion(root: Any, ctx: NodeContext) -> list[tuple[Path, str, Path]]:
+    a = _analysis(root, ctx)
+    found: list[tuple[Path, str, Path]] = []
+    for ref_path in sorted(a.recursive, key=str):
+        for i in range(len(ref_path) - 1):
+            if ref_path[i] != "properties":
+                continue
+            obj_path, name = ref_path[:i], ref_path[i + 1]
+            obj: Any = root
+            for key in obj_path:
+                obj = obj[key]
+            req = obj.get("required") if isinstance(obj, dict) else None
+            if isinstance(req, list) and name in req:
+                entry = (obj_path, str(name), ref_path)
+                if entry not in found:
+                    found.append(entry)
+    return found
+
+
+def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
+    found = _required_recursion(root, ctx)
+    if not found:
+        return None
+    new = copy.deepcopy(root)
+    edits = []
+    for obj_path, name, _ in found:
+        obj = new
+        for key in obj_path:
+            obj = obj[key]
+        obj["required"] = [r for r in obj["required"] if r != name]
+        hint = f"The server requires {name}."
+        desc = obj.get("description")
+        obj["description"] = f"{desc.rstrip()} {hint}" if isinstance(desc, str) and desc else hint
+        edits.append(Edit(obj_path + ("required",), "hinted",
+                          f"made {name!r} optional so recursion passes only through optional "
+                          "properties"))
+    return Fixed(new, tuple(edits))
+
+
+_FS_BEFORE = {
+    "type": "object",
+    "properties": {"files": {"type": "array", "items": {"$ref": "#/$defs/FileReadRequest"}}},
+    "$defs": {"FileReadRequest": {"type": "object", "properties": {"path": {"type": "string"}},
+                                  "required": ["path"]}},
+}
+_FS_AFTER = {
+    "type": "object",
+    "properties": {"files": {"type": "array", "items": {
+        "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}},
+}
+
+RULES = [
+    Rule(
+        code="REF001", name="ref-unsupported", severity="error", scope="document",
+        message="`$ref` must be inlined", safety="lossless",
+        fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
+        detect=detect_ref, fix=inline_fix,
+        docs=RuleDocs(
+            what="A `$ref` in a dialect without references. Pydantic emits one for every "
+                 "nested model. Gemini does not reject it everywhere: an array whose `items` "
+                 "is a `$ref` is silently sent as an array of STRING, so the model never sees "
+                 "the object's fields.",
+            error='Invalid JSON payload received. Unknown name "$ref" at '
+                  "'tools[0].function_declarations[0].parameters.properties[0].value.items': "
+                  "Cannot find field. (or, through some clients, the item silently becomes "
+                  "STRING)",
+            fix="Replace the reference with a copy of its target. Keywords written beside "
+                "the `$ref` win over the target's. Lossless for non-recursive references.",
+            before=_FS_BEFORE, after=_FS_AFTER,
+            sources=("provider-rules.md GEM-13", "googleapis/python-genai#1122"),
+        ),
+    ),
+    Rule(
+        code="REF002", name="defs-unsupported", severity="error", scope="document",
+        message="`$defs` / `definitions` are not fields of the provider's schema",
+        safety="lossless", fix_title="Remove the definitions once they are inlined",
+        claims=frozenset({"$defs", "definitions"}), detect=detect_defs, fix=inline_fix,
+        docs=RuleDocs(
+            what="A `$defs` or `definitions` block, which the Gemini `parameters` Schema "
+                 "object has no field for.",
+            error='Invalid JSON payload received. Unknown name "$defs" at '
+                  "'tools[0].function_declarations[0].parameters': Cannot find field.",
+            fix="Inline every reference, then drop the block.",
+            before=_FS_BEFORE, after=_FS_AFTER,
+            sources=("provider-rules.md GEM-13", "decolua/9router#1036"),
+        ),
+    ),
+    Rule(
+        code="REF003", name="recursive-ref", severity="error", scope="document",
+        message="recursive `$ref` cannot be expressed", safety="lossy",
+        fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
+        fix=inline_fix,
+        docs=RuleDocs(
+            what="A reference to a schema that contains itself (a tree node with children "
+                 "of its own type). A dialect without references cannot describe unbounded "
+                 "nesting.",
+            error='Unknown name "$ref" (the reference cannot simply be inlined: it never '
+                  "ends)",
+            fix="Unroll the recursion a fixed number of levels (3 by default) and end it "
+                "with a typed placeholder whose description says deeper nesting is not "
+                "described. Lossy: deeper values are no longer described to the model.",
+            before={"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+                    "$defs": {"Node": {"type": "object", "properties": {
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}},
+            sources=("provider-rules.md GEM-13",),
+        ),
+    ),
+    Rule(
+        code="REF004", name="remote-ref", severity="error", scope="document",
+        message="`$ref` points outside the schema", safety="lossy",
+        fix_title="Replace with a placeholder (never fetched)", detect=detect_remote,
+        fix=inline_fix,
+        docs=RuleDocs(
+            what="A `$ref` to another document (`http:`, `https:`, `file:` or a relative "
+                 "file name). schema-compat never fetches or reads it: a tool listing from "
+                 "an untrusted server must not make this machine open URLs or read files.",
+            error="reference to undefined schema (the provider cannot resolve it either)",
+            fix="Replace the reference by a placeholder whose description names the URI. "
+                "Lossy: the model is no longer told the shape.",
+            before={"type": "object", "properties": {
+                "a": {"$ref": "https://example.com/schemas/address.json"}}},
+            sources=("provider-rules.md GJS-05",),
+        ),
+    ),
+    Rule(
+        code="REF005", name="unresolvable-ref", severity="error", scope="document",
+        message="`$ref` cannot be resolved", safety="lossy",
+        fix_title="Replace with a placeholder", detect=detect_unresolvable, fix=inline_fix,
+        docs=RuleDocs(
+            what="A local `$ref` whose target does not exist in the document.",
+            error="reference to undefined schema at properties.target_object.anyOf.1",
+            fix="Replace the reference by a placeholder that says its schema is missing.",
+            before={"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}},
+            sources=("provider-rules.md GJS-05", "google-gemini/gemini-cli#13326"),
+        ),
+    ),
+    Rule(
+        code="REF006", name="ref-expansion-too-large", severity="error", scope="document",
+        message="inlining the references would make the schema too large", safety=None,
+        fix_title=None, detect=detect_too_large,
+        docs=RuleDocs(
+            what="References that point at each other many times over: a few kilobytes "
+                 "that would inline to millions of nodes. The size is measured before "
+                 "inlining, in time linear in the input, and the tool is left as it is.",
+            error="A FunctionDeclaration in the request exceeds the maximum allowed nesting "
+                  "depth. / the request is too large",
+            fix="None automatic: restructure the schema (fewer shared references).",
+            sources=("provider-rules.md GEM-16",),
+        ),
+    ),
+    Rule(
+        code="REF007", name="ref-with-siblings", severity="error",
+        message="`$ref` has sibling keywords", safety="lossless",
+        fix_title="Inline the reference so the siblings can stay",
+        detect=detect_ref_siblings, fix=fix_ref_siblings,
+        docs=RuleDocs(
+            what="A node holding `$ref` and other keywords besides `description` and "
+                 "`default` (Pydantic puts `title` or `default` there).",
+            error="$ref 'QuestionOption' was set alongside unsupported fields. If a schema "
+                  "node has $ref set, then only description and default can be set alongside "
+                  "it",
+            fix="Inline that one reference, keeping the siblings (they win).",
+            before={"type": "object", "properties": {
+                "o": {"$ref": "#/$defs/O", "title": "Option"}},
+                "$defs": {"O": {"type": "string"}}},
+            after={"type": "object", "properties": {"o": {"type": "string", "title": "Option"}},
+                   "$defs": {"O": {"type": "string"}}},
+            sources=("provider-rules.md GJS-04", "google-gemini/gemini-cli#4758"),
+        ),
+    ),
+    Rule(
+        code="REF008", name="recursion-through-required", severity="error", scope="document",
+        message="recursion passes through a required property", safety="hinted",
+        fix_title="Make the property optional (the server still requires it)",
+        detect=detect_required_recursion, fix=fix_required_recursion,
+        docs=RuleDocs(
+            what="A recursive reference reached through a required property. Gemini "
+                 "unrolls cycles to a limited depth, so they may only pass through optional "
+                 "properties.",
+            error="Cyclic references are unrolled to a limited degree and, as such, may only "
+                  "be used within non-required properties.",
+            fix="Remove the property from `required` and say in the description that the "
+                "server requires it.",
+            before={"type": "object", "properties": {"root": {"$ref": "#/$defs/N"}},
+                    "$defs": {"N": {"type": "object", "properties": {
+                        "next": {"$ref": "#/$defs/N"}}, "required": ["next"]}}},
+            sources=("provider-rules.md GJS-06",),
+        ),
+    ),
+]

@@ -1,0 +1,63 @@
+"""Every rule by code. Profiles name codes; the engine looks them up here."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from . import annotations, constraints, naming, objects, refs, types, unions, values
+from .base import Rule
+
+if TYPE_CHECKING:
+    from ..profiles.base import Profile
+
+ALL_RULES: tuple[Rule, ...] = tuple(
+    [*refs.RULES, *unions.RULES, *types.RULES, *values.RULES, *objects.RULES,
+     *constraints.RULES, *annotations.RULES, *naming.RULES]
+)
+RULES: dict[str, Rule] = {r.code: r for r in ALL_RULES}
+assert len(RULES) == len(ALL_RULES), "duplicate rule code"
+
+
+def get(code: str) -> Rule | None:
+    return RULES.get(code.upper())
+
+
+def by_name_or_code(text: str) -> Rule | None:
+    rule = get(text)
+    if rule:
+        return rule
+    return next((r for r in ALL_RULES if r.name == text.lower()), None)
+
+
+@cache
+def _claims(codes: tuple[str, ...]) -> frozenset[str]:
+    out: set[str] = set()
+    for code in codes:
+        out |= RULES[code].claims
+    return frozenset(out)
+
+
+def claimed_keywords(profile: Profile, active: frozenset[str]) -> frozenset[str]:
+    """Keywords some other rule of this profile handles (even if deselected this run)."""
+    return _claims(profile.rules)
+
+
+def select_codes(profile: Profile, select: list[str] | None, ignore: list[str] | None
+                 ) -> tuple[str, ...]:
+    """Profile rules filtered by ruff-style prefixes: `REF`, `UNI00`, `CON001`, or names."""
+    def matches(code: str, pats: list[str]) -> bool:
+        rule = RULES[code]
+        return any(code.startswith(p.upper()) or rule.name == p.lower() for p in pats)
+
+    codes = profile.rules
+    if select:
+        codes = tuple(c for c in codes if matches(c, select))
+    if ignore:
+        codes = tuple(c for c in codes if not matches(c, ignore))
+    return codes
+
+
+def unknown_patterns(patterns: list[str]) -> list[str]:
+    return [p for p in patterns
+            if not any(c.startswith(p.upper()) or RULES[c].name == p.lower() for c in RULES)]

@@ -1,0 +1,410 @@
+"""Types and shapes: type arrays, missing or unknown types, arrays without items,
+boolean schemas, values that are not schemas at all, and the root's type."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from ..schema.keywords import (
+    ALL_TYPE_KEYWORDS,
+    JSON_TYPES,
+    MIXED_KEYWORDS,
+    SCHEMA_KEYWORDS,
+    SCHEMA_LIST_KEYWORDS,
+    SCHEMA_MAP_KEYWORDS,
+    TYPE_KEYWORDS,
+)
+from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .hints import value_text, with_hint
+from .shape import infer_type
+
+_ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
+_SYNONYMS = {
+    "str": "string", "text": "string", "int": "integer", "long": "integer",
+    "float": "number", "double": "number", "bool": "boolean", "dict": "object",
+    "map": "object", "list": "array", "tuple": "array",
+}
+
+
+# --- TYP001 type arrays ----------------------------------------------------------------
+
+def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and isinstance(node.get("type"), list):
+        yield Hit(f"`type` is a list {value_text(node['type'])}; the provider takes one type",
+                  ("type",), "type")
+
+
+def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
+    types = [t for t in dict.fromkeys(node["type"]) if isinstance(t, str)]
+    nullable = "null" in types
+    rest = [t for t in types if t != "null"]
+    out = {k: v for k, v in node.items() if k != "type"}
+    if nullable and ctx.profile.nullable_keyword:
+        out["nullable"] = True
+    elif nullable:
+        rest.append("null")
+    if len(rest) == 1:
+        out["type"] = rest[0]
+        what = f"`type: {rest[0]}`" + (" with `nullable: true`" if nullable else "")
+    elif not rest:
+        what = "no type (any value)"
+    else:
+        shared = {k: v for k, v in out.items() if k not in ALL_TYPE_KEYWORDS}
+        branches = []
+        for t in rest:
+            branch: dict[str, Any] = {"type": t}
+            for k in TYPE_KEYWORDS.get(t, frozenset()):
+                if k in out:
+                    branch[k] = copy.deepcopy(out[k])
+            branches.append(branch)
+        out = shared
+        out["anyOf"] = branches
+        what = "one `anyOf` branch per type"
+    return Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),))
+
+
+# --- TYP002 missing type ---------------------------------------------------------------
+
+def _needs_type(node: Any, ctx: NodeContext) -> bool:
+    if not isinstance(node, dict) or "type" in node:
+        return False
+    return not any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref"))
+
+
+def detect_missing_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if _needs_type(node, ctx):
+        inferred = "object" if ctx.is_root else infer_type(node)
+        yield Hit("no `type`" + (f" (evidently {inferred})" if inferred else
+                                 " and nothing says which: any value is accepted"),
+                  (), "type", "lossless" if inferred else "lossy")
+
+
+def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
+    inferred = "object" if ctx.is_root else infer_type(node)
+    out = dict(node)
+    if inferred:
+        out["type"] = inferred
+        if ctx.is_root and "properties" not in out:
+            out["properties"] = {}
+        return Fixed(out, (Edit(("type",), "lossless", f"added `type: {inferred}`"),))
+    out["type"] = "string"
+    out = with_hint(out, _ANY_HINT)
+    return Fixed(out, (Edit(("type",), "lossy",
+                            "a node accepting any value became `type: string`; non-string "
+                            "values must be sent as JSON text"),))
+
+
+# --- TYP003 unknown type names ---------------------------------------------------------
+
+def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and "type" in node and not isinstance(node["type"], list):
+        t = node["type"]
+        if not (isinstance(t, str) and t in JSON_TYPES):
+            yield Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",), "type",
+                      "lossless" if _type_fix(t, node) else "lossy")
+
+
+def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
+    if isinstance(t, str):
+        low = t.lower()
+        if low in JSON_TYPES:
+            return low
+        if low in _SYNONYMS:
+            return _SYNONYMS[low]
+        if low == "enum" and isinstance(node.get("enum"), list):
+            return infer_type(node)
+    return None
+
+
+def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
+    new = _type_fix(node["type"], node)
+    out = {k: v for k, v in node.items() if k != "type"}
+    if new:
+        out["type"] = new
+        return Fixed(out, (Edit(("type",), "lossless",
+                                f"`type: {value_text(node['type'])}` → `type: {new}`"),))
+    return Fixed(out, (Edit(("type",), "lossy",
+                            f"removed the unknown `type: {value_text(node['type'])}`"),))
+
+
+# --- TYP004 arrays without items -------------------------------------------------------
+
+def detect_array_without_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and node.get("type") == "array" and "items" not in node \
+            and "prefixItems" not in node:
+        yield Hit("`type: array` without `items`", (), "items")
+
+
+def fix_array_without_items(node: Any, ctx: NodeContext) -> Fixed:
+    out = dict(node)
+    out["items"] = {"type": "string", "description": _ANY_HINT}
+    return Fixed(out, (Edit(("items",), "lossy",
+                            "added `items: {type: string}`; items of other kinds must be sent "
+                            "as JSON text"),))
+
+
+# --- TYP005 boolean schemas ------------------------------------------------------------
+
+def detect_boolean_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, bool):
+        yield Hit(f"boolean schema `{str(node).lower()}`", (), None,
+                  "lossless" if node else "lossy")
+
+
+def fix_boolean_schema(node: Any, ctx: NodeContext) -> Fixed:
+    if node:
+        return Fixed({}, (Edit((), "lossless", "`true` → `{}` (any value)"),))
+    return Fixed({"type": "string", "description": "No value is accepted here; omit it."},
+                 (Edit((), "lossy", "`false` (no value allowed) → a described placeholder"),))
+
+
+# --- TYP006 items on a non-array -------------------------------------------------------
+
+def detect_items_on_non_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and "items" in node and isinstance(node.get("type"), str) \
+            and node["type"] != "array":
+        yield Hit(f"`items` on `type: {node['type']}`", ("items",), "items")
+
+
+def fix_items_on_non_array(node: Any, ctx: NodeContext) -> Fixed:
+    out = {k: v for k, v in node.items() if k != "items"}
+    return Fixed(out, (Edit(("items",), "lossless",
+                            "removed `items`, which only applies to arrays"),))
+
+
+# --- TYP007 root not an object ---------------------------------------------------------
+
+def detect_root_not_object(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if ctx.is_root and isinstance(node, dict) and isinstance(node.get("type"), str) \
+            and node["type"] != "object":
+        yield Hit(f"the parameters root is `type: {node['type']}`; it must be an object",
+                  ("type",), "type")
+
+
+def fix_root_not_object(node: Any, ctx: NodeContext) -> Fixed:
+    inner = {k: v for k, v in node.items() if k not in ("$schema", "$id", "title")}
+    out = {"type": "object", "properties": {"value": inner}, "required": ["value"]}
+    return Fixed(out, (Edit((), "lossy",
+                            "wrapped the non-object root in an object with one required "
+                            "property `value`; calls must be unwrapped"),))
+
+
+# --- TYP008 values that are not schemas ------------------------------------------------
+
+def detect_not_a_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if not isinstance(node, dict):
+        return
+    for key, rel, value in _malformed(node):
+        yield Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
+
+
+def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
+    bad: list[tuple[str, tuple[Any, ...], Any]] = []
+    for key, value in node.items():
+        if key in SCHEMA_MAP_KEYWORDS:
+            if not isinstance(value, dict):
+                bad.append((key, (key,), value))
+            else:
+                bad.extend((key, (key, n), v) for n, v in value.items()
+                           if not isinstance(v, (dict, bool)))
+        elif key in SCHEMA_LIST_KEYWORDS:
+            if not isinstance(value, list):
+                bad.append((key, (key,), value))
+            else:
+                bad.extend((key, (key, i), v) for i, v in enumerate(value)
+                           if not isinstance(v, (dict, bool)))
+        elif key in SCHEMA_KEYWORDS or (key == "items" and key in MIXED_KEYWORDS):
+            if not isinstance(value, (dict, bool)) and not (key == "items"
+                                                            and isinstance(value, list)):
+                bad.append((key, (key,), value))
+    return bad
+
+
+def fix_not_a_schema(node: Any, ctx: NodeContext) -> Fixed:
+    out = copy.deepcopy(node)
+    edits = []
+    for key, rel, _ in _malformed(node):
+        if len(rel) == 1:
+            out.pop(key, None)
+        else:
+            container = out[key]
+            if isinstance(container, dict):
+                container.pop(rel[1], None)
+        edits.append(Edit(rel, "lossy", f"removed the malformed `{key}` entry"))
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems", "items"):
+        if isinstance(out.get(key), list):
+            out[key] = [v for v in out[key] if isinstance(v, (dict, bool))]
+            if key != "items" and not out[key]:
+                out.pop(key)
+    return Fixed(out, tuple(edits))
+
+
+# --- TYP009 the root is not a schema ---------------------------------------------------
+
+def detect_invalid_root(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if ctx.is_root and node is None:
+        yield Hit("the tool has no input schema", (), None, "lossless")
+    elif ctx.is_root and not isinstance(node, (dict, bool)):
+        yield Hit(f"the input schema is {value_text(node, 40)}, not a JSON Schema object",
+                  (), None, "lossy")
+
+
+def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
+    empty = {"type": "object", "properties": {}}
+    if node is None:
+        return Fixed(empty, (Edit((), "lossless", "added an empty parameters object"),))
+    return Fixed(empty, (Edit((), "lossy", f"replaced the malformed input schema "
+                                            f"{value_text(node, 40)} by an empty object"),))
+
+
+RULES = [
+    Rule(
+        code="TYP001", name="type-array", severity="error",
+        message="`type` is a list", safety="lossless",
+        fix_title="Use one type (`nullable` for null)", detect=detect_type_array,
+        fix=fix_type_array,
+        docs=RuleDocs(
+            what='A type list such as `["string", "null"]`. The provider\'s `type` is one '
+                 "enum value.",
+            error='Invalid JSON payload received. Unknown name "type" at '
+                  "'tools[0].function_declarations[0].parameters.properties[0].value': Proto "
+                  "field is not repeating, cannot start list.",
+            fix="`[T, null]` becomes `type: T` with `nullable: true`; several non-null types "
+                "become one `anyOf` branch each (keywords moved to the branch they belong "
+                "to), which the union rules then handle.",
+            before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
+            after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
+            sources=("provider-rules.md GEM-02", "n8n-io/n8n#15553"),
+        ),
+    ),
+    Rule(
+        code="TYP002", name="missing-type", severity="error",
+        message="no `type`", safety="lossless", fix_title="Add the evident type",
+        detect=detect_missing_type, fix=fix_missing_type,
+        docs=RuleDocs(
+            what="A node without `type` (and without a union): `{}`, Python's `Any`, a "
+                 "bare `enum`, or an object given only by `properties`.",
+            error="GenerateContentRequest.tools[0].function_declarations[0].parameters."
+                  "properties[x].type: must be specified when not using one_of, any_of or "
+                  "all_of fields",
+            fix="Add the type the other keywords imply (object for `properties`, array for "
+                "`items`, the type of `enum` values). A node that accepts any value becomes "
+                "`type: string` with a description asking for JSON text (lossy).",
+            before={"properties": {"tags": {"items": {"type": "string"}}}},
+            after={"type": "object", "properties": {"tags": {"type": "array",
+                                                             "items": {"type": "string"}}}},
+            sources=("provider-rules.md GEM-04", "danny-avila/LibreChat#6971"),
+        ),
+    ),
+    Rule(
+        code="TYP003", name="invalid-type", severity="error",
+        message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
+        detect=detect_invalid_type, fix=fix_invalid_type,
+        docs=RuleDocs(
+            what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"any"`, `""`.',
+            error="Invalid value at 'tools.function_declarations[1].parameters.properties[1]."
+                  "value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "
+                  '"enum"',
+            fix="Map evident synonyms (`int` → integer, `enum` → the enum's type); otherwise "
+                "drop the type (lossy) and let the missing-type rule decide.",
+            before={"type": "object", "properties": {"n": {"type": "int"}}},
+            after={"type": "object", "properties": {"n": {"type": "integer"}}},
+            sources=("provider-rules.md GEM-03", "zereight/gitlab-mcp#166"),
+        ),
+    ),
+    Rule(
+        code="TYP004", name="array-without-items", severity="error",
+        message="`type: array` without `items`", safety="lossy",
+        fix_title="Add string items", detect=detect_array_without_items,
+        fix=fix_array_without_items,
+        docs=RuleDocs(
+            what="An array that does not say what it holds.",
+            error="…parameters.properties[<key>].items: missing field.",
+            fix="Add `items: {type: string}` and ask for JSON text for other kinds (lossy).",
+            before={"type": "object", "properties": {"ids": {"type": "array"}}},
+            after={"type": "object", "properties": {"ids": {
+                "type": "array", "items": {"type": "string", "description": _ANY_HINT}}}},
+            sources=("provider-rules.md GEM-09", "cline/cline#7339"),
+        ),
+    ),
+    Rule(
+        code="TYP005", name="boolean-schema", severity="error",
+        message="boolean schema", safety="lossless", fix_title="Use an object schema",
+        detect=detect_boolean_schema, fix=fix_boolean_schema,
+        docs=RuleDocs(
+            what="`true` or `false` used as a schema. The provider's Schema is an object.",
+            error="Invalid value at '…' (type.googleapis.com/google.ai.generativelanguage."
+                  "v1beta.Schema), true",
+            fix="`true` becomes `{}` (then typed by the missing-type rule); `false` becomes "
+                "a described placeholder (lossy).",
+            before={"type": "object", "properties": {"extra": True}},
+            after={"type": "object", "properties": {"extra": {
+                "type": "string", "description": _ANY_HINT}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="TYP006", name="items-on-non-array", severity="error",
+        message="`items` on a non-array", safety="lossless", fix_title="Remove `items`",
+        detect=detect_items_on_non_array, fix=fix_items_on_non_array,
+        docs=RuleDocs(
+            what="`items` on a node whose type is not array.",
+            error="…properties[graph_root].items: field predicate failed: $type == Type.ARRAY",
+            fix="Remove it: `items` never applies to other types.",
+            before={"type": "object", "properties": {"s": {"type": "string",
+                                                           "items": {"type": "string"}}}},
+            after={"type": "object", "properties": {"s": {"type": "string"}}},
+            sources=("provider-rules.md GEM-10", "aovestdipaperino/tokensave#440"),
+        ),
+    ),
+    Rule(
+        code="TYP007", name="root-not-object", severity="error",
+        message="the parameters root is not an object", safety="lossy",
+        fix_title="Wrap it in an object", detect=detect_root_not_object,
+        fix=fix_root_not_object,
+        docs=RuleDocs(
+            what="An input schema whose root type is not `object`.",
+            error="Unable to submit request because function parameters schema should be of "
+                  "type OBJECT",
+            fix="Wrap it as the one required property `value` (lossy: calls change shape).",
+            before={"type": "string"},
+            after={"type": "object", "properties": {"value": {"type": "string"}},
+                   "required": ["value"]},
+            sources=("provider-rules.md VTX-05", "spring-projects/spring-ai#1373"),
+        ),
+    ),
+    Rule(
+        code="TYP008", name="not-a-schema", severity="error",
+        message="a schema keyword holds something that is not a schema", safety="lossy",
+        fix_title="Remove the malformed entry", detect=detect_not_a_schema,
+        fix=fix_not_a_schema,
+        docs=RuleDocs(
+            what='A schema position holding a string, number or list: `"properties": '
+                 '{"a": "string"}`, `"items": "string"`.',
+            error="Invalid JSON payload received. … Starting an object on a scalar field",
+            fix="Remove the malformed entry (lossy); the server's own validation is unchanged.",
+            before={"type": "object", "properties": {"a": "string", "b": {"type": "string"}}},
+            after={"type": "object", "properties": {"b": {"type": "string"}}},
+            sources=("provider-rules.md OAI-09",),
+        ),
+    ),
+    Rule(
+        code="TYP009", name="invalid-root", severity="error",
+        message="the input schema is missing or not an object", safety="lossless",
+        fix_title="Use an empty parameters object", detect=detect_invalid_root,
+        fix=fix_invalid_root,
+        docs=RuleDocs(
+            what="A tool without `inputSchema`, or one whose schema is a string, number, "
+                 "list or null. MCP requires an object schema.",
+            error="tools.0.custom.input_schema: Field required / Invalid schema for function "
+                  "'<fn>': None is not of type 'object'",
+            fix="A missing schema becomes `{type: object, properties: {}}` (lossless: the "
+                "tool takes no arguments); a malformed one too, reported lossy.",
+            before=None,
+            after={"type": "object", "properties": {}},
+            sources=("provider-rules.md ANT-03, OAI-09",),
+        ),
+    ),
+]

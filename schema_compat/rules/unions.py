@@ -1,0 +1,459 @@
+"""Unions and composition: `anyOf`/`oneOf` (with and without null), `allOf`, `not`, `if`.
+
+Branches reach these rules already in the provider's dialect (the walker rewrites
+bottom-up), so merging only has to combine clean schemas.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .hints import summarize, value_text, with_hint
+from .shape import is_null_schema, looks_object, single_type
+
+UNION_KEYS = ("anyOf", "oneOf")
+_RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
+_MIN_KEYS = ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum")
+_MAX_KEYS = ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum")
+
+
+def _key(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True)
+
+
+def _dedupe(items: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        k = _key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+# --- UNI001: a union with null --------------------------------------------------------
+
+def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if not isinstance(node, dict):
+        return
+    for key in UNION_KEYS:
+        branches = node.get(key)
+        if isinstance(branches, list) and any(is_null_schema(b) for b in branches):
+            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key)
+
+
+def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
+    for key in UNION_KEYS:
+        branches = node.get(key)
+        if not (isinstance(branches, list) and any(is_null_schema(b) for b in branches)):
+            continue
+        rest = [b for b in branches if not is_null_schema(b)]
+        out = {k: v for k, v in node.items() if k != key}
+        out["nullable"] = True
+        if len(rest) == 1 and isinstance(rest[0], dict):
+            merged = copy.deepcopy(rest[0])
+            merged.update(out)  # the node's own keywords (description, default) win
+            out = merged
+        elif rest:
+            out[key] = rest
+        return Fixed(out, (Edit((key,), "lossless",
+                                f"removed the null branch of `{key}` and set `nullable: true`"),))
+    return None
+
+
+# --- UNI002 / UNI003: unions without null ---------------------------------------------
+
+def _real_union(node: Any, key: str) -> list[Any] | None:
+    if not isinstance(node, dict):
+        return None
+    branches = node.get(key)
+    if not isinstance(branches, list):
+        return None
+    rest = [b for b in branches if not is_null_schema(b)]
+    return rest if rest else None
+
+
+def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    rest = _real_union(node, "oneOf")
+    if rest is not None:
+        yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
+                  ("oneOf",), "oneOf", _union_safety(rest))
+
+
+def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    rest = _real_union(node, "anyOf")
+    if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
+        yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
+                  "support reject unions, and the model handles them poorly",
+                  ("anyOf",), "anyOf", _union_safety(rest))
+
+
+def _union_safety(branches: list[Any]) -> str:
+    uniq = _dedupe(branches)
+    if len(uniq) <= 1:
+        return "lossless"
+    if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
+        return "hinted"
+    if _subsumed(uniq) is not None:
+        return "lossless"
+    return "lossy"
+
+
+def _subsumed(branches: list[Any]) -> Any:
+    """A branch that accepts every other one (number over bare integer), if any."""
+    for cand in branches:
+        if cand == {"type": "number"} and all(
+            b is cand or b == {"type": "integer"} for b in branches
+        ):
+            return cand
+    return None
+
+
+def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
+    for key in UNION_KEYS:
+        rest = _real_union(node, key)
+        if rest is None:
+            continue
+        base = {k: v for k, v in node.items() if k != key}
+        uniq = _dedupe(rest)
+        if len(uniq) == 1:
+            merged = copy.deepcopy(uniq[0]) if isinstance(uniq[0], dict) else {}
+            merged.update(base)
+            return Fixed(merged, (Edit((key,), "lossless",
+                                       f"replaced a one-branch `{key}` by its branch"),))
+        if all(looks_object(b) for b in uniq):
+            return _merge_objects(base, uniq, key)
+        if all(single_type(b) == "array" for b in uniq):
+            out = {**base, "type": "array",
+                   "items": {"anyOf": [copy.deepcopy(b.get("items", {})) for b in uniq]}}
+            return Fixed(out, (Edit((key,), "hinted",
+                                    f"merged {len(uniq)} array branches of `{key}` into one "
+                                    "array whose items may be any of theirs"),))
+        return _collapse(base, uniq, key)
+    return None
+
+
+def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
+    """Discriminated unions become one object: every property, the tags as one enum."""
+    props: dict[str, list[Any]] = {}
+    for b in branches:
+        for name, sch in (b.get("properties") or {}).items():
+            props.setdefault(name, []).append(sch)
+    discriminators = [
+        name for name, schemas in props.items()
+        if len(schemas) == len(branches) and all(_tag(s) is not None for s in schemas)
+    ]
+    merged_props: dict[str, Any] = {}
+    for name, schemas in props.items():
+        uniq = _dedupe(schemas)
+        if name in discriminators:
+            values = [_tag(s) for s in schemas]
+            first = schemas[0] if isinstance(schemas[0], dict) else {}
+            tag: dict[str, Any] = {k: v for k, v in first.items()
+                                   if k not in ("const", "enum", "type")}
+            tag["type"] = "string" if all(isinstance(v, str) for v in values) else \
+                first.get("type", "string")
+            tag["enum"] = list(dict.fromkeys(values))
+            merged_props[name] = tag
+        elif len(uniq) == 1:
+            merged_props[name] = copy.deepcopy(uniq[0])
+        else:
+            merged_props[name] = {"anyOf": copy.deepcopy(uniq)}
+    required_sets = [set(b.get("required") or []) for b in branches]
+    common = set.intersection(*required_sets) if required_sets else set()
+    out: dict[str, Any] = dict(base)
+    out["type"] = "object"
+    parent_props = dict(base.get("properties") or {})
+    for name, sch in merged_props.items():
+        parent_props.setdefault(name, sch)
+    out["properties"] = parent_props
+    ordered_req = [r for b in branches for r in (b.get("required") or []) if r in common]
+    required = list(dict.fromkeys([*(base.get("required") or []), *ordered_req]))
+    if required:
+        out["required"] = required
+    else:
+        out.pop("required", None)
+    out = with_hint(out, _variants_text(branches, discriminators))
+    return Fixed(out, (Edit((key,), "hinted",
+                            f"merged {len(branches)} object branches of `{key}` into one "
+                            "object" + (f" (discriminator {discriminators[0]!r})"
+                                        if discriminators else "")
+                            + "; the variants are described in `description`"),))
+
+
+def _tag(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and len(enum) == 1:
+        return enum[0]
+    return None
+
+
+def _variants_text(branches: list[Any], discriminators: list[str]) -> str:
+    parts = []
+    for b in branches:
+        props = b.get("properties") or {}
+        req = set(b.get("required") or [])
+        label = ""
+        if discriminators:
+            d = discriminators[0]
+            label = f"{d}={value_text(_tag(props.get(d)), 40)}"
+        fields = [f"{n} (required)" if n in req else n for n in props
+                  if not discriminators or n != discriminators[0]]
+        title = b.get("title") if isinstance(b.get("title"), str) else ""
+        head = label or title or "variant"
+        parts.append(f"{head}: {', '.join(fields) if fields else 'no other fields'}")
+    return "Give exactly one of these forms: " + "; ".join(parts) + "."
+
+
+def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
+    keep = _subsumed(branches)
+    safety = "lossless" if keep is not None else "lossy"
+    if keep is None:
+        keep = max(branches, key=lambda b: _RANK.get(single_type(b) or "", 0))
+    others = [b for b in branches if b is not keep]
+    out = copy.deepcopy(keep) if isinstance(keep, dict) else {}
+    out.update(base)
+    if safety == "lossy":
+        out = with_hint(out, "The server also accepts " +
+                        "; ".join(summarize(o) for o in others) + ".")
+    return Fixed(out, (Edit((key,), safety,  # type: ignore[arg-type]
+                            f"collapsed `{key}` to its {summarize(keep)} branch"
+                            + ("" if safety == "lossless" else
+                               f"; {', '.join(summarize(o) for o in others)} no longer "
+                               "offered to the model")),))
+
+
+# --- UNI004: allOf ---------------------------------------------------------------------
+
+def detect_all_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and isinstance(node.get("allOf"), list):
+        conflicts = _merge_all_of(node)[1]
+        yield Hit("`allOf` is not a field of the provider's schema", ("allOf",), "allOf",
+                  "lossy" if conflicts else "lossless")
+
+
+def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    conflicts: list[str] = []
+    for member in node["allOf"]:
+        if member is True or member == {}:
+            continue
+        if not isinstance(member, dict):
+            conflicts.append("a branch that accepts nothing")
+            continue
+        for k, v in member.items():
+            if k not in out:
+                out[k] = copy.deepcopy(v)
+            elif out[k] == v:
+                continue
+            elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
+                props = dict(out[k])
+                for name, sch in v.items():
+                    props[name] = ({"allOf": [props[name], copy.deepcopy(sch)]}
+                                   if name in props and props[name] != sch else
+                                   copy.deepcopy(sch))
+                out[k] = props
+            elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
+                out[k] = list(dict.fromkeys([*out[k], *v]))
+            elif k in _MIN_KEYS and _num(v) and _num(out[k]):
+                out[k] = max(out[k], v)
+            elif k in _MAX_KEYS and _num(v) and _num(out[k]):
+                out[k] = min(out[k], v)
+            elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
+                out[k] = [x for x in out[k] if x in v]
+            elif k in ("description", "title", "default", "examples", "$comment"):
+                continue  # the node's own annotation wins
+            elif k == "type" and {out[k], v} == {"number", "integer"}:
+                out[k] = "integer"
+            else:
+                conflicts.append(f"{k}: {value_text(out[k], 30)} vs {value_text(v, 30)}")
+    return out, conflicts
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def fix_all_of(node: Any, ctx: NodeContext) -> Fixed | None:
+    out, conflicts = _merge_all_of(node)
+    if conflicts:
+        return Fixed(out, (Edit(("allOf",), "lossy",
+                                "merged `allOf` branches; conflicting keywords kept the first "
+                                "value: " + "; ".join(conflicts)),))
+    return Fixed(out, (Edit(("allOf",), "lossless",
+                            f"merged {len(node['allOf'])} `allOf` branches into one schema"),))
+
+
+# --- UNI005 / UNI006: not, if/then/else --------------------------------------------------
+
+def detect_not(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and "not" in node:
+        yield Hit("`not` is not a field of the provider's schema", ("not",), "not")
+
+
+def fix_not(node: Any, ctx: NodeContext) -> Fixed:
+    out = {k: v for k, v in node.items() if k != "not"}
+    out = with_hint(out, f"Must not be {summarize(node['not'])}.")
+    return Fixed(out, (Edit(("not",), "hinted", "removed `not`; described it instead"),))
+
+
+_COND = ("if", "then", "else")
+
+
+def detect_conditional(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict):
+        for k in _COND:
+            if k in node:
+                yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
+
+
+def fix_conditional(node: Any, ctx: NodeContext) -> Fixed:
+    out = {k: v for k, v in node.items() if k not in _COND}
+    if "if" in node:
+        text = f"If it is {summarize(node['if'])}"
+        if "then" in node:
+            text += f", it must be {summarize(node['then'])}"
+        if "else" in node:
+            text += f"; otherwise it must be {summarize(node['else'])}"
+        out = with_hint(out, text + ".")
+    edits = tuple(Edit((k,), "hinted", f"removed `{k}`; described the condition instead")
+                  for k in _COND if k in node)
+    return Fixed(out, edits)
+
+
+_SHAPES_BEFORE = {"type": "object", "properties": {"shape": {"oneOf": [
+    {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+     "required": ["kind", "radius"]},
+    {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+     "required": ["kind", "side"]}]}}}
+
+RULES = [
+    Rule(
+        code="UNI001", name="nullable-union", severity="error",
+        message="union with null", safety="lossless", fix_title="Use `nullable: true`",
+        detect=detect_nullable_union, fix=fix_nullable_union,
+        docs=RuleDocs(
+            what="`anyOf`/`oneOf` with a `{type: null}` branch: Pydantic's `Optional[X]`, "
+                 "Zod's `.nullable()`. Gemini has no null branch; it has `nullable`.",
+            error="Gemini cannot handle union types (client side), or the branch type "
+                  "silently becomes STRING",
+            fix="Drop the null branch and set `nullable: true`; a single remaining branch "
+                "is merged into the node (the node's own description and default win).",
+            before={"type": "object", "properties": {"head": {
+                "anyOf": [{"type": "integer"}, {"type": "null"}], "default": None}}},
+            after={"type": "object", "properties": {"head": {
+                "type": "integer", "default": None, "nullable": True}}},
+            sources=("provider-rules.md GEM-15", "langchain-ai/langchainjs#9893"),
+        ),
+    ),
+    Rule(
+        code="UNI002", name="one-of-unsupported", severity="error",
+        message="`oneOf` is not supported", safety="hinted",
+        fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"oneOf"}),
+        detect=detect_one_of, fix=fix_union,
+        docs=RuleDocs(
+            what="`oneOf`, which the Gemini Schema object has no field for. Zod's "
+                 "discriminatedUnion emits it.",
+            error='Invalid JSON payload received. Unknown name "oneOf" … / Gemini cannot handle '
+                  "union types (discriminatedUnion, anyOf, oneOf).",
+            fix="Object variants merge into one object: properties united, a discriminator's "
+                "constants become one enum, `required` is what every variant requires, the "
+                "parent's own properties and required stay, and the variants are spelled out "
+                "in the description (hinted: the server still checks which form was sent). "
+                "Array variants merge their items. Scalar variants collapse to the richest "
+                "branch with the others named in the description (lossy).",
+            before=_SHAPES_BEFORE,
+            after={"type": "object", "properties": {"shape": {
+                "type": "object",
+                "properties": {"kind": {"type": "string", "enum": ["circle", "square"]},
+                               "radius": {"type": "number"}, "side": {"type": "number"}},
+                "required": ["kind"],
+                "description": "Give exactly one of these forms: kind=\"circle\": radius "
+                               "(required); kind=\"square\": side (required)."}}},
+            sources=("provider-rules.md GEM-15", "langchain-ai/langchainjs#9893"),
+        ),
+    ),
+    Rule(
+        code="UNI003", name="any-of-union", severity="warning",
+        message="`anyOf` union", safety="hinted",
+        fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
+        detect=detect_any_of, fix=fix_union,
+        docs=RuleDocs(
+            what="`anyOf` with several non-null branches. The Gemini API has accepted "
+                 "`anyOf` since 2025-04, but clients that predate it reject unions "
+                 "(LangChain's converter throws), and the model fills merged objects more "
+                 "reliably.",
+            error="zod_to_gemini_parameters: Gemini cannot handle union types "
+                  "(discriminatedUnion, anyOf, oneOf).",
+            fix="As for `oneOf`: merge objects (hinted), merge arrays (hinted), collapse "
+                "scalars to one branch (lossy; `number` over `integer` is lossless).",
+            before={"type": "object", "properties": {"id": {
+                "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
+            after={"type": "object", "properties": {"id": {
+                "type": "string", "description": "The server also accepts integer."}}},
+            sources=("provider-rules.md GEM-15",),
+        ),
+    ),
+    Rule(
+        code="UNI004", name="all-of-unsupported", severity="error",
+        message="`allOf` is not supported", safety="lossless",
+        fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
+        detect=detect_all_of, fix=fix_all_of,
+        docs=RuleDocs(
+            what="`allOf`, used for inheritance and for `$ref` with siblings in older "
+                 "drafts.",
+            error='Invalid JSON payload received. Unknown name "allOf" …',
+            fix="Merge: properties and required united, bounds tightened, enums intersected. "
+                "Lossless unless two branches disagree on a keyword (then lossy, reported).",
+            before={"type": "object", "properties": {"p": {"allOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}},
+                {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}}},
+            after={"type": "object", "properties": {"p": {
+                "type": "object", "properties": {"a": {"type": "string"},
+                                                 "b": {"type": "integer"}},
+                "required": ["b"]}}},
+            sources=("provider-rules.md GEM-15",),
+        ),
+    ),
+    Rule(
+        code="UNI005", name="not-unsupported", severity="error",
+        message="`not` is not supported", safety="hinted", fix_title="Describe it instead",
+        claims=frozenset({"not"}), detect=detect_not, fix=fix_not,
+        docs=RuleDocs(
+            what="`not`, which the provider's schema has no field for.",
+            error='Invalid JSON payload received. Unknown name "not" …',
+            fix="Remove it; the description says what the value must not be.",
+            before={"type": "object", "properties": {"s": {"type": "string",
+                                                           "not": {"const": ""}}}},
+            after={"type": "object", "properties": {"s": {
+                "type": "string", "description": 'Must not be "".'}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="UNI006", name="conditional-unsupported", severity="error",
+        message="`if`/`then`/`else` are not supported", safety="hinted",
+        fix_title="Describe the condition instead", claims=frozenset(_COND),
+        detect=detect_conditional, fix=fix_conditional,
+        docs=RuleDocs(
+            what="Conditional subschemas.",
+            error='Invalid JSON payload received. Unknown name "if" …',
+            fix="Remove them; the description states the condition.",
+            before={"type": "object", "properties": {"n": {
+                "type": "integer", "if": {"minimum": 10}, "then": {"multipleOf": 10}}}},
+            after={"type": "object", "properties": {"n": {
+                "type": "integer",
+                "description": "If it is number, it must be number."}}},
+            sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+]
