@@ -20,7 +20,7 @@ from .rules import refs as ref_rules
 from .rules.base import Fixed, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
-from .schema.walker import iter_nodes, rewrite
+from .schema.walker import iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
 MAX_FIXES_PER_NODE = 64
@@ -38,9 +38,9 @@ class Plan:
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
 
-    def ctx(self, root: Any, path: Path = ()) -> NodeContext:
-        return NodeContext(path=path, profile=self.profile, root=root, active=self.codes,
-                           lossless_only=self.lossless_only)
+    def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
+        return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
+                           active=self.codes, lossless_only=self.lossless_only)
 
     def severity(self, rule: Rule) -> Any:
         return self.profile.severity.get(rule.code, rule.severity)
@@ -73,8 +73,8 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
     for rule in plan.document:
         for hit in rule.detect(schema, root_ctx):
             findings.append(plan.finding(rule, hit.rel, hit))
-    for path, node in iter_nodes(schema):
-        ctx = plan.ctx(schema, path)
+    for path, node, keyword in iter_nodes_keyed(schema):
+        ctx = plan.ctx(schema, path, keyword)
         for rule in plan.node:
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
@@ -109,11 +109,11 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
                 ref_rules.clear_cache()
         root = work
 
-        def visit(node: Any, path: Path) -> Any:
+        def visit(node: Any, path: Path, keyword: str | None) -> Any:
             nonlocal changed
             declined: set[str] = set()
             for _ in range(MAX_FIXES_PER_NODE):
-                ctx = plan.ctx(root, path)
+                ctx = plan.ctx(root, path, keyword)
                 for rule in plan.node:
                     if rule.fix is None or rule.code in declined:
                         continue
@@ -132,7 +132,7 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
                     return node
             return node
 
-        work = rewrite(work, visit)
+        work = rewrite(work, visit, skip=plan.profile.opaque_keywords)
         if not changed:
             break
     return work, changes

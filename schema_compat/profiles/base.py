@@ -26,6 +26,8 @@ class Profile:
     unroll_depth: int = 3
     max_inlined_nodes: int = 50_000
     max_inlined_depth: int = 100
+    # Keywords whose subschemas transform removes whole (and describes): not rewritten first.
+    opaque_keywords: frozenset[str] = frozenset()
     sources: tuple[str, ...] = ()
     notes: str = ""
 

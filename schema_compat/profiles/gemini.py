@@ -46,6 +46,11 @@ GEMINI = Profile(
     },
     max_tools=512,
     nullable_keyword=True,
+    opaque_keywords=frozenset({
+        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+        "additionalProperties", "dependentSchemas", "dependencies", "unevaluatedProperties",
+        "unevaluatedItems", "additionalItems",
+    }),
     sources=(
         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto",
         "provider-rules.md §1.1–1.4",

@@ -36,6 +36,10 @@ GEMINI_JSON = Profile(
     formats=None,
     max_tools=512,
     nullable_keyword=False,
+    opaque_keywords=frozenset({
+        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+        "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+    }),
     sources=("googleapis/googleapis generative_service.proto response_json_schema",
              "provider-rules.md §1.5"),
     notes="References, unions, null types and additionalProperties are kept; references "

@@ -43,6 +43,8 @@ def summarize(schema: Any, depth: int = 0) -> str:
     if "const" in schema:
         return value_text(schema["const"], 40)
     if isinstance(schema.get("enum"), list):
+        if len(schema["enum"]) == 1:
+            return value_text(schema["enum"][0], 40)
         return "one of " + values_text(schema["enum"], 60)
     t = schema.get("type")
     if isinstance(t, list):
@@ -58,7 +60,14 @@ def summarize(schema: Any, depth: int = 0) -> str:
             for key in ("anyOf", "oneOf"):
                 if isinstance(schema.get(key), list) and depth < 2:
                     return " or ".join(summarize(s, depth + 1) for s in schema[key])
-            return "any value"
+            t = {"minimum": "number", "maximum": "number", "exclusiveMinimum": "number",
+                 "exclusiveMaximum": "number", "multipleOf": "number", "pattern": "string",
+                 "minLength": "string", "maxLength": "string", "format": "string"}.get(
+                next((k for k in schema if k in ("minimum", "maximum", "exclusiveMinimum",
+                                                  "exclusiveMaximum", "multipleOf", "pattern",
+                                                  "minLength", "maxLength", "format")), ""))
+            if t is None:
+                return "any value"
     text = str(t)
     if t == "array" and depth < 2 and "items" in schema:
         text = f"array of {summarize(schema['items'], depth + 1)}"
@@ -66,6 +75,16 @@ def summarize(schema: Any, depth: int = 0) -> str:
         names = list(schema["properties"])
         shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
         text = f"object with {shown}"
-    elif isinstance(schema.get("format"), str):
-        text = f"{t} ({schema['format']})"
+    details = []
+    if isinstance(schema.get("format"), str):
+        details.append(str(schema["format"]))
+    if isinstance(schema.get("pattern"), str):
+        details.append(f"matching {value_text(schema['pattern'], 40)}")
+    for key, word in (("minimum", "≥"), ("maximum", "≤"), ("exclusiveMinimum", ">"),
+                      ("exclusiveMaximum", "<"), ("multipleOf", "multiple of"),
+                      ("minLength", "min length"), ("maxLength", "max length")):
+        if key in schema and not isinstance(schema[key], bool):
+            details.append(f"{word} {value_text(schema[key], 20)}")
+    if details:
+        text = f"{text} ({', '.join(details)})"
     return text

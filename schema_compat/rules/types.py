@@ -132,13 +132,21 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
 # --- TYP004 arrays without items -------------------------------------------------------
 
 def detect_array_without_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if isinstance(node, dict) and node.get("type") == "array" and "items" not in node \
-            and "prefixItems" not in node:
+    if not isinstance(node, dict) or node.get("type") != "array" or "prefixItems" in node:
+        return
+    if "items" not in node:
         yield Hit("`type: array` without `items`", (), "items")
+    elif node["items"] is False:
+        yield Hit("`items: false`: the array must be empty", ("items",), "items", "lossless")
 
 
 def fix_array_without_items(node: Any, ctx: NodeContext) -> Fixed:
     out = dict(node)
+    if node.get("items") is False:
+        out["items"] = {"type": "string"}
+        out["maxItems"] = 0
+        return Fixed(out, (Edit(("items",), "lossless",
+                                "`items: false` → `maxItems: 0` (an empty array)"),))
     out["items"] = {"type": "string", "description": _ANY_HINT}
     return Fixed(out, (Edit(("items",), "lossy",
                             "added `items: {type: string}`; items of other kinds must be sent "
@@ -147,8 +155,15 @@ def fix_array_without_items(node: Any, ctx: NodeContext) -> Fixed:
 
 # --- TYP005 boolean schemas ------------------------------------------------------------
 
+# Where a boolean stays a schema; elsewhere (`additionalProperties: false`, ...) the rule
+# for the keyword that holds it removes or describes it.
+_BOOLEAN_STAYS = frozenset({None, "properties", "items", "anyOf", "oneOf", "allOf",
+                            "prefixItems", "$defs", "definitions"})
+
+
 def detect_boolean_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if isinstance(node, bool):
+    if isinstance(node, bool) and ctx.parent in _BOOLEAN_STAYS and not (
+            node is False and ctx.parent == "items"):  # `items: false`: the array rules
         yield Hit(f"boolean schema `{str(node).lower()}`", (), None,
                   "lossless" if node else "lossy")
 

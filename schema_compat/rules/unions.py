@@ -101,6 +101,9 @@ def _union_safety(branches: list[Any]) -> str:
         return "hinted"
     if _subsumed(uniq) is not None:
         return "lossless"
+    types = {single_type(b) for b in uniq}
+    if len(types) == 1 and None not in types:
+        return "lossless" if all(isinstance(b.get("enum"), list) for b in uniq) else "hinted"
     return "lossy"
 
 
@@ -214,7 +217,28 @@ def _variants_text(branches: list[Any], discriminators: list[str]) -> str:
     return "Give exactly one of these forms: " + "; ".join(parts) + "."
 
 
+def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | None:
+    """Branches of one scalar type merge: shared keywords stay, the rest is described."""
+    types = {single_type(b) for b in branches}
+    if len(types) != 1 or None in types or not all(isinstance(b, dict) for b in branches):
+        return None
+    t = types.pop()
+    shared = {k: v for k, v in branches[0].items()
+              if all(k in b and b[k] == v for b in branches[1:])}
+    enums = [b.get("enum") for b in branches]
+    out: dict[str, Any] = {**copy.deepcopy(shared), **base, "type": t}
+    if all(isinstance(e, list) for e in enums):
+        out["enum"] = list(dict.fromkeys(v for e in enums for v in e))  # type: ignore[union-attr]
+        return Fixed(out, (Edit((key,), "lossless", f"merged the enums of `{key}`"),))
+    out = with_hint(out, "Any of: " + "; ".join(summarize(b) for b in branches) + ".")
+    return Fixed(out, (Edit((key,), "hinted", f"merged {len(branches)} {t} branches of "
+                                              f"`{key}`; their differences are described"),))
+
+
 def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
+    same = _same_type(base, branches, key)
+    if same is not None:
+        return same
     keep = _subsumed(branches)
     safety = "lossless" if keep is not None else "lossy"
     if keep is None:
@@ -452,7 +476,7 @@ RULES = [
                 "type": "integer", "if": {"minimum": 10}, "then": {"multipleOf": 10}}}},
             after={"type": "object", "properties": {"n": {
                 "type": "integer",
-                "description": "If it is number, it must be number."}}},
+                "description": "If it is number (≥ 10), it must be number (multiple of 10)."}}},
             sources=("provider-rules.md GEM-01",),
         ),
     ),

@@ -54,27 +54,38 @@ def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
 
 def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
     """Every schema node, parents before children, without recursion (any depth)."""
-    stack: list[tuple[Path, Any]] = [(base, schema)]
-    while stack:
-        path, node = stack.pop()
+    for path, node, _ in iter_nodes_keyed(schema, base):
         yield path, node
+
+
+def iter_nodes_keyed(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any, str | None]]:
+    """Like `iter_nodes`, with the keyword that holds each node (None for the root)."""
+    stack: list[tuple[Path, Any, str | None]] = [(base, schema, None)]
+    while stack:
+        path, node, keyword = stack.pop()
+        yield path, node, keyword
         children = list(subschemas(node))
         for rel, child in reversed(children):
-            stack.append((path + rel, child))
+            stack.append((path + rel, child, str(rel[0])))
 
 
-def rewrite(node: Any, visit: Callable[[Any, Path], Any], path: Path = ()) -> Any:
-    """Rebuild `node` bottom-up: children first, then `visit(node, path)` on the parent.
+def rewrite(node: Any, visit: Callable[[Any, Path, str | None], Any], path: Path = (),
+            keyword: str | None = None, skip: frozenset[str] = frozenset()) -> Any:
+    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword)`.
 
+    Subschemas under `skip` keywords are left as they are: the parent's rule removes and
+    describes them whole, and describing them needs them as written.
     `node` is modified in place where it is a dict, so callers pass a copy they own.
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
     if isinstance(node, dict):
         for rel, child in list(subschemas(node)):
-            new = rewrite(child, visit, path + rel)
+            if rel[0] in skip:
+                continue
+            new = rewrite(child, visit, path + rel, str(rel[0]), skip)
             if new is not child:
                 _set(node, rel, new)
-    return visit(node, path)
+    return visit(node, path, keyword)
 
 
 def _set(node: dict[str, Any], rel: Path, value: Any) -> None:

@@ -1,0 +1,5 @@
+"""`python -m schema_compat`."""
+
+from .cli import main
+
+main()

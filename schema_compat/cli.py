@@ -1,0 +1,453 @@
+"""The `schema-compat` command line.
+
+Only typer is imported at start-up: the engine, rich reports, deepdiff and the MCP SDK are
+imported inside the commands that need them, so `--help` and `--version` stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+from . import __version__
+
+if TYPE_CHECKING:
+    from .engine import Plan
+    from .extract.files import LoadedSource
+    from .model import Report, SourceError, ToolResult
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+app = typer.Typer(
+    name="schema-compat",
+    help=(
+        "Check MCP tool schemas against an LLM provider, transform them into a form it "
+        "accepts, and show what changed.\n\n"
+        "A SOURCE is a JSON file, a directory of them, or - for stdin: an MCP tools/list "
+        "result (bare or in a JSON-RPC response), a list of tools, one tool, a bare JSON "
+        "Schema, or an OpenAI / Anthropic / Gemini tool list.\n\n"
+        "Exit codes: 0 nothing at or above --fail-on; 1 findings remain; 2 bad usage or "
+        "unreadable input."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+SourcesArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="JSON files, directories, or - for stdin.", show_default=False),
+]
+ProviderOpt = Annotated[
+    str, typer.Option("--provider", "-p", help="Target profile (see `schema-compat profiles`).")
+]
+ToolOpt = Annotated[
+    list[str] | None,
+    typer.Option("--tool", "-t", help="Only tools whose name matches (glob; repeatable).",
+                 show_default=False),
+]
+SelectOpt = Annotated[
+    list[str] | None,
+    typer.Option("--select", help="Only these rules: codes, prefixes or names, comma-separated "
+                                  "(e.g. REF,UNI001).", show_default=False),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option("--ignore", help="Skip these rules (same forms as --select).",
+                 show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON report for agents.")]
+LosslessOpt = Annotated[
+    bool,
+    typer.Option("--lossless-only", help="Refuse lossy fixes; their findings stay standing."),
+]
+
+
+def fail(message: str, hint: str = "") -> NoReturn:
+    """One line on stderr and exit 2: the contract for bad usage and unreadable input."""
+    text = f"schema-compat: error: {message}"
+    if hint:
+        text += f" ({hint})"
+    print(text, file=sys.stderr)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"schema-compat {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Check, transform and diff MCP tool schemas for LLM providers."""
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    out = [v.strip() for item in values for v in item.split(",") if v.strip()]
+    return out or None
+
+
+def _plan(provider: str, select: list[str] | None, ignore: list[str] | None,
+          lossless_only: bool) -> Plan:
+    from .engine import make_plan
+    from .profiles import PROFILES
+    from .rules.registry import unknown_patterns
+
+    if provider.lower() not in PROFILES:
+        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    sel, ign = _split(select), _split(ignore)
+    bad = unknown_patterns([*(sel or []), *(ign or [])])
+    if bad:
+        fail(f"unknown rule {bad[0]!r} in --select/--ignore",
+             "`schema-compat rules` lists the codes")
+    return make_plan(provider, sel, ign, lossless_only)
+
+
+def _load(sources: list[str] | None) -> tuple[list[LoadedSource], list[SourceError]]:
+    from .extract.files import load_sources
+
+    if not sources:
+        fail("no SOURCE given", "pass a JSON file, a directory, or - to read stdin")
+    return load_sources(sources)
+
+
+def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
+    import fnmatch
+
+    tools = [t for s in loaded for t in s.tools]
+    if not patterns:
+        return tools
+    chosen = [t for t in tools if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
+    if not chosen and tools:
+        names = ", ".join(t.name for t in tools[:8]) + (", …" if len(tools) > 8 else "")
+        fail(f"no tool matches --tool {' '.join(patterns)}", f"tools here: {names}")
+    return chosen
+
+
+def _run(tools: list[Any], plan: Plan) -> list[ToolResult]:
+    from .engine import run
+
+    if len(tools) >= 200 and sys.stderr.isatty():
+        from .report.text import make_console
+
+        with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
+            return run(tools, plan.profile, select=list(plan.codes) or ["-none-"],
+                       lossless_only=plan.lossless_only)
+    return run(tools, plan.profile, select=list(plan.codes) or ["-none-"],
+               lossless_only=plan.lossless_only)
+
+
+def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
+    from .model import Report
+
+    return Report(provider, tuple(results), tuple(errors))
+
+
+def _print_errors(errors: list[SourceError]) -> None:
+    for err in errors:
+        print(f"schema-compat: error: {err.one_line()}", file=sys.stderr)
+
+
+def _exit_code(report: Report, fail_on: str, findings_of: str = "findings") -> int:
+    from .model import SEVERITY_RANK
+
+    threshold = SEVERITY_RANK[fail_on]
+    worst = [f for r in report.results for f in getattr(r, findings_of)
+             if SEVERITY_RANK[f.severity] >= threshold]
+    if report.errors:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if worst else EXIT_OK
+
+
+@app.command()
+def check(
+    sources: SourcesArg = None,
+    provider: ProviderOpt = "gemini",
+    tool: ToolOpt = None,
+    json_out: JsonOpt = False,
+    output_format: Annotated[Format, typer.Option("--format", "-f",
+                                                  help="Report format.")] = Format.text,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on",
+                                            help="Lowest severity that makes the exit code 1.")
+                       ] = FailOn.error,
+    lossless_only: LosslessOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="List compatible tools and fix titles too.")
+                       ] = False,
+) -> None:
+    """Flag what the provider would reject or silently degrade, with a JSONPath for each.
+
+    Examples:
+      schema-compat check tools.json
+      schema-compat check --provider gemini-json --fail-on warning snapshots/
+      schema-compat check --json - < tools.json | jq .summary
+    """
+    plan = _plan(provider, select, ignore, lossless_only)
+    loaded, errors = _load(sources)
+    report = _report(plan.profile.name, _run(_select_tools(loaded, tool), plan), errors)
+    if json_out or output_format == Format.json:
+        from .report.json import render_json
+
+        sys.stdout.write(render_json(report))
+        _print_errors(errors)
+    else:
+        from .report.text import make_console, render_check
+
+        render_check(report, make_console(), verbose=verbose)
+        _print_errors(errors)
+    raise typer.Exit(_exit_code(report, fail_on.value))
+
+
+@app.command()
+def transform(
+    sources: SourcesArg = None,
+    provider: ProviderOpt = "gemini",
+    output: Annotated[str | None, typer.Option("--output", "-o",
+                                               help="Write the transformed tools here "
+                                                    "(default: stdout).")] = None,
+    tool: ToolOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the JSON report (with each "
+                                                          "change) instead of the tools.")
+                        ] = False,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    lossless_only: LosslessOpt = False,
+    force: Annotated[bool, typer.Option("--force", help="Allow -o to overwrite an input "
+                                                        "file.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")
+                     ] = False,
+) -> None:
+    """Write the tools in a form the provider accepts, in the same shape as the input.
+
+    One source keeps its shape (an MCP listing stays one, a Gemini tool list stays one);
+    several sources are written as one MCP tools/list result. Every change, with its rule
+    and safety, is summarised on stderr; lossy ones are listed one by one.
+
+    Examples:
+      schema-compat transform tools.json -o tools.gemini.json
+      schema-compat transform --lossless-only --json tools.json
+    """
+    from .jsonio import dump_json
+
+    plan = _plan(provider, select, ignore, lossless_only)
+    loaded, errors = _load(sources)
+    if output and not force:
+        target = os.path.realpath(output)
+        for src in sources or []:
+            if src != "-" and os.path.realpath(src) == target:
+                fail(f"-o {output} is one of the inputs; it would be overwritten",
+                     "choose another file, or add --force")
+    tools = _select_tools(loaded, tool)
+    results = _run(tools, plan)
+    report = _report(plan.profile.name, results, errors)
+    document = _write_back(loaded, results, plan.profile.name)
+    text = dump_json(document)
+    if json_out:
+        from .report.json import render_json
+
+        sys.stdout.write(render_json(report))
+    if output:
+        _write_file(output, text)
+    elif not json_out:
+        sys.stdout.write(text)
+    if not quiet and not json_out:
+        from .report.text import make_console, render_transform_summary
+
+        render_transform_summary(report, make_console(stderr=True))
+    _print_errors(errors)
+    raise typer.Exit(_exit_code(report, "error", "remaining"))
+
+
+def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: str) -> Any:
+    from .extract.files import write_back
+
+    by_source: dict[str, dict[int, ToolResult]] = {}
+    for r in results:
+        by_source.setdefault(r.tool.source, {})[r.tool.index] = r
+    gemini_field = "parametersJsonSchema" if profile == "gemini-json" else "parameters"
+    if len(loaded) == 1:
+        src = loaded[0]
+        chosen = by_source.get(src.label, {})
+        replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
+                        for i, r in chosen.items()}
+        document = write_back(src, replacements, gemini_field=gemini_field)
+        if len(chosen) != len(src.tools):  # --tool: keep only the chosen tools
+            return _only(document, src, chosen, gemini_field)
+        return document
+    return {"tools": [
+        {**({"description": r.tool.description} if r.tool.description else {}),
+         "name": r.transformed_name, "inputSchema": r.transformed_schema}
+        for r in results
+    ]}
+
+
+def _schema_for(result: ToolResult, shape: str) -> Any:
+    """A Gemini declaration for a tool without arguments omits `parameters` entirely."""
+    schema = result.transformed_schema
+    if shape == "gemini" and isinstance(schema, dict) and schema.get("type") == "object" \
+            and not schema.get("properties") and len(schema) <= 2:
+        return None
+    return schema
+
+
+def _only(document: Any, src: LoadedSource, chosen: dict[int, ToolResult],
+          gemini_field: str) -> Any:
+    return {"tools": [
+        {**({"description": r.tool.description} if r.tool.description else {}),
+         "name": r.transformed_name, "inputSchema": r.transformed_schema}
+        for _, r in sorted(chosen.items())
+    ]}
+
+
+def _write_file(path: str, text: str) -> None:
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        fail(f"cannot write {path}: directory {directory} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".schema-compat-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+@app.command()
+def diff(
+    tool_name: Annotated[str, typer.Argument(metavar="TOOL", help="The tool to show.")],
+    sources: SourcesArg = None,
+    provider: ProviderOpt = "gemini",
+    json_out: JsonOpt = False,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    lossless_only: LosslessOpt = False,
+) -> None:
+    """Show one tool side by side: original | transformed, each change marked with its
+    rule code and safety.
+
+    Examples:
+      schema-compat diff read_files tools.json
+      NO_COLOR=1 schema-compat diff read_files tools.json | less
+    """
+    plan = _plan(provider, select, ignore, lossless_only)
+    loaded, errors = _load(sources)
+    _print_errors(errors)
+    tools = [t for s in loaded for t in s.tools]
+    chosen = [t for t in tools if t.name == tool_name]
+    if not chosen:
+        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
+        fail(f"no tool named {tool_name!r} in {', '.join(sources or [])}",
+             f"tools here: {names}" if names else "no tools were read")
+    results = _run(chosen[:1], plan)
+    report = _report(plan.profile.name, results, errors)
+    if json_out:
+        from .report.json import report_to_dict
+        from .structural_diff import structural_diff
+
+        import json
+
+        data = report_to_dict(report)
+        data["tools"][0]["structural_diff"] = structural_diff(
+            results[0].tool.schema, results[0].transformed_schema)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from .report.diff import render_diff
+        from .report.text import make_console
+
+        render_diff(results[0], make_console())
+    raise typer.Exit(EXIT_USAGE if errors else EXIT_OK)
+
+
+@app.command()
+def rules(
+    provider: Annotated[str | None, typer.Option("--provider", "-p",
+                                                 help="Only the rules of this profile, "
+                                                      "with its severities.")] = None,
+) -> None:
+    """List every rule: code, name, severity, fix safety."""
+    from .profiles import get_profile
+    from .report.rules_text import render_rules_table
+    from .report.text import make_console
+    from .rules.registry import ALL_RULES, RULES
+
+    if provider:
+        profile = get_profile(provider)
+        if profile is None:
+            fail(f"unknown provider {provider!r}")
+        render_rules_table([RULES[c] for c in profile.rules], make_console(), profile)
+    else:
+        render_rules_table(sorted(ALL_RULES, key=lambda r: r.code), make_console())
+
+
+@app.command()
+def rule(code: Annotated[str, typer.Argument(help="A rule code or name, e.g. REF001.")]
+         ) -> None:
+    """Explain one rule: what it flags, the provider's real error, the fix, an example."""
+    from .profiles import PROFILES
+    from .report.rules_text import render_rule
+    from .report.text import make_console
+    from .rules.registry import by_name_or_code
+
+    found = by_name_or_code(code)
+    if found is None:
+        fail(f"no rule {code!r}", "`schema-compat rules` lists them")
+    render_rule(found, make_console(), PROFILES.values())
+
+
+@app.command()
+def profiles() -> None:
+    """List the provider profiles: target, name rule, limits, rules, sources."""
+    from .profiles import PROFILES
+    from .report.rules_text import render_profiles
+    from .report.text import make_console
+
+    render_profiles(PROFILES.values(), make_console())
+
+
+def main() -> None:
+    """Entry point: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1 shows one."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("schema-compat: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(EXIT_OK)
+    except Exception as exc:  # a bug: say so in one line rather than dump a traceback
+        if os.environ.get("SCHEMA_COMPAT_DEBUG"):
+            raise
+        print(f"schema-compat: internal error: {type(exc).__name__}: {exc} (rerun with "
+              "SCHEMA_COMPAT_DEBUG=1 for the traceback and report it)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)

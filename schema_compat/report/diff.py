@@ -1,0 +1,366 @@
+"""`schema-compat diff TOOL`: original and transformed schema side by side, changes marked.
+
+The columns are laid out by hand rather than with a rich Table: each row must stay
+aligned with its counterpart, a long line must fold inside its own column with a
+hanging indent, and the whole must never exceed the console width. Alignment comes from
+difflib on pretty-printed lines; deepdiff is deliberately not used (slow to import, and
+it does not tell us which printed line a change landed on).
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rich.cells import cell_len, get_character_cell_size
+from rich.console import Console
+from rich.text import Text
+
+from ..model import SAFETIES, Change, Path, ToolResult
+from .text import located_text, print_line, print_rows
+
+__all__ = ["pretty_lines", "render_diff", "render_diff_text"]
+
+Kind = Literal[" ", "-", "+", "~"]
+
+SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
+KIND_STYLE: dict[str, str] = {" ": "", "-": "red", "+": "green", "~": "yellow"}
+# Past this many lines difflib's quadratic worst case starts to show; autojunk trades a
+# little alignment quality for speed there.
+_AUTOJUNK_AT = 4000
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    path: Path
+    indent: int
+
+
+def _scalar(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> Iterator[_Line]:
+    pad = " " * indent
+    if isinstance(value, dict) and value:
+        yield _Line(f"{pad}{prefix}{{", path, indent)
+        last = len(value) - 1
+        for i, (key, child) in enumerate(value.items()):
+            yield from _pretty(
+                child, (*path, key), indent + 2, f"{_scalar(str(key))}: ", "," if i < last else ""
+            )
+        yield _Line(f"{pad}}}{suffix}", path, indent)
+    elif isinstance(value, (list, tuple)) and value:
+        yield _Line(f"{pad}{prefix}[", path, indent)
+        last = len(value) - 1
+        for i, child in enumerate(value):
+            yield from _pretty(child, (*path, i), indent + 2, "", "," if i < last else "")
+        yield _Line(f"{pad}]{suffix}", path, indent)
+    else:
+        text = (
+            "{}"
+            if isinstance(value, dict)
+            else "[]"
+            if isinstance(value, (list, tuple))
+            else _scalar(value)
+        )
+        yield _Line(f"{pad}{prefix}{text}{suffix}", path, indent)
+
+
+def pretty_lines(value: Any) -> list[tuple[str, Path]]:
+    """The lines `json.dumps(value, indent=2, ensure_ascii=False)` prints, each with the
+    path of the node it opens (closing brackets carry their container's path), so a
+    Change path can be pinned to a printed line."""
+    return [(line.text, line.path) for line in _pretty(value, (), 0, "", "")]
+
+
+Row = tuple[_Line | None, _Line | None, Kind]
+
+
+def _align(left: list[_Line], right: list[_Line]) -> list[Row]:
+    # A trailing comma appears or vanishes when a neighbour is removed; that alone is
+    # not a change, so it is ignored for matching.
+    lkeys = [line.text.rstrip(",") for line in left]
+    rkeys = [line.text.rstrip(",") for line in right]
+    junk = len(left) + len(right) > _AUTOJUNK_AT
+    matcher = difflib.SequenceMatcher(None, lkeys, rkeys, autojunk=junk)
+    rows: list[Row] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            rows.extend(
+                (left[i], right[j], " ") for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+            )
+        elif op == "delete":
+            rows.extend((left[i], None, "-") for i in range(i1, i2))
+        elif op == "insert":
+            rows.extend((None, right[j], "+") for j in range(j1, j2))
+        else:
+            rows.extend(_pair_replace(left[i1:i2], right[j1:j2]))
+    return rows
+
+
+def _signature(line: _Line) -> tuple[int, str, bool]:
+    """Which member a line prints, ignoring its value: same key at the same depth."""
+    closing = line.text.strip().rstrip(",") in ("}", "]")
+    return (line.indent, repr(line.path[-1]) if line.path else "", closing)
+
+
+def _pair_replace(left: list[_Line], right: list[_Line]) -> list[Row]:
+    """Pair the lines of a replaced block: first members with the same key at the same
+    depth (a value that changed), then what is left by depth alone (`"$ref"` next to the
+    `"type"` that replaced it)."""
+    matcher = difflib.SequenceMatcher(
+        None, [_signature(x) for x in left], [_signature(x) for x in right], autojunk=False
+    )
+    rows: list[Row] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            rows.extend(
+                (left[i], right[j], "~") for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+            )
+        else:
+            rows.extend(_pair_by_depth(left[i1:i2], right[j1:j2]))
+    return rows
+
+
+def _pair_by_depth(left: list[_Line], right: list[_Line]) -> list[Row]:
+    """Pair only lines at the same depth: pairing a removed `"$ref": ...` with an
+    unrelated deeper line would suggest an edit that never happened."""
+    rows: list[Row] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if left[i].indent == right[j].indent:
+            rows.append((left[i], right[j], "~"))
+            i += 1
+            j += 1
+        elif left[i].indent > right[j].indent:
+            rows.append((left[i], None, "-"))
+            i += 1
+        else:
+            rows.append((None, right[j], "+"))
+            j += 1
+    rows.extend((line, None, "-") for line in left[i:])
+    rows.extend((None, line, "+") for line in right[j:])
+    return rows
+
+
+def _anchor(path: Path, first_line: dict[Path, int]) -> int:
+    """Index of the line a change is shown on: its own node, or the nearest ancestor
+    still present in the transformed schema (a removed key has no line of its own)."""
+    for cut in range(len(path), -1, -1):
+        index = first_line.get(path[:cut])
+        if index is not None:
+            return index
+    return 0
+
+
+def _wrap(text: str, first: int, rest: int) -> list[tuple[int, int]]:
+    """Character spans fitting `first` cells, then `rest` cells each. Breaks after a
+    space when one is reasonably close, else folds mid-word (paths, long strings)."""
+    spans: list[tuple[int, int]] = []
+    start, width, n = 0, max(1, first), len(text)
+    # Never break inside the JSON indentation: that would leave a bare marker behind.
+    body_from = n - len(text.lstrip(" "))
+    while start < n:
+        used, end, space = 0, start, -1
+        while end < n:
+            size = get_character_cell_size(text[end])
+            if used + size > width:
+                break
+            if text[end] == " " and end > max(start, body_from):
+                space = end
+            used += size
+            end += 1
+        if end == start:  # a character wider than the column: emit it rather than loop
+            end = start + 1
+        elif end < n and space > start + width // 3:
+            end = space + 1
+        spans.append((start, end))
+        start, width = end, max(1, rest)
+        while start < n - 1 and text[start] == " ":  # a fold never starts with a blank
+            start += 1
+    return spans or [(0, 0)]
+
+
+def _fold(content: Text, marker: Text, width: int, hang: int) -> list[Text]:
+    """`marker` then `content`, folded to `width` cells; continuation lines are indented
+    by `hang` under the text so a fold reads as part of the same line."""
+    avail = max(1, width - marker.cell_len)
+    hang = min(hang, avail // 2)
+    spans = _wrap(content.plain, avail, avail - hang)
+    offsets = [s for s, _ in spans[1:]]
+    pieces = content.divide(offsets) if offsets else [content]
+    out: list[Text] = []
+    for k, piece in enumerate(pieces):
+        cell = marker.copy() if k == 0 else Text(" " * (marker.cell_len + hang))
+        # Blanks skipped at a fold stay at the end of the previous piece; drop them so
+        # the piece is never wider than its span.
+        piece = piece.copy()
+        piece.rstrip()
+        cell.append_text(piece)
+        out.append(cell)
+    return out
+
+
+def _cell(line: _Line | None, marker: str, style: str, tag: Text | None, width: int) -> list[Text]:
+    """One side of one row: the `-`/`+`/`~` marker, the JSON line, and any change tag."""
+    if line is None:
+        return [Text("")]
+    content = Text(line.text, style)
+    if tag is not None:
+        content.append("  ")
+        content.append_text(tag)
+    return _fold(content, Text(f"{marker} ", style), width, line.indent + 2)
+
+
+def _tag(changes: list[Change], ascii_only: bool) -> Text:
+    tag = Text("<-" if ascii_only else "←", "bold")
+    for k, change in enumerate(changes):
+        tag.append("," if k else "")
+        tag.append(" ")
+        tag.append(change.code, "bold")
+        tag.append(" ")
+        tag.append(change.safety, SAFETY_STYLE[change.safety])
+    return tag
+
+
+def _summary(changes: tuple[Change, ...]) -> str:
+    if not changes:
+        return "no changes"
+    counts = Counter(c.safety for c in changes)
+    parts = ", ".join(f"{counts[s]} {s}" for s in SAFETIES if counts[s])
+    return f"{len(changes)} change{'s' if len(changes) != 1 else ''} ({parts})"
+
+
+def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Text], Text]]:
+    return [
+        (
+            [Text(c.code, "bold"), Text(c.safety, SAFETY_STYLE[c.safety])],
+            located_text(c.scope, c.path, c.description),
+        )
+        for c in changes
+    ]
+
+
+def render_diff(result: ToolResult, console: Console) -> None:
+    """Print the side-by-side diff of one tool to `console`, within its width."""
+    tool = result.tool
+    width = console.size.width
+    ascii_only = not console.encoding.lower().startswith("utf")
+    bar = " | " if ascii_only else " │ "
+    col = max(4, (width - cell_len(bar)) // 2)
+
+    head = Text("diff ", "bold")
+    head.append(tool.name, "bold")
+    if tool.source:
+        head.append(f"  {tool.source}", "dim")
+    head.append(f"  for {result.profile}: {_summary(result.changes)}")
+    print_line(console, head)
+
+    print_rows(
+        console,
+        [
+            (
+                [
+                    Text("tool", "bold"),
+                    Text(c.code, "bold"),
+                    Text(c.safety, SAFETY_STYLE[c.safety]),
+                ],
+                Text(c.description),
+            )
+            for c in result.changes
+            if c.scope == "tool"
+        ],
+        indent=0,
+    )
+
+    left = list(_pretty(tool.schema, (), 0, "", ""))
+    right = list(_pretty(result.transformed_schema, (), 0, "", ""))
+    rows = _align(left, right)
+
+    first_line: dict[Path, int] = {}
+    for index, line in enumerate(right):
+        first_line.setdefault(line.path, index)
+    marks: dict[int, list[Change]] = {}
+    for change in result.changes:
+        if change.scope != "tool":
+            marks.setdefault(_anchor(change.path, first_line), []).append(change)
+    right_index = {id(line): k for k, line in enumerate(right)}
+
+    renamed = result.transformed_name != tool.name
+    titles = (
+        Text("original" + (f" ({tool.name})" if renamed else ""), "bold"),
+        Text(
+            f"transformed for {result.profile}"
+            + (f" ({result.transformed_name})" if renamed else ""),
+            "bold",
+        ),
+    )
+    _emit(
+        console,
+        _fold(titles[0], Text("  "), col, 0),
+        _fold(titles[1], Text("  "), col, 0),
+        col,
+        bar,
+    )
+
+    for lhs, rhs, kind in rows:
+        style = KIND_STYLE[kind]
+        tag = None
+        if rhs is not None:
+            anchored = marks.get(right_index[id(rhs)])
+            if anchored:
+                tag = _tag(anchored, ascii_only)
+        left_cells = _cell(lhs, kind if lhs is not None else " ", style, None, col)
+        right_cells = _cell(rhs, kind if rhs is not None else " ", style, tag, col)
+        _emit(console, left_cells, right_cells, col, bar)
+
+    if result.changes:
+        console.print()
+        print_line(console, Text("changes:", "bold"))
+        print_rows(console, _legend_rows(result.changes))
+    remaining = [f for f in result.remaining if f.severity == "error"]
+    if remaining:
+        console.print()
+        print_line(console, Text("still rejected after transform:", "bold red"))
+        print_rows(
+            console,
+            [([Text(f.code, "bold")], located_text(f.scope, f.path, f.message)) for f in remaining],
+        )
+
+
+def _emit(console: Console, left: list[Text], right: list[Text], col: int, bar: str) -> None:
+    for k in range(max(len(left), len(right))):
+        line = Text()
+        if k < len(left):
+            line.append_text(left[k])
+        line.pad_right(max(0, col - line.cell_len))
+        line.append(bar, "dim")
+        if k < len(right):
+            line.append_text(right[k])
+        line.rstrip()
+        console.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
+
+
+def render_diff_text(result: ToolResult, width: int, color: bool) -> str:
+    """The diff as a string, for tests and for callers without a terminal."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=color,
+        color_system="standard" if color else None,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        force_jupyter=False,
+    )
+    render_diff(result, console)
+    return buffer.getvalue()

@@ -1,0 +1,140 @@
+"""The versioned JSON report: the contract agents and scripts read.
+
+Stdlib plus our own modules only. `check --json` must stay fast and must work where rich
+is absent, so nothing in here may import rich (a test guards this).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ToolResult
+from ..paths import jsonpath, pointer
+
+__all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict"]
+
+# Bump only on an incompatible change of shape; adding optional fields keeps version 1.
+REPORT_VERSION = 1
+
+_FIX_STATUSES = ("compatible", *SAFETIES, "unfixable")
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+def _now() -> str:
+    # Seconds precision and a literal "Z": what most tools parse without a timezone library.
+    return datetime.now(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _finding_to_dict(finding: Finding) -> dict[str, Any]:
+    fix: dict[str, Any] | None = None
+    if finding.fix_safety is not None:
+        fix = {"title": finding.fix_title or "", "safety": finding.fix_safety}
+    return {
+        "code": finding.code,
+        "rule": finding.rule,
+        "severity": finding.severity,
+        "scope": finding.scope,
+        "path": jsonpath(finding.path),
+        "pointer": pointer(finding.path),
+        "pattern": finding.keyword,
+        "message": finding.message,
+        "fix": fix,
+    }
+
+
+def _change_to_dict(change: Change) -> dict[str, Any]:
+    return {
+        "code": change.code,
+        "path": jsonpath(change.path),
+        "pointer": pointer(change.path),
+        "safety": change.safety,
+        "description": change.description,
+        "scope": change.scope,
+    }
+
+
+def _tool_to_dict(result: ToolResult, include_schemas: bool) -> dict[str, Any]:
+    tool = result.tool
+    out: dict[str, Any] = {
+        "name": tool.name,
+        "transformed_name": result.transformed_name,
+        "source": tool.source,
+        "index": tool.index,
+        "status": result.status,
+        "fix_status": result.fix_status,
+        "issues": [_finding_to_dict(f) for f in result.findings],
+        "transforms_applied": [_change_to_dict(c) for c in result.changes],
+        "remaining_issues": [_finding_to_dict(f) for f in result.remaining],
+    }
+    if include_schemas:
+        # Copies, so a caller editing the dict cannot corrupt the frozen report behind it.
+        out["original_schema"] = copy.deepcopy(tool.schema)
+        out["transformed_schema"] = copy.deepcopy(result.transformed_schema)
+    return out
+
+
+def _summary(report: Report) -> dict[str, Any]:
+    results = report.results
+    findings = [f for r in results for f in r.findings]
+    by_severity = {s: 0 for s in SEVERITIES}
+    fixable = {s: 0 for s in (*SAFETIES, "unfixable")}
+    for f in findings:
+        by_severity[f.severity] += 1
+        fixable[f.fix_safety if f.fix_safety is not None else "unfixable"] += 1
+    fix_status = {s: 0 for s in _FIX_STATUSES}
+    for r in results:
+        fix_status[r.fix_status] += 1
+    compatible = sum(1 for r in results if r.status == "COMPATIBLE")
+    return {
+        "total_tools": len(results),
+        "compatible": compatible,
+        "incompatible": len(results) - compatible,
+        "findings": len(findings),
+        "by_severity": by_severity,
+        "fixable": fixable,
+        "fix_status": fix_status,
+        "errors": len(report.errors),
+    }
+
+
+def report_to_dict(
+    report: Report, *, generated_at: str | None = None, include_schemas: bool = True
+) -> dict[str, Any]:
+    """Build the version-1 report object documented by `report.schema.json`.
+
+    `generated_at` is injectable so tests and reproducible builds get stable output;
+    `include_schemas=False` keeps reports small when only the findings matter.
+    """
+    name_map = {
+        r.transformed_name: r.tool.name for r in report.results if r.transformed_name != r.tool.name
+    }
+    return {
+        "version": REPORT_VERSION,
+        "provider": report.provider,
+        "generated_at": generated_at if generated_at is not None else _now(),
+        "summary": _summary(report),
+        "tools": [_tool_to_dict(r, include_schemas) for r in report.results],
+        "name_map": name_map,
+        "errors": [
+            {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
+        ],
+    }
+
+
+def render_json(
+    report: Report, *, generated_at: str | None = None, include_schemas: bool = True
+) -> str:
+    """The report as text: non-ASCII kept readable, newline-terminated for shells and diffs."""
+    data = report_to_dict(report, generated_at=generated_at, include_schemas=include_schemas)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def report_json_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of the report, read as package data so installs carry it."""
+    text = resources.files(_PACKAGE).joinpath("report.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

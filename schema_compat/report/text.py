@@ -1,0 +1,350 @@
+"""Terminal reports for people: `check` output and the stderr summary after `transform`.
+
+Everything is printed as `rich.text.Text`, never as markup strings: tool names, messages
+and JSONPaths (`['$ref']`) are user data and would otherwise be parsed as markup or
+auto-highlighted. Every colour has a word beside it (severity, status, safety), so the
+report reads the same with NO_COLOR or through a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections import Counter
+from collections.abc import Iterable
+from typing import IO
+
+from rich.console import Console
+from rich.text import Text
+
+from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ToolResult
+from ..paths import jsonpath
+
+__all__ = ["make_console", "render_check", "render_transform_summary"]
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
+STATUS_STYLE = {"COMPATIBLE": "green", "INCOMPATIBLE": "bold red"}
+UNFIXABLE_STYLE = "bold red"
+_DEFAULT_PROVIDER = "gemini"
+
+
+def make_console(
+    *,
+    stderr: bool = False,
+    file: IO[str] | None = None,
+    width: int | None = None,
+    color: bool | None = None,
+) -> Console:
+    """A Console that honours NO_COLOR fully.
+
+    rich alone only drops colours under NO_COLOR and still emits bold/dim escapes on a
+    terminal; here NO_COLOR (or `color=False`) turns every escape off. `color=None` leaves
+    the rest to rich: colour on a terminal, plain text through a pipe, FORCE_COLOR honoured.
+    """
+    if color is None and os.environ.get("NO_COLOR", ""):
+        color = False
+    if color is False:
+        return Console(
+            stderr=stderr,
+            file=file,
+            width=width,
+            color_system=None,
+            no_color=True,
+            highlight=False,
+            emoji=False,
+        )
+    return Console(
+        stderr=stderr,
+        file=file,
+        width=width,
+        force_terminal=True if color else None,
+        highlight=False,
+        emoji=False,
+    )
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def print_hanging(console: Console, lead: Text, body: Text) -> None:
+    """Print `lead` then `body`, wrapping the body under itself instead of under the lead.
+
+    Long JSONPaths have no spaces, so they fold; nothing is ever cut off, and no line
+    carries trailing padding (a rich Table would pad every cell to the full width).
+    """
+    indent = lead.cell_len
+    avail = max(1, console.size.width - indent)
+    lines = body.wrap(console, avail, overflow="fold") if body.plain else [Text()]
+    for k, line in enumerate(lines):
+        out = lead.copy() if k == 0 else Text(" " * indent)
+        piece = line.copy()
+        piece.rstrip()
+        out.append_text(piece)
+        out.rstrip()
+        console.print(out, no_wrap=True, crop=False, highlight=False)
+
+
+def print_rows(console: Console, rows: list[tuple[list[Text], Text]], *, indent: int = 2) -> None:
+    """Rows of short fixed cells (severity, code, tool) followed by a wrapping body, the
+    fixed cells aligned across rows like a table."""
+    if not rows:
+        return
+    widths = [0] * max(len(cells) for cells, _ in rows)
+    for cells, _ in rows:
+        for k, cell in enumerate(cells):
+            widths[k] = max(widths[k], cell.cell_len)
+    for cells, body in rows:
+        lead = Text(" " * indent)
+        for k, cell in enumerate(cells):
+            lead.append_text(cell)
+            lead.append(" " * (widths[k] - cell.cell_len + 1))
+        print_hanging(console, lead, body)
+
+
+def print_line(console: Console, text: Text) -> None:
+    """A paragraph: wrapped at words, without trailing spaces."""
+    print_hanging(console, Text(), text)
+
+
+def _provider_flag(provider: str) -> str:
+    return "" if provider == _DEFAULT_PROVIDER else f" --provider {shlex.quote(provider)}"
+
+
+def _fix_label(result: ToolResult) -> Text:
+    """What `transform` can do for this tool, in words."""
+    status = result.fix_status
+    if status == "unfixable":
+        left = sum(1 for f in result.remaining if f.severity == "error")
+        return Text(f"not fixable ({_plural(left, 'error')} left after transform)", UNFIXABLE_STYLE)
+    if status == "compatible":
+        return Text("nothing to fix" if not result.errors else "accepted", "green")
+    return Text(f"fixable ({status})", SAFETY_STYLE[status])
+
+
+def _safety_tag(finding: Finding) -> Text:
+    if finding.fix_safety is None:
+        return Text("[no fix]", "dim")
+    return Text(f"[{finding.fix_safety}]", SAFETY_STYLE[finding.fix_safety])
+
+
+def located_text(scope: str, path: Path, message: str, *, extra: Text | None = None) -> Text:
+    """`$.json.path  message`: the one way every report line names a location."""
+    body = Text()
+    body.append("(tool)" if scope == "tool" else jsonpath(path), "bold")
+    body.append("  ")
+    body.append(message)
+    if extra is not None:
+        body.append("  ")
+        body.append_text(extra)
+    return body
+
+
+def _finding_rows(findings: Iterable[Finding], *, verbose: bool) -> list[tuple[list[Text], Text]]:
+    rows: list[tuple[list[Text], Text]] = []
+    for f in findings:
+        body = located_text(f.scope, f.path, f.message, extra=_safety_tag(f))
+        if verbose and f.fix_title:
+            body.append("\nfix: ", "dim")
+            body.append(f.fix_title)
+        rows.append(([Text(f.severity, SEVERITY_STYLE[f.severity]), Text(f.code, "bold")], body))
+    return rows
+
+
+def _tool_header(result: ToolResult) -> Text:
+    tool = result.tool
+    header = Text()
+    header.append(tool.name, "bold")
+    if tool.source:
+        header.append("  ")
+        header.append(tool.source, "dim")
+    header.append("  ")
+    header.append(result.status, STATUS_STYLE[result.status])
+    header.append("  ")
+    header.append_text(_fix_label(result))
+    if result.transformed_name != tool.name:
+        header.append("  ")
+        header.append(f"(renamed to {result.transformed_name})", "dim")
+    return header
+
+
+def _names_line(prefix: str, names: list[str], style: str) -> Text:
+    text = Text(prefix, style)
+    if names:
+        text.append(": ")
+        text.append(", ".join(names))
+    return text
+
+
+def _counts(counter: Counter[str], order: Iterable[str], *, plural: bool = False) -> str:
+    parts = []
+    for key in order:
+        n = counter.get(key, 0)
+        if n:
+            parts.append(_plural(n, key) if plural and key != "info" else f"{n} {key}")
+    return ", ".join(parts)
+
+
+def render_check(report: Report, console: Console, *, verbose: bool = False) -> None:
+    """The `check` report: findings per tool, then unreadable sources, then the totals."""
+    results = report.results
+    with_findings = [r for r in results if r.findings]
+    clean = [r for r in results if not r.findings]
+
+    for result in with_findings:
+        print_line(console, _tool_header(result))
+        print_rows(console, _finding_rows(result.findings, verbose=verbose))
+        console.print()
+
+    if clean:
+        prefix = f"{_plural(len(clean), 'tool')} compatible, no findings"
+        names = [r.tool.name for r in clean] if verbose else []
+        print_line(console, _names_line(prefix, names, "green"))
+
+    if report.errors:
+        if clean:
+            console.print()
+        print_line(
+            console, Text(f"{_plural(len(report.errors), 'source')} could not be read:", "bold red")
+        )
+        print_rows(
+            console,
+            [([Text("error", SEVERITY_STYLE["error"])], Text(e.one_line())) for e in report.errors],
+        )
+
+    if clean or report.errors:
+        console.print()
+    for line in _summary_lines(report):
+        print_line(console, line)
+
+
+def _summary_lines(report: Report) -> list[Text]:
+    results = report.results
+    if not results:
+        return [
+            Text("no tools found" + (" (see the errors above)" if report.errors else ""), "bold")
+        ]
+
+    incompatible = sum(1 for r in results if r.status == "INCOMPATIBLE")
+    findings = [f for r in results for f in r.findings]
+    severities: Counter[str] = Counter(f.severity for f in findings)
+    fixes: Counter[str] = Counter(f.fix_safety or "unfixable" for f in findings)
+
+    line = Text()
+    line.append(f"{_plural(len(results), 'tool')}: ", "bold")
+    line.append(f"{len(results) - incompatible} compatible", "green")
+    line.append(", ")
+    line.append(f"{incompatible} incompatible", "bold red" if incompatible else "")
+    line.append(f" with {report.provider}")
+    if findings:
+        line.append(f"; {_plural(len(findings), 'finding')} (")
+        line.append(_counts(severities, SEVERITIES, plural=True))
+        line.append(")")
+        fix_part = _counts(fixes, SAFETIES)
+        if fixes.get("unfixable"):
+            fix_part = ", ".join(p for p in (fix_part, f"{fixes['unfixable']} without a fix") if p)
+        line.append(f"; fixable: {fix_part}")
+    if report.errors:
+        line.append("; ")
+        line.append(f"{_plural(len(report.errors), 'source')} unreadable", "bold red")
+    lines = [line]
+
+    changes = [c for r in results for c in r.changes]
+    flag = _provider_flag(report.provider)
+    if changes:
+        lossy = sum(1 for c in changes if c.safety == "lossy")
+        hint = Text("run ")
+        hint.append(f"`schema-compat transform{flag}`", "bold")
+        hint.append(f" to apply {_plural(len(changes), 'change')}")
+        if lossy:
+            hint.append(" (")
+            hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
+            hint.append(")")
+        changed = [r for r in results if r.changes]
+        example = next((r for r in changed if r.status == "INCOMPATIBLE"), changed[0])
+        hint.append(", or ")
+        hint.append(f"`schema-compat diff {shlex.quote(example.tool.name)}{flag}`", "bold")
+        hint.append(" to see one")
+        lines.append(hint)
+    unfixable = [r.tool.name for r in results if r.fix_status == "unfixable"]
+    if unfixable:
+        verb = "stays" if len(unfixable) == 1 else "stay"
+        lines.append(
+            _names_line(
+                f"{_plural(len(unfixable), 'tool')} {verb} incompatible after transform",
+                unfixable,
+                UNFIXABLE_STYLE,
+            )
+        )
+    return lines
+
+
+def render_transform_summary(report: Report, console: Console) -> None:
+    """The stderr note after `transform`: the JSON goes to stdout, so this is the only
+    place a person sees what was given up. No lossy change passes without a line here."""
+    results = report.results
+    changed = [r for r in results if r.changes]
+    changes = [c for r in results for c in r.changes]
+    by_safety: Counter[str] = Counter(c.safety for c in changes)
+
+    head = Text(f"transform ({report.provider}): ", "bold")
+    head.append(f"{len(changed)} of {_plural(len(results), 'tool')} changed")
+    if changes:
+        head.append(f", {_plural(len(changes), 'change')} (")
+        first = True
+        for safety in SAFETIES:
+            if by_safety.get(safety):
+                if not first:
+                    head.append(", ")
+                head.append(f"{by_safety[safety]} {safety}", SAFETY_STYLE[safety])
+                first = False
+        head.append(")")
+    print_line(console, head)
+
+    lossy_rows = [
+        (
+            [Text("lossy", SAFETY_STYLE["lossy"]), Text(r.tool.name), Text(c.code, "bold")],
+            located_text(c.scope, c.path, c.description),
+        )
+        for r in results
+        for c in r.changes
+        if c.safety == "lossy"
+    ]
+    if lossy_rows:
+        print_line(
+            console, Text("lossy changes (the accepted arguments differ):", SAFETY_STYLE["lossy"])
+        )
+        print_rows(console, lossy_rows)
+
+    renamed = [r for r in results if r.transformed_name != r.tool.name]
+    if renamed:
+        names = [f"{r.tool.name} -> {r.transformed_name}" for r in renamed]
+        print_line(console, _names_line(f"renamed {_plural(len(renamed), 'tool')}", names, "bold"))
+
+    unfixable = [r for r in results if r.fix_status == "unfixable"]
+    if unfixable:
+        print_line(
+            console,
+            Text(
+                f"{_plural(len(unfixable), 'tool')} still incompatible after transform:",
+                UNFIXABLE_STYLE,
+            ),
+        )
+        print_rows(
+            console,
+            [
+                (
+                    [Text(r.tool.name), Text(f.code, "bold")],
+                    located_text(f.scope, f.path, f.message),
+                )
+                for r in unfixable
+                for f in r.remaining
+                if f.severity == "error"
+            ],
+        )
+
+    for err in report.errors:
+        line = Text("could not read ", "bold red")
+        line.append(err.one_line())
+        print_line(console, line)
