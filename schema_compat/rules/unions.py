@@ -231,8 +231,11 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
         out["enum"] = list(dict.fromkeys(v for e in enums for v in e))  # type: ignore[union-attr]
         return Fixed(out, (Edit((key,), "lossless", f"merged the enums of `{key}`"),))
     out = with_hint(out, "Any of: " + "; ".join(summarize(b) for b in branches) + ".")
+    differing = sorted({k for b in branches for k in b if k not in shared})
     return Fixed(out, (Edit((key,), "hinted", f"merged {len(branches)} {t} branches of "
-                                              f"`{key}`; their differences are described"),))
+                                              f"`{key}`; their differing "
+                                              f"{', '.join(f'`{k}`' for k in differing)} "
+                                              "described"),))
 
 
 def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:

@@ -1,0 +1,275 @@
+"""The invariants the gemini profiles promise, on the real corpus and hand-written cases.
+
+google-genai's own `types.Schema` is the offline acceptance oracle; what it does not check
+(formats, dangling `required`, arrays without `items`, typeless nodes, additionalProperties
+without `$`) is asserted here directly.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from google.genai import types
+
+from schema_compat.engine import run
+from schema_compat.extract.files import load_sources
+from schema_compat.model import ToolDef, ToolResult
+from schema_compat.profiles.gemini import SCHEMA_FIELDS
+from schema_compat.schema.walker import iter_nodes
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
+CORPUS_FILES = sorted((DATA / "corpus").glob("*.json")) + sorted(
+    (DATA / "corpus" / "servers").glob("*.json"))
+CASES = json.loads((DATA / "cases" / "fidelity.json").read_text())
+GEMINI_FORMATS = {"string": {"enum", "date-time"}, "integer": {"int32", "int64"},
+                  "number": {"float", "double"}}
+
+
+def _tools(path: Path) -> list[ToolDef]:
+    sources, errors = load_sources([str(path)])
+    assert not errors
+    return [t for s in sources for t in s.tools]
+
+
+def _results(path: Path, provider: str = "gemini") -> list[ToolResult]:
+    return run(_tools(path), provider)
+
+
+def assert_gemini_parameters(schema: Any, name: str) -> None:
+    """What Gemini's `parameters` accepts, checked by its SDK and by hand."""
+    types.FunctionDeclaration(name=name, parameters=types.Schema.model_validate(schema))
+    for path, node in iter_nodes(schema):
+        where = f"{name} at {path}"
+        assert isinstance(node, dict), where
+        assert set(node) <= SCHEMA_FIELDS, f"{where}: {set(node) - SCHEMA_FIELDS}"
+        assert "type" in node or "anyOf" in node, f"{where}: typeless"
+        t = node.get("type")
+        assert t is None or t in {"string", "number", "integer", "boolean", "object",
+                                  "array", "null"}, where
+        if t == "array":
+            assert isinstance(node.get("items"), dict), f"{where}: array without items"
+        if "items" in node:
+            assert t == "array", f"{where}: items on {t}"
+        if "format" in node:
+            assert node["format"] in GEMINI_FORMATS.get(t, set()), where
+        if "enum" in node:
+            assert t == "string" and all(isinstance(v, str) for v in node["enum"]), where
+        if "required" in node:
+            assert set(node["required"]) <= set(node.get("properties", {})), where
+        assert "anyOf" not in node and "oneOf" not in node, f"{where}: union left"
+
+
+@pytest.fixture(scope="module")
+def corpus_results() -> dict[str, list[ToolResult]]:
+    assert CORPUS_FILES, "tests/data/corpus is missing"
+    return {p.name: _results(p) for p in CORPUS_FILES}
+
+
+def test_corpus_has_no_error_left_and_gemini_accepts_every_tool(
+        corpus_results: dict[str, list[ToolResult]]) -> None:
+    total = 0
+    for results in corpus_results.values():
+        for r in results:
+            total += 1
+            assert [f for f in r.remaining if f.severity == "error"] == [], r.tool.name
+            assert_gemini_parameters(r.transformed_schema, r.transformed_name)
+    assert total > 500
+
+
+def test_corpus_transform_is_idempotent(corpus_results: dict[str, list[ToolResult]]) -> None:
+    for results in corpus_results.values():
+        again = run([ToolDef(r.transformed_name, r.transformed_schema, r.tool.description)
+                     for r in results], "gemini")
+        for first, second in zip(results, again, strict=True):
+            assert second.transformed_schema == first.transformed_schema
+            assert second.changes == ()
+            assert second.findings == tuple(f for f in first.remaining)
+
+
+def test_corpus_gemini_json_has_no_error_left() -> None:
+    for path in CORPUS_FILES:
+        for r in _results(path, "gemini-json"):
+            assert [f for f in r.remaining if f.severity == "error"] == [], r.tool.name
+            types.FunctionDeclaration(name=r.transformed_name,
+                                      parameters_json_schema=r.transformed_schema)
+
+
+def test_original_is_never_mutated() -> None:
+    tools = _tools(ROOT / "examples" / "mixed.json")
+    before = copy.deepcopy([t.schema for t in tools])
+    run(tools, "gemini")
+    assert [t.schema for t in tools] == before
+
+
+def test_fs_mcp_read_files_items_become_an_object_not_string() -> None:
+    path = DATA / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
+    result = next(r for r in _results(path) if r.tool.name == "read_files")
+    items = result.transformed_schema["properties"]["files"]["items"]
+    assert items["type"] == "object"
+    assert items["required"] == ["path"]
+    assert items["properties"]["path"]["type"] == "string"
+    optional = {k: v for k, v in items["properties"].items() if k != "path"}
+    assert set(optional) == {"start_line", "end_line", "head", "tail", "read_to_next_pattern"}
+    assert all(v["nullable"] is True for v in optional.values())
+    assert {v["type"] for v in optional.values()} == {"integer", "string"}
+    assert {c.safety for c in result.changes} == {"lossless"}
+
+
+def _nullable_to_json_schema(schema: Any) -> Any:
+    """Read `nullable: true` as JSON Schema's null type, to validate transformed schemas."""
+    if isinstance(schema, list):
+        return [_nullable_to_json_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: (_nullable_to_json_schema(v) if k in ("properties",) else v)
+           for k, v in schema.items()}
+    if "properties" in out:
+        out["properties"] = {k: _nullable_to_json_schema(v)
+                             for k, v in schema["properties"].items()}
+    if "items" in out:
+        out["items"] = _nullable_to_json_schema(schema["items"])
+    if out.pop("nullable", False):
+        t = out.get("type")
+        if isinstance(t, str):
+            out["type"] = [t, "null"]
+        if isinstance(out.get("enum"), list):
+            out["enum"] = [*out["enum"], None]
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
+def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any]) -> None:
+    original = case["schema"]
+    validator = jsonschema.Draft202012Validator(original)
+    for sample in case["valid"]:
+        validator.validate(sample)  # the samples themselves must be right
+    for sample in case["invalid"]:
+        assert not validator.is_valid(sample), sample
+    result = run([ToolDef(case["name"], original)], "gemini")[0]
+    assert_gemini_parameters(result.transformed_schema, case["name"])
+    assert {c.safety for c in result.changes} <= {"lossless", "hinted"}, result.changes
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    for sample in case["valid"]:
+        assert transformed.is_valid(sample), (sample, result.transformed_schema)
+
+
+def _keywords(schema: Any) -> set[str]:
+    return {k for _, node in iter_nodes(schema) if isinstance(node, dict) for k in node}
+
+
+def test_nothing_is_dropped_silently(corpus_results: dict[str, list[ToolResult]]) -> None:
+    """Every keyword that disappears has a change naming it (by path or in its text)."""
+    results = [r for rs in corpus_results.values() for r in rs]
+    results += _results(ROOT / "examples" / "mixed.json")
+    for r in results:
+        gone = _keywords(r.tool.schema) - _keywords(r.transformed_schema)
+        # Keywords inside a subschema removed whole (`not`, `additionalProperties`, ...) go
+        # with it; the change for the enclosing keyword accounts for them.
+        removed_whole = {c.path[-1] for c in r.changes if c.path}
+        for _, node in iter_nodes(r.tool.schema):
+            if isinstance(node, dict):
+                for key in removed_whole & set(node):
+                    if isinstance(node[key], dict):
+                        gone -= _keywords(node[key])
+        for keyword in gone:
+            assert any(
+                keyword in c.path or f"`{keyword}`" in c.description or
+                (keyword in ("$ref", "$defs", "definitions") and c.code.startswith("REF"))
+                for c in r.changes
+            ), (r.tool.name, keyword)
+
+
+def test_keyword_named_properties_and_data_values_are_untouched() -> None:
+    case = next(c for c in CASES if c["name"] == "typeless_and_keywords_named")
+    result = run([ToolDef("t", case["schema"])], "gemini")[0]
+    props = result.transformed_schema["properties"]
+    assert props["format"] == {"type": "string", "description": "Output format."}
+    assert props["anyOf"] == {"type": "string"}
+    assert props["$ref"] == {"type": "string"}
+    assert props["additionalProperties"] == {"type": "boolean"}
+    assert props["raw"]["default"] == {"$ref": "#/nowhere"}
+    assert props["meta"]["type"] == "object"
+    assert result.transformed_schema["required"] == ["format"]
+    assert not any(c.code.startswith("REF") for c in result.changes)
+
+
+def test_ref_dag_bomb_is_refused_with_a_finding() -> None:
+    defs: dict[str, Any] = {f"D{i}": {"type": "object", "properties": {
+        "a": {"$ref": f"#/$defs/D{i - 1}"}, "b": {"$ref": f"#/$defs/D{i - 1}"}}}
+        for i in range(1, 40)}
+    defs["D0"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/D39"}}, "$defs": defs}
+    assert len(json.dumps(schema)) < 5000
+    result = run([ToolDef("bomb", schema)], "gemini")[0]
+    codes = {f.code for f in result.remaining}
+    assert "REF006" in codes
+    assert result.fix_status == "unfixable"
+    assert "$defs" in result.transformed_schema  # not inlined: the tool is left as it was
+
+
+def test_recursive_ref_is_unrolled_and_reported_lossy() -> None:
+    tools = _tools(ROOT / "examples" / "mixed.json")
+    result = run([t for t in tools if t.name == "create_outline"], "gemini")[0]
+    cuts = [c for c in result.changes if c.code == "REF003"]
+    assert cuts and all(c.safety == "lossy" for c in cuts)
+    assert "not described" in json.dumps(result.transformed_schema)
+    assert result.fix_status == "lossy"
+
+
+def test_remote_and_file_refs_are_never_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"type": "string", "description": "SECRET-CONTENT"}))
+    schema = {"type": "object", "properties": {
+        "a": {"$ref": f"file://{secret}"},
+        "b": {"$ref": "http://127.0.0.1:9/never.json"},
+        "c": {"$ref": "other.json#/x"}}}
+    result = run([ToolDef("remote", schema)], "gemini")[0]
+    assert {f.code for f in result.findings} >= {"REF004"}
+    assert sum(f.code == "REF004" for f in result.findings) == 3
+    text = json.dumps(result.transformed_schema)
+    assert "SECRET-CONTENT" not in text
+    assert [f for f in result.remaining if f.severity == "error"] == []
+    assert all(c.safety == "lossy" for c in result.changes if c.code == "REF004")
+
+
+def test_lossless_only_refuses_lossy_fixes() -> None:
+    tools = _tools(ROOT / "examples" / "mixed.json")
+    results = run(tools, "gemini", lossless_only=True)
+    assert all(c.safety != "lossy" for r in results for c in r.changes)
+    standing = {f.code for r in results for f in r.remaining if f.severity == "error"}
+    assert {"NAM001", "REF003"} <= standing
+
+
+def test_tool_names_are_sanitized_and_deduplicated() -> None:
+    tools = [ToolDef("a/b", {"type": "object", "properties": {"x": {"type": "string"}}}),
+             ToolDef("a_b", {"type": "object", "properties": {"x": {"type": "string"}}}),
+             ToolDef("9lives " + "x" * 80, {"type": "object",
+                                            "properties": {"x": {"type": "string"}}})]
+    results = run(tools, "gemini")
+    names = [r.transformed_name for r in results]
+    assert names[0] == "a_b"
+    assert names[1] == "a_b_2"
+    assert names[2].startswith("_9lives_") and len(names[2]) <= 64
+    assert len(set(names)) == 3
+    for r in results:
+        assert not [f for f in r.remaining if f.severity == "error"]
+
+
+def test_boolean_and_missing_schemas() -> None:
+    tools = [ToolDef("none", None), ToolDef("true_props", {
+        "type": "object", "properties": {"any": True, "never": False},
+        "additionalProperties": False})]
+    results = run(tools, "gemini")
+    assert results[0].transformed_schema == {"type": "object", "properties": {}}
+    props = results[1].transformed_schema["properties"]
+    assert props["any"]["type"] == "string"
+    assert "additionalProperties" not in results[1].transformed_schema
+    for r in results:
+        assert not [f for f in r.remaining if f.severity == "error"]
