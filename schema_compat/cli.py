@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -41,13 +41,13 @@ app = typer.Typer(
 )
 
 
-class FailOn(str, Enum):
+class FailOn(StrEnum):
     error = "error"
     warning = "warning"
     info = "info"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
 
@@ -371,10 +371,10 @@ def diff(
     results = _run(chosen[:1], plan)
     report = _report(plan.profile.name, results, errors)
     if json_out:
+        import json
+
         from .report.json import report_to_dict
         from .structural_diff import structural_diff
-
-        import json
 
         data = report_to_dict(report)
         data["tools"][0]["structural_diff"] = structural_diff(

@@ -107,35 +107,41 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
-        root = work
-
-        def visit(node: Any, path: Path, keyword: str | None) -> Any:
-            nonlocal changed
-            declined: set[str] = set()
-            for _ in range(MAX_FIXES_PER_NODE):
-                ctx = plan.ctx(root, path, keyword)
-                for rule in plan.node:
-                    if rule.fix is None or rule.code in declined:
-                        continue
-                    if not any(True for _ in rule.detect(node, ctx)):
-                        continue
-                    fixed = rule.fix(node, ctx)
-                    if fixed is None or not plan.allows(fixed):
-                        declined.add(rule.code)
-                        continue
-                    node = fixed.node
-                    changed = True
-                    changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
-                                          e.description) for e in fixed.edits)
-                    break
-                else:
-                    return node
-            return node
-
-        work = rewrite(work, visit, skip=plan.profile.opaque_keywords)
+        work, rewritten = _node_pass(work, plan, changes)
+        changed = changed or rewritten
         if not changed:
             break
     return work, changes
+
+
+def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]:
+    """One bottom-up rewrite: each node is fixed rule by rule until no rule fires."""
+    changed = False
+
+    def visit(node: Any, path: Path, keyword: str | None) -> Any:
+        nonlocal changed
+        declined: set[str] = set()
+        for _ in range(MAX_FIXES_PER_NODE):
+            ctx = plan.ctx(root, path, keyword)
+            for rule in plan.node:
+                if rule.fix is None or rule.code in declined:
+                    continue
+                if not any(True for _ in rule.detect(node, ctx)):
+                    continue
+                fixed = rule.fix(node, ctx)
+                if fixed is None or not plan.allows(fixed):
+                    declined.add(rule.code)
+                    continue
+                node = fixed.node
+                changed = True
+                changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
+                                      e.description) for e in fixed.edits)
+                break
+            else:
+                return node
+        return node
+
+    return rewrite(root, visit, skip=plan.profile.opaque_keywords), changed
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:

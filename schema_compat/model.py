@@ -6,8 +6,9 @@ writer depend on these types, and importing them must stay cheap.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 JSON = Any
 Severity = Literal["error", "warning", "info"]

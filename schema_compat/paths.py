@@ -55,6 +55,6 @@ def resolve(document: Any, path: Path) -> Any:
 
 def parse_jsonpath(expression: str) -> Any:
     """Parse a user-supplied JSONPath (for --select style options); imported lazily."""
-    from jsonpath_ng import parse
+    import jsonpath_ng
 
-    return parse(expression)
+    return jsonpath_ng.parse(expression)  # type: ignore[attr-defined]

@@ -53,7 +53,7 @@ GEMINI = Profile(
     }),
     sources=(
         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto",
-        "provider-rules.md §1.1–1.4",
+        "provider-rules.md §1.1-1.4",
     ),
     notes="The default profile. No references, no unions, string-only enums, a fixed set of "
           "formats.",

@@ -27,6 +27,7 @@ SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"
 STATUS_STYLE = {"COMPATIBLE": "green", "INCOMPATIBLE": "bold red"}
 UNFIXABLE_STYLE = "bold red"
 _DEFAULT_PROVIDER = "gemini"
+_MAX_NAMES = 8
 
 
 def make_console(
@@ -77,13 +78,15 @@ def print_hanging(console: Console, lead: Text, body: Text) -> None:
     indent = lead.cell_len
     avail = max(1, console.size.width - indent)
     lines = body.wrap(console, avail, overflow="fold") if body.plain else [Text()]
+    out: list[Text] = []
     for k, line in enumerate(lines):
-        out = lead.copy() if k == 0 else Text(" " * indent)
+        row = lead.copy() if k == 0 else Text(" " * indent)
         piece = line.copy()
         piece.rstrip()
-        out.append_text(piece)
-        out.rstrip()
-        console.print(out, no_wrap=True, crop=False, highlight=False)
+        row.append_text(piece)
+        row.rstrip()
+        out.append(row)
+    console.print(Text("\n").join(out), no_wrap=True, crop=False, highlight=False)
 
 
 def print_rows(console: Console, rows: list[tuple[list[Text], Text]], *, indent: int = 2) -> None:
@@ -215,11 +218,11 @@ def render_check(report: Report, console: Console, *, verbose: bool = False) -> 
 
     if clean or report.errors:
         console.print()
-    for line in _summary_lines(report):
+    for line in _summary_lines(report, verbose=verbose):
         print_line(console, line)
 
 
-def _summary_lines(report: Report) -> list[Text]:
+def _summary_lines(report: Report, *, verbose: bool) -> list[Text]:
     results = report.results
     if not results:
         return [
@@ -262,7 +265,11 @@ def _summary_lines(report: Report) -> list[Text]:
             hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
             hint.append(")")
         changed = [r for r in results if r.changes]
-        example = next((r for r in changed if r.status == "INCOMPATIBLE"), changed[0])
+        # Show off a tool the transform rescues outright, where the diff is most telling.
+        example = min(
+            changed,
+            key=lambda r: (r.status != "INCOMPATIBLE", r.fix_status == "unfixable"),
+        )
         hint.append(", or ")
         hint.append(f"`schema-compat diff {shlex.quote(example.tool.name)}{flag}`", "bold")
         hint.append(" to see one")
@@ -270,10 +277,15 @@ def _summary_lines(report: Report) -> list[Text]:
     unfixable = [r.tool.name for r in results if r.fix_status == "unfixable"]
     if unfixable:
         verb = "stays" if len(unfixable) == 1 else "stay"
+        # Each is already flagged "not fixable" above; on a big server, a few names
+        # say enough here.
+        shown = unfixable if verbose or len(unfixable) <= _MAX_NAMES else unfixable[:_MAX_NAMES]
+        if len(shown) < len(unfixable):
+            shown = [*shown, f"and {len(unfixable) - len(shown)} more"]
         lines.append(
             _names_line(
                 f"{_plural(len(unfixable), 'tool')} {verb} incompatible after transform",
-                unfixable,
+                shown,
                 UNFIXABLE_STYLE,
             )
         )

@@ -6,7 +6,7 @@ so each keyword is reported once, by the rule that knows what it means.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -31,7 +31,7 @@ def _unknown(node: Any, ctx: NodeContext) -> list[str]:
             and not k.startswith("x-") and k not in METADATA]
 
 
-_DESCRIBE = {
+_DESCRIBE: dict[str, Callable[[Any], str | None]] = {
     "deprecated": lambda v: "Deprecated." if v is True else None,
     "readOnly": lambda v: None,
     "writeOnly": lambda v: None,

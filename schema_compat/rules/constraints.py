@@ -208,7 +208,7 @@ RULES = [
         claims=frozenset({"prefixItems", "additionalItems"}),
         detect=detect_prefix_items, fix=fix_prefix_items,
         docs=RuleDocs(
-            what="`prefixItems` (2020-12) or a list-valued `items` (draft 4–7): a schema per "
+            what="`prefixItems` (2020-12) or a list-valued `items` (draft 4-7): a schema per "
                  "position. Pydantic emits it for `tuple[int, int]`.",
             error='Invalid JSON payload received. Unknown name "prefixItems" … / Proto field '
                   "is not repeating, cannot start list.",

@@ -142,7 +142,7 @@ RULES = [
                  "for Gemini).",
             error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
                   "declarations can be specified.",
-            fix="Send a subset (`--tool` selects some); the docs advise 10–20 active tools.",
+            fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
             sources=("provider-rules.md GEM-18", "google-gemini/gemini-cli#19083"),
         ),
     ),

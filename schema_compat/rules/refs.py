@@ -59,7 +59,7 @@ def _kind_hits(root: Any, ctx: NodeContext, kind: str, recursive: bool | None) -
         ref = root
         for key in path:
             ref = ref[key]
-        yield Hit(_message(kind, ref["$ref"], target.reason), path + ("$ref",), "$ref")
+        yield Hit(_message(kind, ref["$ref"], target.reason), (*path, "$ref"), "$ref")
 
 
 def _message(kind: str, ref: Any, reason: str) -> str:
@@ -81,7 +81,7 @@ def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
         if isinstance(node, dict):
             for key in DEFS_KEYWORDS:
                 if key in node:
-                    yield Hit(f"`{key}` is not a field the provider knows", path + (key,), key)
+                    yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
 
 
 def detect_recursive(root: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -180,7 +180,7 @@ def detect_required_recursion(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     for obj_path, name, _ in _required_recursion(root, ctx):
         yield Hit(f"property {name!r} leads back to a recursive reference but is required; "
                   "recursion may only pass through optional properties",
-                  obj_path + ("required",), "required")
+                  (*obj_path, "required"), "required")
 
 
 def _required_recursion(root: Any, ctx: NodeContext) -> list[tuple[Path, str, Path]]:
@@ -216,7 +216,7 @@ def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
         hint = f"The server requires {name}."
         desc = obj.get("description")
         obj["description"] = f"{desc.rstrip()} {hint}" if isinstance(desc, str) and desc else hint
-        edits.append(Edit(obj_path + ("required",), "hinted",
+        edits.append(Edit((*obj_path, "required"), "hinted",
                           f"made {name!r} optional so recursion passes only through optional "
                           "properties"))
     return Fixed(new, tuple(edits))

@@ -10,7 +10,6 @@ from typing import Any
 from ..schema.keywords import (
     ALL_TYPE_KEYWORDS,
     JSON_TYPES,
-    MIXED_KEYWORDS,
     SCHEMA_KEYWORDS,
     SCHEMA_LIST_KEYWORDS,
     SCHEMA_MAP_KEYWORDS,
@@ -230,10 +229,9 @@ def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
             else:
                 bad.extend((key, (key, i), v) for i, v in enumerate(value)
                            if not isinstance(v, (dict, bool)))
-        elif key in SCHEMA_KEYWORDS or (key == "items" and key in MIXED_KEYWORDS):
-            if not isinstance(value, (dict, bool)) and not (key == "items"
-                                                            and isinstance(value, list)):
-                bad.append((key, (key,), value))
+        elif (key in SCHEMA_KEYWORDS or key == "items") and not isinstance(
+                value, (dict, bool)) and not (key == "items" and isinstance(value, list)):
+            bad.append((key, (key,), value))
     return bad
 
 

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..model import Safety
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
@@ -93,7 +94,7 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   ("anyOf",), "anyOf", _union_safety(rest))
 
 
-def _union_safety(branches: list[Any]) -> str:
+def _union_safety(branches: list[Any]) -> Safety:
     uniq = _dedupe(branches)
     if len(uniq) <= 1:
         return "lossless"
@@ -228,7 +229,7 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
     enums = [b.get("enum") for b in branches]
     out: dict[str, Any] = {**copy.deepcopy(shared), **base, "type": t}
     if all(isinstance(e, list) for e in enums):
-        out["enum"] = list(dict.fromkeys(v for e in enums for v in e))  # type: ignore[union-attr]
+        out["enum"] = list(dict.fromkeys(v for e in enums for v in e))
         return Fixed(out, (Edit((key,), "lossless", f"merged the enums of `{key}`"),))
     out = with_hint(out, "Any of: " + "; ".join(summarize(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
@@ -243,7 +244,7 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     if same is not None:
         return same
     keep = _subsumed(branches)
-    safety = "lossless" if keep is not None else "lossy"
+    safety: Safety = "lossless" if keep is not None else "lossy"
     if keep is None:
         keep = max(branches, key=lambda b: _RANK.get(single_type(b) or "", 0))
     others = [b for b in branches if b is not keep]
@@ -252,7 +253,7 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     if safety == "lossy":
         out = with_hint(out, "The server also accepts " +
                         "; ".join(summarize(o) for o in others) + ".")
-    return Fixed(out, (Edit((key,), safety,  # type: ignore[arg-type]
+    return Fixed(out, (Edit((key,), safety,
                             f"collapsed `{key}` to its {summarize(keep)} branch"
                             + ("" if safety == "lossless" else
                                f"; {', '.join(summarize(o) for o in others)} no longer "

@@ -264,7 +264,7 @@ def inline(
             if key in DEFS_KEYWORDS and drop_defs and only is None:
                 if path == ():
                     events.append(
-                        InlineEvent("defs-removed", path + (key,), "", "lossless",
+                        InlineEvent("defs-removed", (*path, key), "", "lossless",
                                     f"removed `{key}` after inlining its definitions")
                     )
                 continue
@@ -281,7 +281,7 @@ def inline(
         sib_expanded = expand(siblings, path, active, False) if siblings else {}
         target = resolver.resolve(ref)
         if target.kind != "local":
-            kind: Literal["remote", "unresolvable"] = target.kind  # type: ignore[assignment]
+            kind: Literal["remote", "unresolvable"] = target.kind
             events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason))
             note = (
                 f"Described by {ref}, which was not fetched."
@@ -304,7 +304,7 @@ def inline(
                 ),
             }
             return _merge(placeholder, sib_expanded)
-        body = expand(target.node, path, active + (key,), False)
+        body = expand(target.node, path, (*active, key), False)
         if isinstance(body, bool):
             body = {} if body else {"not": {}}
         body = {k: v for k, v in body.items() if k not in _DOCUMENT_ONLY}
