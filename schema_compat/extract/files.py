@@ -90,10 +90,7 @@ _EXPECTED = (
     "expected an MCP tools/list result, a list of tools, one tool, a JSON Schema, "
     "or an OpenAI/Anthropic/Gemini tool list"
 )
-_GENERIC_HINT = (
-    'give a tools/list result such as {"tools": [{"name": ..., "inputSchema": {...}}]}, '
-    "or one of the shapes listed under SOURCE in `schema-compat check --help`"
-)
+_GENERIC_HINT = 'give a tools/list result such as {"tools": [{"name": ..., "inputSchema": {...}}]}'
 _DECLARATION_HINT = (
     'these look like bare function declarations: wrap them in {"functionDeclarations": [...]} '
     'for Gemini, or write each as {"type": "function", "function": {...}} for OpenAI'

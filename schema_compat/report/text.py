@@ -42,6 +42,7 @@ def make_console(
     rich alone only drops colours under NO_COLOR and still emits bold/dim escapes on a
     terminal; here NO_COLOR (or `color=False`) turns every escape off. `color=None` leaves
     the rest to rich: colour on a terminal, plain text through a pipe, FORCE_COLOR honoured.
+    `color=True` forces colour even under NO_COLOR (an explicit `--color` beats the env).
     """
     if color is None and os.environ.get("NO_COLOR", ""):
         color = False
@@ -60,6 +61,7 @@ def make_console(
         file=file,
         width=width,
         force_terminal=True if color else None,
+        no_color=False if color else None,
         highlight=False,
         emoji=False,
     )
@@ -356,7 +358,4 @@ def render_transform_summary(report: Report, console: Console) -> None:
             ],
         )
 
-    for err in report.errors:
-        line = Text("could not read ", "bold red")
-        line.append(err.one_line())
-        print_line(console, line)
+    # Unreadable sources are not repeated here: the CLI prints each as its one-line error.

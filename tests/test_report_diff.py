@@ -1,0 +1,251 @@
+"""Side-by-side diff: alignment, change marks, width, and plain-text meaning."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+
+from schema_compat.model import Change, Finding, ToolDef, ToolResult
+from schema_compat.report.diff import pretty_lines, render_diff, render_diff_text
+from schema_compat.report.text import make_console
+
+BAR = " │ "
+ANSI = re.compile(r"\x1b\[")
+
+ORIGINAL: dict[str, Any] = {
+    "type": "object",
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "properties": {
+        "files": {
+            "type": "array",
+            "description": "Files to read; each entry names a path and, optionally, an encoding.",
+            "items": {"$ref": "#/$defs/FileReadRequest"},
+        },
+        "mode": {"const": "fast"},
+    },
+    "required": ["files"],
+    "$defs": {
+        "FileReadRequest": {
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "format": "uri"},
+                "encoding": {"type": "string"},
+            },
+            "required": ["path"],
+        }
+    },
+}
+TRANSFORMED: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "files": {
+            "type": "array",
+            "description": "Files to read; each entry names a path and, optionally, an encoding.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "format: uri"},
+                    "encoding": {"type": "string"},
+                },
+                "required": ["path"],
+            },
+        },
+        "mode": {"enum": ["fast"]},
+    },
+    "required": ["files"],
+}
+CHANGES = (
+    Change("REF001", ("properties", "files", "items"), "lossless", "inlined FileReadRequest"),
+    Change("SCH001", ("$schema",), "lossless", "dropped $schema"),
+    Change(
+        "FMT001",
+        ("properties", "files", "items", "properties", "path", "format"),
+        "hinted",
+        "moved format: uri into the description",
+    ),
+    Change("VAL001", ("properties", "mode", "enum"), "lossless", "const to enum"),
+    Change("DEF001", ("$defs",), "lossless", "removed unused $defs"),
+    Change("NAM001", (), "lossless", "renamed read.files to read_files", "tool"),
+)
+
+
+def _result(
+    original: Any = ORIGINAL,
+    transformed: Any = TRANSFORMED,
+    changes: tuple[Change, ...] = CHANGES,
+    remaining: tuple[Finding, ...] = (),
+) -> ToolResult:
+    return ToolResult(
+        ToolDef("read.files", original, None, "servers/fs.json", 0),
+        "gemini",
+        (),
+        changes,
+        "read_files" if any(c.scope == "tool" for c in changes) else "read.files",
+        transformed,
+        remaining,
+    )
+
+
+def _rows(text: str) -> list[tuple[str, str]]:
+    """Split every column row into (left, right) cells."""
+    rows = []
+    for line in text.splitlines():
+        if BAR.rstrip() in line:
+            left, _, right = line.partition(BAR.rstrip())
+            rows.append((left, right[1:] if right.startswith(" ") else right))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ORIGINAL,
+        TRANSFORMED,
+        {},
+        [],
+        None,
+        "x",
+        {"a": [], "b": {}, "c": [1, 2.5, True, None, {"d": 'ünï "q" 名前'}], "e": 10**30},
+        [[[]], [{}], {"x": [{"y": 1}]}],
+    ],
+)
+def test_pretty_lines_match_json_dumps(value: Any) -> None:
+    lines = [text for text, _ in pretty_lines(value)]
+    assert lines == json.dumps(value, indent=2, ensure_ascii=False).splitlines()
+
+
+def test_pretty_lines_carry_paths() -> None:
+    paths = dict(pretty_lines({"a": {"$ref": "#/x"}, "b": [1, {"c": 2}]}))
+    assert paths['    "$ref": "#/x"'] == ("a", "$ref")
+    assert paths['  "b": ['] == ("b",)
+    assert paths["    1,"] == ("b", 0)
+    assert paths['      "c": 2'] == ("b", 1, "c")
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_ref_inlined_side_by_side(width: int) -> None:
+    text = render_diff_text(_result(), width=width, color=False)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= width for line in lines), max(lines, key=cell_len)
+    rows = _rows(text)
+    # Aligned: the unchanged `"items": {` sits on one row, marked on the right with its change.
+    items = [(lhs, rhs) for lhs, rhs in rows if '"items": {' in lhs]
+    assert len(items) == 1 and '"items": {' in items[0][1]
+    assert "REF001 lossless" in items[0][1]
+    # `$ref` only on the left; the inlined property names only on the right.
+    left = re.sub(r"\s", "", "".join(lhs[1:] for lhs, _ in rows))
+    assert '"$ref":"#/$defs/FileReadRequest"' in left
+    assert not any("$ref" in rhs for _, rhs in rows)
+    for name in ('"encoding": {', '"required": ['):
+        assert any(name in rhs and rhs.startswith("+") for _, rhs in rows), name
+    # The column split is the same on every row that has a right-hand side.
+    assert {cell_len(lhs) for lhs, rhs in rows if rhs} == {(width - 3) // 2}
+
+
+def test_markers_for_removed_added_and_modified() -> None:
+    rows = _rows(render_diff_text(_result(), width=200, color=False))
+    defs = next((lhs, rhs) for lhs, rhs in rows if '"$defs": {' in lhs)
+    assert defs[0].startswith("-") and defs[1].strip() == ""
+    schema = next((lhs, rhs) for lhs, rhs in rows if '"$schema"' in lhs)
+    assert schema[0].startswith("-") and schema[1].strip() == ""
+    const = next((lhs, rhs) for lhs, rhs in rows if '"const": "fast"' in lhs)
+    assert const[0].startswith("~") and const[1].startswith("~") and '"enum": [' in const[1]
+    assert "VAL001 lossless" in const[1]
+    unchanged = next((lhs, rhs) for lhs, rhs in rows if '"type": "array"' in lhs)
+    assert unchanged[0].startswith(" ") and unchanged[1].startswith(" ")
+
+
+def test_changes_at_vanished_nodes_mark_nearest_surviving_ancestor() -> None:
+    rows = _rows(render_diff_text(_result(), width=200, color=False))
+    # format was removed: the mark goes on the "path" object that held it.
+    path_row = next(rhs for _, rhs in rows if '"path": {' in rhs)
+    assert "FMT001 hinted" in path_row
+    # $schema and $defs left the root: both marks land on the root line.
+    root = rows[1][1]  # rows[0] is the column titles
+    assert root.lstrip(" ").startswith("{") and "SCH001 lossless" in root and "DEF001" in root
+
+
+def test_tool_changes_above_columns_and_legend_below() -> None:
+    text = render_diff_text(_result(), width=80, color=False)
+    lines = text.splitlines()
+    title_row = next(i for i, ln in enumerate(lines) if "original" in ln and BAR.strip() in ln)
+    rename = next(i for i, ln in enumerate(lines) if "NAM001" in ln)
+    assert rename < title_row
+    assert "renamed read.files to read_files" in lines[rename]
+    assert "(read_files)" in lines[title_row]
+    legend = text[text.index("changes:") :]
+    for change, path in (
+        (CHANGES[0], "$.properties.files.items"),
+        (CHANGES[1], "$['$schema']"),
+        (CHANGES[3], "$.properties.mode.enum"),
+    ):
+        line = next(ln for ln in legend.splitlines() if change.code in ln)
+        assert change.safety in line and path in line and change.description in line
+    assert "6 changes (5 lossless, 1 hinted)" in lines[0]
+
+
+def test_no_color_means_no_escapes_and_color_means_some(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = render_diff_text(_result(), width=80, color=False)
+    assert not ANSI.search(plain)
+    colored = render_diff_text(_result(), width=80, color=True)
+    assert ANSI.search(colored)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
+    monkeypatch.setenv("NO_COLOR", "1")
+    buf = io.StringIO()
+    render_diff(_result(), make_console(file=buf, width=80))
+    assert buf.getvalue() == plain
+
+
+@pytest.mark.parametrize("width", [40, 57, 80, 121])
+def test_long_lines_fold_inside_their_column(width: int) -> None:
+    word = "x" * 150
+    original = {"description": f"{word} 名前の説明 " * 3, "k": {"deep": {"deeper": word}}}
+    transformed = {"description": f"{word} 名前の説明 " * 3, "k": {"deep": {"deeper": "y"}}}
+    change = Change("LEN001", ("k", "deep", "deeper"), "lossy", "truncated " + "z" * 100)
+    text = render_diff_text(_result(original, transformed, (change,)), width=width, color=False)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= width for line in lines), max(lines, key=cell_len)
+    # Nothing was cut: the folded pieces of each column add back up to the full text.
+    left = re.sub(r"\s", "", "".join(lhs[1:] for lhs, _ in _rows(text)))
+    assert left.count("x") == 150 * 4
+    assert "LEN001" in "".join(rhs for _, rhs in _rows(text))
+
+
+def test_identical_schemas_and_odd_values() -> None:
+    text = render_diff_text(_result({"type": "object"}, {"type": "object"}, ()), 80, False)
+    assert "no changes" in text.splitlines()[0]
+    assert not any(lhs.startswith(("-", "+", "~")) for lhs, _ in _rows(text))
+    odd = render_diff_text(_result(None, {"type": "object"}, ()), 80, False)
+    assert any(lhs.startswith("~") and "null" in lhs for lhs, _ in _rows(odd))
+
+
+def test_remaining_errors_listed() -> None:
+    stuck = Finding("REC001", "recursive-ref", "error", ("properties", "tree"), "recursion")
+    text = render_diff_text(_result(remaining=(stuck,)), 80, False)
+    tail = text[text.index("still rejected after transform:") :]
+    assert "REC001 $.properties.tree  recursion" in tail
+
+
+def test_diff_module_does_not_import_deepdiff() -> None:
+    code = "import sys\nimport schema_compat.report.diff\nassert 'deepdiff' not in sys.modules\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_changed_values_pair_by_key_not_by_position() -> None:
+    original = {"q": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"}}
+    transformed = {"q": {"type": "string", "description": "d; integers are accepted too"}}
+    change = Change("UNI003", ("q", "anyOf"), "lossy", "kept the string branch")
+    rows = _rows(render_diff_text(_result(original, transformed, (change,)), 120, False))
+    desc = next((lhs, rhs) for lhs, rhs in rows if '"description"' in lhs)
+    assert desc[0].startswith("~") and '"description": "d; integers' in desc[1]
+    # The end of anyOf is a removal, not an edit of the description.
+    assert any(lhs.startswith("-") and lhs[1:].strip() == "]," for lhs, _ in rows)
+    assert "UNI003 lossy" in next(rhs for _, rhs in rows if '"q": {' in rhs)

@@ -1,0 +1,279 @@
+"""The terminal check report and transform summary: content, width, and no-colour output."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+
+from schema_compat.model import Change, Finding, Report, SourceError, ToolDef, ToolResult
+from schema_compat.paths import jsonpath
+from schema_compat.report.text import make_console, render_check, render_transform_summary
+
+ANSI = re.compile(r"\x1b\[")
+
+REF = Finding(
+    "REF001",
+    "ref-unsupported",
+    "error",
+    ("properties", "files", "items", "$ref"),
+    "$ref is not supported by Gemini function declarations",
+    keyword="$ref",
+    fix_title="inline the reference",
+    fix_safety="lossless",
+)
+FMT = Finding(
+    "FMT001",
+    "format-unsupported",
+    "warning",
+    ("properties", "url", "format"),
+    "format uri is ignored",
+    keyword="format",
+    fix_title="move format into the description",
+    fix_safety="hinted",
+)
+UNION = Finding(
+    "UNI002",
+    "anyof-unsupported",
+    "error",
+    ("properties", "q", "anyOf"),
+    "anyOf is not supported",
+    keyword="anyOf",
+    fix_title="collapse the union",
+    fix_safety="lossy",
+)
+NOFIX = Finding("REC001", "recursive-ref", "error", ("properties", "tree"), "recursive schema")
+SCHEMA: dict[str, Any] = {"type": "object"}
+
+
+def _result(
+    name: str,
+    findings: tuple[Finding, ...] = (),
+    changes: tuple[Change, ...] = (),
+    remaining: tuple[Finding, ...] = (),
+    transformed_name: str | None = None,
+) -> ToolResult:
+    return ToolResult(
+        ToolDef(name, SCHEMA, None, "servers/fs.json", 0),
+        "gemini",
+        findings,
+        changes,
+        transformed_name or name,
+        SCHEMA,
+        remaining,
+    )
+
+
+def _report() -> Report:
+    fixed = _result(
+        "read_files",
+        (REF, FMT),
+        (
+            Change("REF001", ("properties", "files", "items"), "lossless", "inlined File"),
+            Change("FMT001", ("properties", "url"), "hinted", "format uri moved to description"),
+        ),
+    )
+    lossy = _result(
+        "search",
+        (UNION,),
+        (Change("UNI002", ("properties", "q"), "lossy", "kept only the string branch"),),
+    )
+    stuck = _result("tree", (NOFIX,), (), (NOFIX,))
+    clean = tuple(_result(f"ok_{i}") for i in range(3))
+    errors = (SourceError("broken.json", "invalid JSON at line 3", "fix the syntax"),)
+    return Report("gemini", (fixed, lossy, stuck, *clean), errors)
+
+
+def _render(report: Report, width: int = 80, **kw: Any) -> str:
+    buf = io.StringIO()
+    render_check(report, make_console(file=buf, width=width, color=False), **kw)
+    return buf.getvalue()
+
+
+def _joined(text: str) -> str:
+    """The output with wrapped lines glued back, to find text that was folded."""
+    return "".join(line.strip() for line in text.splitlines())
+
+
+def test_every_finding_listed_with_code_path_and_safety() -> None:
+    out = _render(_report(), width=200)
+    for finding, safety in ((REF, "[lossless]"), (FMT, "[hinted]"), (UNION, "[lossy]")):
+        line = next(ln for ln in out.splitlines() if finding.code in ln)
+        assert finding.severity in line
+        assert jsonpath(finding.path) in line
+        assert finding.message in line
+        assert line.rstrip().endswith(safety)
+    assert "[no fix]" in next(ln for ln in out.splitlines() if "REC001" in ln)
+
+
+def test_tool_headers_say_status_and_what_transform_can_do() -> None:
+    lines = _render(_report(), width=200).splitlines()
+    header = {ln.split()[0]: ln for ln in lines if ln and not ln.startswith(" ")}
+    assert "INCOMPATIBLE" in header["read_files"] and "fixable (lossless)" not in header["search"]
+    assert "fixable (hinted)" in header["read_files"]  # worst change of the tool is hinted
+    assert "fixable (lossy)" in header["search"]
+    assert "not fixable" in header["tree"]
+    assert "servers/fs.json" in header["tree"]
+
+
+def test_compatible_tools_summarized_and_listed_only_when_verbose() -> None:
+    out = _render(_report())
+    assert "3 tools compatible, no findings" in out
+    assert "ok_0" not in out
+    verbose = _render(_report(), verbose=True)
+    assert "3 tools compatible, no findings: ok_0, ok_1, ok_2" in verbose
+    assert "fix: inline the reference" in verbose  # verbose also shows the fix title
+
+
+def test_summary_line_counts_and_hint() -> None:
+    out = _joined(_render(_report(), width=200))
+    assert "6 tools: 3 compatible, 3 incompatible with gemini" in out
+    assert "4 findings (3 errors, 1 warning)" in out
+    assert "fixable: 1 lossless, 1 hinted, 1 lossy, 1 without a fix" in out
+    assert "run `schema-compat transform` to apply 3 changes (1 lossy)" in out
+    assert "`schema-compat diff read_files` to see one" in out
+    assert "1 tool stays incompatible after transform: tree" in out
+    assert "1 source unreadable" in out
+
+
+def test_source_errors_after_tools_before_summary() -> None:
+    out = _render(_report(), width=200)
+    err = out.index("broken.json: invalid JSON at line 3 (fix the syntax)")
+    assert out.index("REC001") < err < out.index("6 tools:")
+
+
+def test_non_default_provider_in_hint() -> None:
+    changed = _result("a", (REF,), (Change("REF001", (), "lossless", "x"),))
+    out = _joined(_render(Report("openai-strict", (changed,)), width=200))
+    assert "schema-compat transform --provider openai-strict" in out
+    assert "schema-compat diff a --provider openai-strict" in out
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 200])
+def test_fits_width_and_wraps_long_paths_without_cutting(width: int) -> None:
+    deep = ("properties", "a" * 90, "items", "properties", "ünïcödé 名前", "anyOf")
+    long = Finding("UNI001", "union", "error", deep, "word " * 40, "anyOf", "collapse", "lossy")
+    out = _render(Report("gemini", (_result("deep", (long,), (), (long,)),)), width=width)
+    lines = out.splitlines()
+    assert all(cell_len(line) <= width for line in lines)
+    assert not any(line != line.rstrip() for line in lines), "trailing padding"
+    assert jsonpath(deep).replace(" ", "") in re.sub(r"\s", "", out)
+    assert "…" not in out  # folded, never ellipsized
+    first = next(i for i, ln in enumerate(lines) if "UNI001" in ln)
+    indent = lines[first].index("$")
+    # Continuation lines hang under the body, not under the severity.
+    assert lines[first + 1].startswith(" " * indent) and lines[first + 1][indent] != " "
+
+
+def test_no_color_env_gives_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    buf = io.StringIO()
+    console = make_console(file=buf, width=80)
+    assert console.color_system is None
+    render_check(_report(), console)
+    render_transform_summary(_report(), console)
+    assert not ANSI.search(buf.getvalue())
+
+
+def test_color_output_carries_the_same_words() -> None:
+    buf = io.StringIO()
+    render_check(_report(), make_console(file=buf, width=80, color=True))
+    colored = buf.getvalue()
+    assert ANSI.search(colored)  # the no-colour assertions above could fail
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", colored)
+    assert plain == _render(_report())
+
+
+def test_markup_in_user_data_is_printed_literally() -> None:
+    odd = Finding(
+        "REF001", "r", "error", ("properties", "[bold]x[/bold]"), "[red]boom[/red] :smile:"
+    )
+    out = _render(Report("gemini", (_result("[i]tool[/i]", (odd,)),)), width=120)
+    assert "[i]tool[/i]" in out
+    assert "$.properties['[bold]x[/bold]']" in out
+    assert "[red]boom[/red] :smile:" in out
+
+
+def test_empty_report() -> None:
+    assert _render(Report("gemini", ())).strip() == "no tools found"
+    errs = _render(Report("gemini", (), (SourceError("x.json", "missing"),)))
+    assert "x.json: missing" in errs and "no tools found (see the errors above)" in errs
+
+
+def test_all_compatible() -> None:
+    out = _render(Report("gemini", (_result("a"), _result("b"))))
+    assert "2 tools compatible, no findings" in out
+    assert "2 tools: 2 compatible, 0 incompatible with gemini" in out
+    assert "schema-compat transform" not in out
+
+
+def _summary(report: Report, width: int = 80) -> str:
+    buf = io.StringIO()
+    render_transform_summary(report, make_console(file=buf, width=width, color=False))
+    return buf.getvalue()
+
+
+def test_transform_summary_lists_every_lossy_change() -> None:
+    many = _result(
+        "multi",
+        (UNION,),
+        (
+            Change("UNI002", ("properties", "q"), "lossy", "kept only the string branch"),
+            Change("ENU001", ("properties", "n", "enum"), "lossy", "stringified numeric enum"),
+            Change("REF001", ("properties", "r"), "lossless", "inlined R"),
+        ),
+    )
+    report = Report("gemini", (*_report().results, many), _report().errors)
+    out = _summary(report, width=200)
+    lines = out.splitlines()
+    assert lines[0] == (
+        "transform (gemini): 3 of 7 tools changed, 6 changes (2 lossless, 1 hinted, 3 lossy)"
+    )
+    lossy_lines = [ln for ln in lines if ln.startswith("  lossy ")]
+    assert len(lossy_lines) == 3
+    for tool, code, path, desc in (
+        ("search", "UNI002", "$.properties.q", "kept only the string branch"),
+        ("multi", "UNI002", "$.properties.q", "kept only the string branch"),
+        ("multi", "ENU001", "$.properties.n.enum", "stringified numeric enum"),
+    ):
+        assert any(tool in ln and code in ln and path in ln and desc in ln for ln in lossy_lines), (
+            tool,
+            code,
+        )
+    assert "inlined R" not in out  # lossless changes are counted, not listed
+    assert "1 tool still incompatible after transform:" in out
+    assert "tree REC001 $.properties.tree  recursive schema" in out
+    assert "broken.json" not in out  # the CLI prints unreadable sources, once, itself
+
+
+def test_transform_summary_mentions_renames_and_fits() -> None:
+    renamed = _result(
+        "read.files",
+        (),
+        (Change("NAM001", (), "lossless", "renamed", "tool"),),
+        transformed_name="read_files",
+    )
+    out = _summary(Report("gemini", (renamed,)), width=40)
+    assert "renamed 1 tool: read.files -> read_files" in out
+    assert all(cell_len(line) <= 40 for line in out.splitlines())
+    assert "lossy" not in out
+
+
+def test_long_unfixable_list_is_capped_unless_verbose() -> None:
+    stuck = tuple(_result(f"t{i}", (NOFIX,), (), (NOFIX,)) for i in range(20))
+    out = _joined(_render(Report("gemini", stuck), width=200))
+    assert "20 tools stay incompatible after transform: t0, t1" in out
+    assert "t7, and 12 more" in out and "t8," not in out
+    verbose = _joined(_render(Report("gemini", stuck), width=200, verbose=True))
+    assert "t18, t19" in verbose
+
+
+def test_explicit_color_beats_no_color_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    buf = io.StringIO()
+    render_check(_report(), make_console(file=buf, width=80, color=True))
+    assert "\x1b[31m" in buf.getvalue() or "\x1b[1;31m" in buf.getvalue()  # red survives
