@@ -134,7 +134,7 @@ def _load(sources: list[str] | None) -> tuple[list[LoadedSource], list[SourceErr
 
     if not sources:
         fail("no SOURCE given", "pass a JSON file, a directory, or - to read stdin")
-    return load_sources(sources)
+    return load_sources(list(dict.fromkeys(sources)))  # the same file twice is read once
 
 
 def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:

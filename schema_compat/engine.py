@@ -165,19 +165,26 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
     """Check and transform every tool; the heart of the library API and the CLI."""
     plan = make_plan(profile, select, ignore, lossless_only)
     results: list[ToolResult] = []
-    original_names: list[str] = []
-    new_names: list[str] = []
-    total = len(tools)
-    for position, tool in enumerate(tools):
-        info = ToolInfo(tool.name, tool.description, position, tuple(original_names), total)
+    # Names and counts are per source: one source is one server's listing, sent together;
+    # two snapshot files checked in one run are not one request.
+    original_names: dict[str, list[str]] = {}
+    new_names: dict[str, list[str]] = {}
+    totals: dict[str, int] = {}
+    for tool in tools:
+        totals[tool.source] = totals.get(tool.source, 0) + 1
+    for tool in tools:
+        before = original_names.setdefault(tool.source, [])
+        renamed = new_names.setdefault(tool.source, [])
+        position, total = len(before), totals[tool.source]
+        info = ToolInfo(tool.name, tool.description, position, tuple(before), total)
         findings = check_tool_level(info, plan) + check_schema(tool.schema, plan)
         new_schema, changes = transform_schema(tool.schema, plan)
-        new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(new_names)),
+        new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
-        after = ToolInfo(new_name, tool.description, position, tuple(new_names), total)
+        after = ToolInfo(new_name, tool.description, position, tuple(renamed), total)
         remaining = check_tool_level(after, plan) + check_schema(new_schema, plan)
-        original_names.append(tool.name)
-        new_names.append(new_name)
+        before.append(tool.name)
+        renamed.append(new_name)
         results.append(ToolResult(
             tool=tool, profile=plan.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,

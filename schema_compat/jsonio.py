@@ -246,5 +246,14 @@ def load_json_file(path: str) -> Any:
 
 
 def dump_json(value: Any) -> str:
-    """Key order is kept as given: providers and people read schemas in authored order."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """Key order is kept as given: providers and people read schemas in authored order.
+
+    A lone surrogate (`"\\ud800"` parses fine) cannot be written as UTF-8, so such a
+    document is written with `\\u` escapes instead of failing at print time.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    return text

@@ -273,3 +273,13 @@ def test_boolean_and_missing_schemas() -> None:
     assert "additionalProperties" not in results[1].transformed_schema
     for r in results:
         assert not [f for f in r.remaining if f.severity == "error"]
+
+
+def test_duplicate_names_are_judged_per_source() -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}}
+    tools = [ToolDef("read", schema, source="a.json"), ToolDef("read", schema, source="b.json"),
+             ToolDef("read", schema, source="b.json")]
+    results = run(tools, "gemini")
+    assert [r.transformed_name for r in results] == ["read", "read", "read_2"]
+    assert [[f.code for f in r.findings if f.code != "NAM003"] for r in results] == [
+        [], [], ["NAM002"]]

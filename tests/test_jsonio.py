@@ -1,0 +1,363 @@
+"""Strict JSON loading: every way input can be wrong is one clear SourceError, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from schema_compat.jsonio import (
+    MAX_DEPTH,
+    JsonInputError,
+    dump_json,
+    load_json_bytes,
+    load_json_file,
+    load_json_text,
+)
+from schema_compat.model import SourceError
+
+SHAPES = Path(__file__).resolve().parent / "data" / "shapes"
+
+
+def error_of(path: str | Path) -> SourceError:
+    with pytest.raises(JsonInputError) as info:
+        load_json_file(str(path))
+    error = info.value.error
+    assert str(info.value) == error.one_line()
+    return error
+
+
+def text_error(text: str, source: str = "in.json") -> SourceError:
+    with pytest.raises(JsonInputError) as info:
+        load_json_text(text, source)
+    return info.value.error
+
+
+# --- what is accepted -------------------------------------------------------------------
+
+
+def test_loads_a_file_keeping_key_order() -> None:
+    value = load_json_file(str(SHAPES / "tool.json"))
+    assert list(value) == [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "_meta",
+    ]
+    assert value["inputSchema"]["required"] == ["path"]
+
+
+def test_big_integers_keep_their_exact_value() -> None:
+    value = load_json_file(str(SHAPES / "bigint.json"))
+    schema = value["inputSchema"]
+    assert schema["maximum"] == 18446744073709551617 == 2**64 + 1
+    assert isinstance(schema["maximum"], int)
+    assert schema["minimum"] == -123456789012345678901234567890
+    assert schema["multipleOf"] == 0.1
+    assert '"maximum": 18446744073709551617' in dump_json(value)
+
+
+def test_a_utf8_bom_is_accepted_and_stripped() -> None:
+    assert (SHAPES / "bom.json").read_bytes().startswith(b"\xef\xbb\xbf")
+    assert load_json_file(str(SHAPES / "bom.json"))["name"] == "café"
+    assert load_json_text('\ufeff{"a": 1}', "x") == {"a": 1}
+
+
+def test_nan_and_infinity_inside_strings_are_just_text() -> None:
+    assert load_json_text('{"NaN": "Infinity", "b": "-Infinity"}', "x") == {
+        "NaN": "Infinity",
+        "b": "-Infinity",
+    }
+
+
+def test_exactly_max_depth_levels_is_accepted() -> None:
+    value = load_json_text("[" * MAX_DEPTH + "]" * MAX_DEPTH, "x")
+    depth = 0
+    while isinstance(value, list):
+        depth += 1
+        value = value[0] if value else None
+    assert depth == MAX_DEPTH == 256
+
+
+# --- syntax and value errors --------------------------------------------------------------
+
+
+def test_not_json_names_the_file_line_and_column() -> None:
+    path = str(SHAPES / "not-json.json")
+    error = error_of(path)
+    assert error.source == path
+    assert error.message == "not valid JSON: Expecting ',' delimiter at line 4, column 5"
+    assert "not JSON5 or YAML" in error.hint
+
+
+def test_trailing_comma_is_a_syntax_error_with_position() -> None:
+    error = text_error('{"a": 1,\n}', "cfg.json")
+    assert error.source == "cfg.json"
+    assert error.message == (
+        "not valid JSON: Expecting property name enclosed in double quotes at line 2, column 1"
+    )
+
+
+def test_two_documents_get_a_hint_about_json_lines() -> None:
+    error = text_error('{"a": 1}\n{"b": 2}\n')
+    assert error.message == "not valid JSON: Extra data at line 2, column 1"
+    assert "one JSON document per file" in error.hint
+
+
+def test_nan_is_rejected_with_its_position() -> None:
+    path = str(SHAPES / "nan.json")
+    error = error_of(path)
+    assert error.source == path
+    # The "NaN" inside the string on line 2 is skipped: the bare one is on line 3.
+    assert error.message == (
+        "not valid JSON: NaN is not allowed (JSON has no NaN or Infinity) at line 3, column 48"
+    )
+    assert "null" in error.hint
+
+
+def test_infinity_is_rejected_with_its_position() -> None:
+    path = str(SHAPES / "infinity.json")
+    error = error_of(path)
+    assert error.source == path
+    assert error.message == (
+        "not valid JSON: Infinity is not allowed (JSON has no NaN or Infinity) at line 1, column 60"
+    )
+
+
+def test_negative_infinity_is_rejected() -> None:
+    error = text_error("[1,\n -Infinity]")
+    assert error.message == (
+        "not valid JSON: -Infinity is not allowed (JSON has no NaN or Infinity) at line 2, column 2"
+    )
+
+
+def test_a_float_that_overflows_to_infinity_is_rejected() -> None:
+    error = text_error('{"maximum": 1e400}')
+    assert error.message == (
+        "not valid JSON: the number 1e400 is too large for a double at line 1, column 13"
+    )
+
+
+def test_an_integer_past_pythons_digit_limit_is_an_error_not_a_traceback() -> None:
+    error = text_error("[" + "7" * 5000 + "]")
+    assert error.message.startswith("not valid JSON: ")
+    assert "digits" in error.message
+
+
+# --- nesting ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [("[", "]"), ('{"a":', "}")],
+    ids=["arrays", "objects"],
+)
+def test_ten_thousand_levels_deep_is_refused_not_a_recursion_error(
+    tmp_path: Path, opening: str, closing: str
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(opening * 10_000 + "1" * (opening != "[") + closing * 10_000)
+    error = error_of(path)
+    assert error.source == str(path)
+    assert error.message == "JSON nested deeper than 256 levels"
+    assert error.hint
+
+
+def test_one_level_past_max_depth_is_refused_by_the_iterative_check() -> None:
+    # 257 levels does not make json recurse out; the post-parse check must catch it.
+    error = text_error("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "d.json")
+    assert error == SourceError("d.json", "JSON nested deeper than 256 levels", error.hint)
+
+
+def test_deep_nesting_in_a_subprocess_prints_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code = (
+        "import sys\n"
+        "from schema_compat.jsonio import JsonInputError, load_json_file\n"
+        "try:\n"
+        "    load_json_file(sys.argv[1])\n"
+        "except JsonInputError as exc:\n"
+        "    print(exc)\n"
+    )
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout.strip().startswith(f"{path}: JSON nested deeper than 256 levels")
+
+
+# --- encodings and files ------------------------------------------------------------------
+
+
+def test_invalid_utf8_names_the_byte_and_where_it_is() -> None:
+    path = str(SHAPES / "invalid-utf8.json")
+    error = error_of(path)
+    assert error.source == path
+    assert error.message == "not valid UTF-8: byte 0xe9 at line 2, column 15 (byte offset 16)"
+    assert error.hint == "save the file as UTF-8 (JSON must be UTF-8)"
+
+
+def test_invalid_utf8_after_a_bom_reports_the_offset_in_the_file() -> None:
+    with pytest.raises(JsonInputError) as error_value:
+        load_json_bytes(b'\xef\xbb\xbf["\xff"]', "b.json")
+    assert error_value.value.error.message == (
+        "not valid UTF-8: byte 0xff at line 1, column 3 (byte offset 5)"
+    )
+
+
+def test_utf16_is_named_as_such() -> None:
+    path = str(SHAPES / "utf16.json")
+    error = error_of(path)
+    assert error.message == "not valid UTF-8: the input is UTF-16 encoded"
+    assert "save it as UTF-8" in error.hint
+
+
+def test_empty_file() -> None:
+    path = str(SHAPES / "empty.json")
+    assert error_of(path) == SourceError(
+        path, "file is empty", "give a file that holds a JSON document"
+    )
+
+
+def test_whitespace_only_file_counts_as_empty(tmp_path: Path) -> None:
+    path = tmp_path / "blank.json"
+    path.write_text("\n  \n")
+    assert error_of(path).message == "file is empty"
+
+
+def test_empty_text() -> None:
+    assert text_error("   ", "t.json").message == "empty input: expected a JSON document"
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = str(tmp_path / "nope.json")
+    assert error_of(path) == SourceError(path, "no such file or directory", "check the path")
+
+
+def test_a_file_used_as_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "file.json").write_text("{}")
+    path = str(tmp_path / "file.json" / "inner.json")
+    error = error_of(path)
+    assert error.source == path
+    assert error.message.startswith("no such file")
+
+
+def test_a_directory_where_a_file_was_expected(tmp_path: Path) -> None:
+    error = error_of(tmp_path)
+    assert error == SourceError(
+        str(tmp_path), "is a directory, not a JSON file", "give the path of a .json file"
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_permission_denied(tmp_path: Path) -> None:
+    path = tmp_path / "secret.json"
+    path.write_text("{}")
+    path.chmod(0)
+    try:
+        assert error_of(path) == SourceError(
+            str(path), "permission denied", "check the file's read permissions"
+        )
+    finally:
+        path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_permission_denied_simulated_even_as_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import schema_compat.jsonio as jsonio
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    path = tmp_path / "secret.json"
+    path.write_text("{}")
+    monkeypatch.setattr(jsonio, "open", refuse, raising=False)
+    assert error_of(path) == SourceError(
+        str(path), "permission denied", "check the file's read permissions"
+    )
+
+
+# --- stdin --------------------------------------------------------------------------------
+
+
+def fake_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_dash_reads_stdin_as_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_stdin(monkeypatch, '\ufeff{"name": "ü", "n": 12345678901234567890123}'.encode())
+    assert load_json_file("-") == {"name": "ü", "n": 12345678901234567890123}
+
+
+def test_stdin_errors_are_labelled_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_stdin(monkeypatch, b"[1, 2,]")
+    with pytest.raises(JsonInputError) as info:
+        load_json_file("-")
+    assert info.value.error.source == "<stdin>"
+    assert info.value.error.message == "not valid JSON: Expecting value at line 1, column 7"
+
+
+def test_empty_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_stdin(monkeypatch, b"")
+    with pytest.raises(JsonInputError) as info:
+        load_json_file("-")
+    assert info.value.error.source == "<stdin>"
+    assert info.value.error.message == "no input on stdin"
+
+
+def test_a_terminal_on_stdin_is_refused_instead_of_hanging(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Tty("{}"))
+    with pytest.raises(JsonInputError) as info:
+        load_json_file("-")
+    assert info.value.error.message == "stdin is a terminal, not a JSON document"
+
+
+# --- output -------------------------------------------------------------------------------
+
+
+def test_dump_json_is_stable_indented_unicode_and_ends_with_a_newline() -> None:
+    value = {"z": 1, "a": {"é": "ü", "list": [1, 2]}, "big": 2**70}
+    text = dump_json(value)
+    assert text == (
+        "{\n"
+        '  "z": 1,\n'
+        '  "a": {\n'
+        '    "é": "ü",\n'
+        '    "list": [\n'
+        "      1,\n"
+        "      2\n"
+        "    ]\n"
+        "  },\n"
+        '  "big": 1180591620717411303424\n'
+        "}\n"
+    )
+    assert load_json_text(text, "x") == value
+    assert text == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_dump_then_load_round_trips_a_max_depth_document() -> None:
+    value: object = []
+    for _ in range(MAX_DEPTH - 1):
+        value = [value]
+    assert load_json_text(dump_json(value), "x") == value
