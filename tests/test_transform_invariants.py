@@ -283,3 +283,25 @@ def test_duplicate_names_are_judged_per_source() -> None:
     assert [r.transformed_name for r in results] == ["read", "read", "read_2"]
     assert [[f.code for f in r.findings if f.code != "NAM003"] for r in results] == [
         [], [], ["NAM002"]]
+
+
+def test_every_finding_path_parses_back_to_its_node(
+        corpus_results: dict[str, list[ToolResult]]) -> None:
+    """The report's JSONPath, read by jsonpath-ng, reaches the node its JSON Pointer names."""
+    from jsonpath_ng import parse as jsonpath_parse
+
+    from schema_compat.paths import jsonpath, parse_pointer, pointer, resolve
+
+    checked = 0
+    for results in corpus_results.values():
+        for r in results:
+            for f in r.findings:
+                if f.scope != "schema":
+                    continue
+                expected = resolve(r.tool.schema, f.path)
+                found = [m.value for m in jsonpath_parse(jsonpath(f.path)).find(r.tool.schema)]
+                assert found == [expected], (r.tool.name, jsonpath(f.path))
+                tokens = parse_pointer(pointer(f.path))
+                assert tokens == [str(k) for k in f.path]
+                checked += 1
+    assert checked > 1000
