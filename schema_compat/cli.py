@@ -247,9 +247,11 @@ def transform(
 ) -> None:
     """Write the tools in a form the provider accepts, in the same shape as the input.
 
-    One source keeps its shape (an MCP listing stays one, a Gemini tool list stays one);
-    several sources are written as one MCP tools/list result. Every change, with its rule
-    and safety, is summarised on stderr; lossy ones are listed one by one.
+    One source keeps its shape (an MCP listing stays one, a Gemini tool list stays one) and
+    every field of each tool; with --tool, only the matching tools are transformed and the
+    others are written as they were. Several sources are written as one MCP tools/list
+    result. Every change, with its rule and safety, is summarised on stderr; lossy ones are
+    listed one by one. If a source cannot be read, nothing is written.
 
     Examples:
       schema-compat transform tools.json -o tools.gemini.json
@@ -259,11 +261,14 @@ def transform(
 
     plan = _plan(provider, select, ignore, lossless_only)
     loaded, errors = _load(sources)
+    if errors:  # write nothing rather than a partial result over an existing file
+        _print_errors(errors)
+        raise typer.Exit(EXIT_USAGE)
     if output and not force:
         target = os.path.realpath(output)
-        for src in sources or []:
-            if src != "-" and os.path.realpath(src) == target:
-                fail(f"-o {output} is one of the inputs; it would be overwritten",
+        for src in loaded:
+            if os.path.realpath(src.label) == target:
+                fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
                      "choose another file, or add --force")
     tools = _select_tools(loaded, tool)
     results = _run(tools, plan)
@@ -298,15 +303,20 @@ def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: 
         chosen = by_source.get(src.label, {})
         replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
                         for i, r in chosen.items()}
-        document = write_back(src, replacements, gemini_field=gemini_field)
-        if len(chosen) != len(src.tools):  # --tool: keep only the chosen tools
-            return _only(document, src, chosen, gemini_field)
-        return document
-    return {"tools": [
-        {**({"description": r.tool.description} if r.tool.description else {}),
-         "name": r.transformed_name, "inputSchema": r.transformed_schema}
-        for r in results
-    ]}
+        return write_back(src, replacements, gemini_field=gemini_field)
+    return {"tools": [_mcp_tool(r) for r in results]}
+
+
+def _mcp_tool(result: ToolResult) -> dict[str, Any]:
+    """An MCP tool entry; an MCP-shaped input keeps its other fields (outputSchema, ...)."""
+    raw = result.tool.raw
+    entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
+        {"description": result.tool.description} if result.tool.description else {})
+    entry["name"] = result.transformed_name
+    schema = result.transformed_schema
+    entry["inputSchema"] = schema if schema is not None else {"type": "object",
+                                                             "properties": {}}
+    return entry
 
 
 def _schema_for(result: ToolResult, shape: str) -> Any:
@@ -316,15 +326,6 @@ def _schema_for(result: ToolResult, shape: str) -> Any:
             and not schema.get("properties") and len(schema) <= 2:
         return None
     return schema
-
-
-def _only(document: Any, src: LoadedSource, chosen: dict[int, ToolResult],
-          gemini_field: str) -> Any:
-    return {"tools": [
-        {**({"description": r.tool.description} if r.tool.description else {}),
-         "name": r.transformed_name, "inputSchema": r.transformed_schema}
-        for _, r in sorted(chosen.items())
-    ]}
 
 
 def _write_file(path: str, text: str) -> None:
@@ -403,7 +404,9 @@ def rules(
     if provider:
         profile = get_profile(provider)
         if profile is None:
-            fail(f"unknown provider {provider!r}")
+            from .profiles import PROFILES
+
+            fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
         render_rules_table([RULES[c] for c in profile.rules], make_console(), profile)
     else:
         render_rules_table(sorted(ALL_RULES, key=lambda r: r.code), make_console())

@@ -177,12 +177,19 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
         renamed = new_names.setdefault(tool.source, [])
         position, total = len(before), totals[tool.source]
         info = ToolInfo(tool.name, tool.description, position, tuple(before), total)
-        findings = check_tool_level(info, plan) + check_schema(tool.schema, plan)
-        new_schema, changes = transform_schema(tool.schema, plan)
+        no_params = tool.schema is None and tool.schema_optional
+        findings = check_tool_level(info, plan)
+        new_schema: Any = None
+        changes: list[Change] = []
+        if not no_params:
+            findings += check_schema(tool.schema, plan)
+            new_schema, changes = transform_schema(tool.schema, plan)
         new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
         after = ToolInfo(new_name, tool.description, position, tuple(renamed), total)
-        remaining = check_tool_level(after, plan) + check_schema(new_schema, plan)
+        remaining = check_tool_level(after, plan)
+        if not no_params:
+            remaining += check_schema(new_schema, plan)
         before.append(tool.name)
         renamed.append(new_name)
         results.append(ToolResult(

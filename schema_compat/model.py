@@ -37,6 +37,9 @@ class ToolDef:
     source: str = ""
     index: int = 0
     raw: Mapping[str, Any] = field(default_factory=dict)
+    # Gemini and OpenAI declarations may omit their parameters: there, a missing schema
+    # means "no arguments", not a malformed tool.
+    schema_optional: bool = False
 
 
 @dataclass(frozen=True)

@@ -459,6 +459,7 @@ def _tool_at(document: Any, slot: _Slot, index: int, label: str) -> ToolDef:
         source=label,
         index=index,
         raw=entry,
+        schema_optional=slot.flavor in ("gemini", "openai-chat", "openai-flat"),
     )
 
 

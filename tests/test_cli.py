@@ -1,0 +1,545 @@
+"""The CLI contract of DESIGN.md: exit codes, one-line errors, JSON report, transform shape."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FS = "examples/fs_read_files.json"
+MIXED = "examples/mixed.json"
+FS_PATH = REPO_ROOT / FS
+MIXED_PATH = REPO_ROOT / MIXED
+
+# A Gemini tool declaration list: one tool with a `$ref` item and a nullable union, one
+# tool without arguments (a declaration without `parameters`, which Gemini accepts).
+GEMINI_DOC = {
+    "functionDeclarations": [
+        {
+            "name": "read_rows",
+            "description": "Read rows.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                    "ids": {"type": "array", "items": {"$ref": "#/$defs/Id"}},
+                },
+                "$defs": {"Id": {"type": "string"}},
+            },
+        },
+        {"name": "ping", "description": "Ping."},
+    ]
+}
+
+# One tool without parameters: gemini flags it with the OBJ007 warning only (plus NAM003 info).
+WARNING_ONLY_TOOL = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
+
+
+def _write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _stderr_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    return proc.stderr.splitlines()
+
+
+def _assert_usage_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """Exit 2, exactly one line on stderr holding every needle, no traceback anywhere."""
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = _stderr_lines(proc)
+    assert len(lines) == 1, proc.stderr
+    line = lines[0]
+    assert line.startswith("schema-compat: error: "), line
+    for needle in needles:
+        assert needle in line, (needle, line)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return line
+
+
+def _json(proc: subprocess.CompletedProcess[str]) -> Any:
+    return json.loads(proc.stdout)
+
+
+def _codes(report: dict[str, Any]) -> list[str]:
+    return [i["code"] for t in report["tools"] for i in t["issues"]]
+
+
+# --- check -----------------------------------------------------------------------------------
+
+def test_check_text_names_codes_and_paths(run_cli: RunCli) -> None:
+    proc = run_cli("check", FS)
+    assert proc.returncode == 1
+    assert proc.stderr == ""
+    assert "REF001" in proc.stdout
+    assert "UNI001" in proc.stdout
+    assert "$.properties.files.items['$ref']" in proc.stdout
+    assert "read_files" in proc.stdout and "propose_and_review" in proc.stdout
+    assert "\x1b" not in proc.stdout
+
+
+def test_check_json_report(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--json", FS)
+    assert proc.returncode == 1
+    report = _json(proc)
+    assert report["version"] == 1
+    assert report["provider"] == "gemini"
+    assert report["summary"]["total_tools"] == 2
+    assert report["summary"]["incompatible"] == 2
+    assert report["errors"] == []
+    assert [t["name"] for t in report["tools"]] == ["read_files", "propose_and_review"]
+    assert all(t["source"] == FS for t in report["tools"])
+    issues = [i for t in report["tools"] for i in t["issues"]]
+    assert len(issues) == report["summary"]["findings"] == 10
+    for issue in issues:
+        assert isinstance(issue["path"], str) and issue["path"].startswith("$")
+        assert isinstance(issue["pointer"], str)
+        assert issue["pointer"] == "" or issue["pointer"].startswith("/")
+        assert issue["severity"] in {"error", "warning", "info"}
+    ref = next(i for i in report["tools"][0]["issues"] if i["code"] == "REF001")
+    assert ref["path"] == "$.properties.files.items['$ref']"
+    assert ref["pointer"] == "/properties/files/items/$ref"
+    assert ref["fix"]["safety"] == "lossless"
+
+
+def test_check_format_json_equals_json_flag(run_cli: RunCli) -> None:
+    a, b = _json(run_cli("check", "--json", FS)), _json(run_cli("check", "--format", "json", FS))
+    a.pop("generated_at"), b.pop("generated_at")
+    assert a == b
+
+
+def test_check_select_prefix(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--json", "--select", "UNI", FS)
+    assert proc.returncode == 1
+    codes = _codes(_json(proc))
+    assert codes and all(c.startswith("UNI") for c in codes)
+    assert codes.count("UNI001") == 6
+
+
+def test_check_select_text_has_only_selected_codes(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--select", "UNI", FS)
+    assert proc.returncode == 1
+    assert "UNI001" in proc.stdout
+    assert "REF001" not in proc.stdout and "REF002" not in proc.stdout
+
+
+@pytest.mark.parametrize("args", [("--ignore", "REF,UNI"), ("--ignore", "REF", "--ignore", "UNI")])
+def test_check_ignore_clears_findings(run_cli: RunCli, args: tuple[str, ...]) -> None:
+    proc = run_cli("check", *args, FS)
+    assert proc.returncode == 0, proc.stdout
+    assert "REF001" not in proc.stdout and "UNI001" not in proc.stdout
+
+
+def test_check_unknown_rule_in_select(run_cli: RunCli) -> None:
+    _assert_usage_error(run_cli("check", "--select", "FOO", FS), "FOO")
+
+
+def test_fail_on_warning(run_cli: RunCli, tmp_path: Path) -> None:
+    src = str(_write(tmp_path / "warn.json", WARNING_ONLY_TOOL))
+    default = run_cli("check", src)
+    assert default.returncode == 0, default.stdout
+    assert "OBJ007" in default.stdout
+    strict = run_cli("check", "--fail-on", "warning", src)
+    assert strict.returncode == 1
+    report = _json(run_cli("check", "--json", src))
+    severities = {i["code"]: i["severity"] for t in report["tools"] for i in t["issues"]}
+    assert severities.get("OBJ007") == "warning"
+    assert "error" not in severities.values()
+
+
+def test_tool_filter_glob(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--json", "--tool", "read_*", FS)
+    assert proc.returncode == 1
+    report = _json(proc)
+    assert [t["name"] for t in report["tools"]] == ["read_files"]
+    assert report["summary"]["total_tools"] == 1
+
+
+def test_tool_filter_no_match(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--tool", "nomatch", FS)
+    _assert_usage_error(proc, "nomatch", "read_files", "propose_and_review")
+    assert proc.stdout == ""
+
+
+# --- transform -------------------------------------------------------------------------------
+
+def test_transform_writes_same_shape_that_checks_clean(run_cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    proc = run_cli("transform", FS, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+    original = json.loads(FS_PATH.read_text(encoding="utf-8"))
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert list(written) == list(original)
+    assert [list(t) for t in written["tools"]] == [list(t) for t in original["tools"]]
+    assert [t["name"] for t in written["tools"]] == ["read_files", "propose_and_review"]
+    # outputSchema is not an input: it is kept as it was
+    assert [t["outputSchema"] for t in written["tools"]] == \
+        [t["outputSchema"] for t in original["tools"]]
+    text = out.read_text(encoding="utf-8")
+    assert "$ref" not in text and "$defs" not in text and "anyOf" not in text
+    recheck = run_cli("check", "--json", str(out))
+    assert recheck.returncode == 0, recheck.stdout
+    assert _json(recheck)["summary"]["findings"] == 0
+
+
+def test_transform_is_idempotent(run_cli: RunCli, tmp_path: Path) -> None:
+    once, twice = tmp_path / "once.json", tmp_path / "twice.json"
+    assert run_cli("transform", MIXED, "-o", str(once)).returncode == 0
+    assert run_cli("transform", str(once), "-o", str(twice)).returncode == 0
+    assert once.read_bytes() == twice.read_bytes()
+    report = _json(run_cli("transform", "--json", str(once)))
+    assert [c for t in report["tools"] for c in t["transforms_applied"]] == []
+
+
+def test_transform_stdout_is_the_document(run_cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    proc = run_cli("transform", FS)
+    assert proc.returncode == 0
+    document = _json(proc)
+    assert list(document) == ["tools"]
+    assert run_cli("transform", FS, "-o", str(out)).returncode == 0
+    assert document == json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_transform_refuses_to_overwrite_its_input(run_cli: RunCli, tmp_path: Path) -> None:
+    src = tmp_path / "in.json"
+    shutil.copyfile(FS_PATH, src)
+    before = src.read_bytes()
+    (tmp_path / "sub").mkdir()
+    # the same file spelled another way is still the input
+    for target in (str(src), str(tmp_path / "sub" / ".." / "in.json")):
+        proc = run_cli("transform", str(src), "-o", target)
+        _assert_usage_error(proc, "--force")
+        assert src.read_bytes() == before
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name not in {"in.json", "sub"}]
+    assert leftovers == []
+
+
+def test_transform_force_overwrites_input(run_cli: RunCli, tmp_path: Path) -> None:
+    src = tmp_path / "in.json"
+    shutil.copyfile(FS_PATH, src)
+    expected = run_cli("transform", FS).stdout
+    proc = run_cli("transform", str(src), "-o", str(src), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert src.read_text(encoding="utf-8") == expected
+
+
+def test_transform_refuses_to_overwrite_a_file_read_from_a_directory(
+        run_cli: RunCli, tmp_path: Path) -> None:
+    """`transform DIR -o DIR/tools.json` would overwrite one of its inputs: needs --force."""
+    directory = tmp_path / "snap"
+    directory.mkdir()
+    src = directory / "tools.json"
+    shutil.copyfile(FS_PATH, src)
+    before = src.read_bytes()
+    proc = run_cli("transform", str(directory), "-o", str(src))
+    assert src.read_bytes() == before
+    _assert_usage_error(proc, "--force")
+
+
+def test_transform_keeps_gemini_shape(run_cli: RunCli, tmp_path: Path) -> None:
+    src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
+    proc = run_cli("transform", src)
+    assert proc.returncode == 0, proc.stderr
+    document = _json(proc)
+    assert list(document) == ["functionDeclarations"]
+    read_rows, ping = document["functionDeclarations"]
+    assert read_rows["name"] == "read_rows"
+    assert "parametersJsonSchema" not in read_rows
+    assert read_rows["parameters"]["properties"] == {
+        "limit": {"type": "integer", "nullable": True},
+        "ids": {"type": "array", "items": {"type": "string"}},
+    }
+    assert "$defs" not in read_rows["parameters"]
+    assert ping == {"name": "ping", "description": "Ping."}
+
+
+def test_transform_gemini_json_writes_parameters_json_schema(
+        run_cli: RunCli, tmp_path: Path) -> None:
+    src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
+    proc = run_cli("transform", "--provider", "gemini-json", src)
+    assert proc.returncode == 0, proc.stderr
+    document = _json(proc)
+    assert list(document) == ["functionDeclarations"]
+    read_rows = document["functionDeclarations"][0]
+    assert "parameters" not in read_rows
+    schema = read_rows["parametersJsonSchema"]
+    assert schema["type"] == "object"
+    assert set(schema["properties"]) == {"limit", "ids"}
+
+
+def test_transformed_gemini_declarations_check_clean(run_cli: RunCli, tmp_path: Path) -> None:
+    """DESIGN: the transformed schema has no findings left for its profile.
+
+    transform writes `ping` back without `parameters` (valid for Gemini, and what OBJ007
+    recommends), so checking the output must not flag it.
+    """
+    src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
+    out = tmp_path / "out.json"
+    assert run_cli("transform", src, "-o", str(out)).returncode == 0
+    proc = run_cli("check", "--json", str(out))
+    assert _codes(_json(proc)) == []
+    assert proc.returncode == 0
+
+
+def test_transform_tool_filter_keeps_gemini_shape(run_cli: RunCli, tmp_path: Path) -> None:
+    """--tool transforms the matching tools; the others are written back as they were."""
+    src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
+    proc = run_cli("transform", "--tool", "read_rows", src)
+    assert proc.returncode == 0, proc.stderr
+    document = _json(proc)
+    assert list(document) == ["functionDeclarations"]
+    assert [d["name"] for d in document["functionDeclarations"]] == ["read_rows", "ping"]
+    assert "parameters" in document["functionDeclarations"][0]
+    assert document["functionDeclarations"][1] == GEMINI_DOC["functionDeclarations"][1]
+
+
+def test_transform_tool_filter_keeps_tool_fields(run_cli: RunCli) -> None:
+    proc = run_cli("transform", "--tool", "read_files", FS)
+    assert proc.returncode == 0, proc.stderr
+    document = _json(proc)
+    original = json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"][0]
+    tool, untouched = document["tools"]
+    assert untouched == json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"][1]
+    assert set(tool) == set(original)  # name, description, inputSchema, outputSchema
+    assert tool["outputSchema"] == original["outputSchema"]
+
+
+def test_transform_several_sources_keep_tool_fields(run_cli: RunCli) -> None:
+    proc = run_cli("transform", FS, MIXED)
+    assert proc.returncode == 0, proc.stderr
+    tools = {t["name"]: t for t in _json(proc)["tools"]}
+    assert len(tools) == 12
+    assert tools["read_files"]["outputSchema"]["required"] == ["result"]
+    assert tools["delete_branch"]["annotations"] == {"destructiveHint": True}
+
+
+def test_transform_lists_lossy_changes(run_cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    proc = run_cli("transform", MIXED, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lossy = [line for line in _stderr_lines(proc) if "lossy" in line]
+    assert any("update_ticket" in line and "UNI003" in line for line in lossy), proc.stderr
+    assert any("NAM001" in line for line in lossy), proc.stderr
+    written = json.loads(out.read_text(encoding="utf-8"))
+    names = [t["name"] for t in written["tools"]]
+    assert "github_search_issues" in names and "github/search issues" not in names
+    # properties *named* like keywords are data and come through untouched
+    field = next(t for t in written["tools"] if t["name"] == "add_schema_field")
+    assert {"format", "$ref", "anyOf", "additionalProperties"} <= set(
+        field["inputSchema"]["properties"])
+    assert field["inputSchema"]["properties"]["template"]["default"] == {
+        "$ref": "#/components/schemas/Address"}
+    assert run_cli("check", str(out)).returncode == 0
+
+
+def test_transform_lossless_only(run_cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    proc = run_cli("transform", "--lossless-only", MIXED, "-o", str(out))
+    assert proc.returncode == 1
+    assert "lossy" not in proc.stderr.lower()
+    report = _json(run_cli("transform", "--lossless-only", "--json", MIXED))
+    safeties = {c["safety"] for t in report["tools"] for c in t["transforms_applied"]}
+    assert safeties <= {"lossless", "hinted"} and "lossless" in safeties
+    remaining = {t["name"]: [i["code"] for i in t["remaining_issues"]] for t in report["tools"]}
+    assert "UNI003" in remaining["update_ticket"]
+    assert "NAM001" in remaining["github/search issues"]
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert "github/search issues" in [t["name"] for t in written["tools"]]
+    assert run_cli("check", str(out)).returncode == 1
+
+
+def test_transform_unreadable_input_leaves_output_alone(run_cli: RunCli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json {\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    out.write_text('{"keep": 1}\n', encoding="utf-8")
+    proc = run_cli("transform", str(bad), "-o", str(out))
+    assert out.read_text(encoding="utf-8") == '{"keep": 1}\n'
+    _assert_usage_error(proc, str(bad))
+
+
+# --- diff ------------------------------------------------------------------------------------
+
+def _run_narrow(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80"}
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "schema_compat", *args], capture_output=True,
+                          text=True, cwd=REPO_ROOT, env=env, check=False, encoding="utf-8")
+
+
+def test_diff_fits_80_columns() -> None:
+    proc = _run_narrow("diff", "read_files", FS)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) > 20
+    assert max(len(line) for line in lines) <= 80
+    assert "REF001" in proc.stdout
+    assert "lossless" in proc.stdout
+    assert "\x1b" not in proc.stdout + proc.stderr
+
+
+def test_diff_unknown_tool(run_cli: RunCli) -> None:
+    proc = run_cli("diff", "nope", FS)
+    _assert_usage_error(proc, "'nope'", "read_files", "propose_and_review")
+    assert proc.stdout == ""
+
+
+def test_diff_json_structural_diff(run_cli: RunCli) -> None:
+    proc = run_cli("diff", "--json", "read_files", FS)
+    assert proc.returncode == 0, proc.stderr
+    data = _json(proc)
+    assert data["version"] == 1
+    assert [t["name"] for t in data["tools"]] == ["read_files"]
+    entries = data["tools"][0]["structural_diff"]
+    assert entries
+    for entry in entries:
+        assert entry["op"] in {"added", "removed", "changed"}
+        assert entry["path"].startswith("$")
+        assert entry["pointer"] == "" or entry["pointer"].startswith("/")
+    by_pointer = {(e["op"], e["pointer"]): e for e in entries}
+    assert ("removed", "/$defs") in by_pointer
+    ref = by_pointer[("removed", "/properties/files/items/$ref")]
+    assert ref["path"] == "$.properties.files.items['$ref']"
+    assert ref["before"] == "#/$defs/FileReadRequest"
+
+
+# --- rules, rule, profiles -------------------------------------------------------------------
+
+def test_rules_lists_codes(run_cli: RunCli) -> None:
+    proc = run_cli("rules")
+    assert proc.returncode == 0
+    rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
+    assert rows["REF001"][1] == "ref-unsupported"
+    assert rows["REF001"][2] == "error"
+    assert "UNI001" in rows
+
+
+@pytest.mark.parametrize("name", ["REF001", "ref-unsupported"])
+def test_rule_explains_one(run_cli: RunCli, name: str) -> None:
+    proc = run_cli("rule", name)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[0] == "REF001 ref-unsupported"
+    assert "lossless" in proc.stdout
+    assert "$ref" in proc.stdout
+
+
+def test_rule_unknown_code(run_cli: RunCli) -> None:
+    proc = run_cli("rule", "NOPE999")
+    _assert_usage_error(proc, "NOPE999")
+    assert proc.stdout == ""
+
+
+def test_rules_unknown_provider_says_which_exist(run_cli: RunCli) -> None:
+    _assert_usage_error(run_cli("rules", "--provider", "nope"), "'nope'", "gemini")
+
+
+def test_profiles(run_cli: RunCli) -> None:
+    proc = run_cli("profiles")
+    assert proc.returncode == 0
+    names = [line.split()[0] for line in proc.stdout.splitlines()
+             if line and not line[0].isspace()]
+    assert "gemini" in names and "gemini-json" in names
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+def _bad_files(tmp_path: Path) -> dict[str, Path]:
+    files = {
+        "not-json": "not json {\n",
+        "nan": ('{"name": "x", "inputSchema": {"type": "object", "properties": '
+                '{"a": {"type": "number", "default": NaN}}}}\n'),
+        "deep": "[" * 10_000 + "]" * 10_000 + "\n",
+        "number": "42\n",
+    }
+    out = {}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        out[name] = path
+    return out
+
+
+@pytest.mark.parametrize(("kind", "needle"), [
+    ("not-json", "not valid JSON"),
+    ("nan", "NaN"),
+    ("deep", "nested"),
+    ("number", "number"),
+])
+def test_bad_file(run_cli: RunCli, tmp_path: Path, kind: str, needle: str) -> None:
+    path = _bad_files(tmp_path)[kind]
+    _assert_usage_error(run_cli("check", str(path)), str(path), needle)
+
+
+def test_bad_file_json_mode_reports_error(run_cli: RunCli, tmp_path: Path) -> None:
+    path = _bad_files(tmp_path)["nan"]
+    proc = run_cli("check", "--json", str(path))
+    _assert_usage_error(proc, str(path))
+    report = _json(proc)
+    assert report["tools"] == []
+    assert [e["source"] for e in report["errors"]] == [str(path)]
+    assert report["errors"][0]["hint"]
+
+
+def test_missing_path(run_cli: RunCli, tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.json")
+    _assert_usage_error(run_cli("check", missing), missing)
+
+
+def test_directory_with_good_and_bad_file(run_cli: RunCli, tmp_path: Path) -> None:
+    shutil.copyfile(FS_PATH, tmp_path / "good.json")
+    (tmp_path / "bad.json").write_text("not json {\n", encoding="utf-8")
+    proc = run_cli("check", str(tmp_path))
+    _assert_usage_error(proc, "bad.json")
+    assert "good.json" not in proc.stderr
+    assert "read_files" in proc.stdout and "REF001" in proc.stdout
+    report = _json(run_cli("check", "--json", str(tmp_path)))
+    assert [t["name"] for t in report["tools"]] == ["read_files", "propose_and_review"]
+    assert [Path(e["source"]).name for e in report["errors"]] == ["bad.json"]
+
+
+def test_stdin_garbage(run_cli: RunCli) -> None:
+    _assert_usage_error(run_cli("check", "-", input="garbage\n"), "<stdin>")
+
+
+def test_unknown_provider(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--provider", "nope", FS)
+    _assert_usage_error(proc, "'nope'", "gemini", "gemini-json")
+    assert proc.stdout == ""
+
+
+def test_no_source(run_cli: RunCli) -> None:
+    proc = run_cli("check")
+    _assert_usage_error(proc, "SOURCE")
+    assert proc.stdout == ""
+
+
+# --- stdin, version --------------------------------------------------------------------------
+
+def test_check_json_from_stdin(run_cli: RunCli) -> None:
+    tools = json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"]
+    proc = run_cli("check", "--json", "-", input=json.dumps(tools))
+    assert proc.returncode == 1, proc.stderr
+    report = _json(proc)
+    assert report["summary"]["total_tools"] == 2
+    assert [t["source"] for t in report["tools"]] == ["<stdin>", "<stdin>"]
+    assert "REF001" in _codes(report)
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(run_cli: RunCli, flag: str) -> None:
+    proc = run_cli(flag)
+    assert proc.returncode == 0
+    assert proc.stdout == "schema-compat 0.1.0\n"
+    assert proc.stderr == ""

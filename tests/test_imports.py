@@ -1,0 +1,83 @@
+"""Import guard: the file path of the CLI must not pull in heavy or optional modules.
+
+Each case runs the CLI in-process in a fresh interpreter (a subprocess, so nothing imported by
+pytest leaks in) and prints which top-level packages ended up in `sys.modules`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# pydantic is not watched: typer 0.29 itself imports it for every subcommand (its start-up
+# cost belongs to the performance work, not to this guard).
+WATCHED = ("mcp", "deepdiff", "jsonschema", "google")
+
+# Runs `schema-compat ARGV...` as the console script would, then reports the watched modules
+# that were imported, together with the exit code.
+_PROBE = """
+import contextlib, io, json, runpy, sys
+sys.argv = ["schema-compat", *json.loads(sys.argv[1])]
+code = 0
+out, err = io.StringIO(), io.StringIO()
+try:
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        runpy.run_module("schema_compat", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+tops = sorted({name.split(".")[0] for name in sys.modules})
+print(json.dumps({"code": code, "modules": tops, "stderr": err.getvalue()}))
+"""
+
+
+def _imported(*args: str) -> tuple[int, set[str], str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+    env.pop("FORCE_COLOR", None)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(list(args))],
+        capture_output=True, text=True, cwd=REPO_ROOT, env=env, check=False, timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return data["code"], set(data["modules"]) & set(WATCHED), data["stderr"]
+
+
+def test_help_imports_nothing_heavy() -> None:
+    code, heavy, _ = _imported("--help")
+    assert code == 0
+    assert heavy == set()
+
+
+def test_version_imports_nothing_heavy() -> None:
+    code, heavy, _ = _imported("--version")
+    assert code == 0
+    assert heavy == set()
+
+
+@pytest.mark.parametrize("module", ["mcp", "deepdiff", "jsonschema", "google"])
+def test_check_file_does_not_import(module: str) -> None:
+    code, heavy, stderr = _imported("check", "examples/fs_read_files.json")
+    assert code == 1, stderr  # the example has findings: proves the check really ran
+    assert module not in heavy
+
+
+def test_transform_file_does_not_import_live_or_diff_modules() -> None:
+    code, heavy, stderr = _imported("transform", "--quiet", "examples/fs_read_files.json")
+    assert code == 0, stderr
+    assert heavy & {"mcp", "deepdiff", "jsonschema", "google"} == set()
+
+
+def test_diff_json_does_import_deepdiff() -> None:
+    """The guard above would notice: `diff --json` is the one path that needs deepdiff."""
+    code, heavy, stderr = _imported("diff", "--json", "read_files",
+                                    "examples/fs_read_files.json")
+    assert code == 0, stderr
+    assert "deepdiff" in heavy
+    assert "mcp" not in heavy
