@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -263,19 +261,6 @@ def test_a_directory_where_a_file_was_expected(tmp_path: Path) -> None:
     assert error == SourceError(
         str(tmp_path), "is a directory, not a JSON file", "give the path of a .json file"
     )
-
-
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
-def test_permission_denied(tmp_path: Path) -> None:
-    path = tmp_path / "secret.json"
-    path.write_text("{}")
-    path.chmod(0)
-    try:
-        assert error_of(path) == SourceError(
-            str(path), "permission denied", "check the file's read permissions"
-        )
-    finally:
-        path.chmod(stat.S_IRUSR | stat.S_IWUSR)
 
 
 def test_permission_denied_simulated_even_as_root(
