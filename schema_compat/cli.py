@@ -151,16 +151,14 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
 
 
 def _run(tools: list[Any], plan: Plan) -> list[ToolResult]:
-    from .engine import run
+    from .engine import run_plan
 
     if len(tools) >= 200 and sys.stderr.isatty():
         from .report.text import make_console
 
         with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
-            return run(tools, plan.profile, select=list(plan.codes) or ["-none-"],
-                       lossless_only=plan.lossless_only)
-    return run(tools, plan.profile, select=list(plan.codes) or ["-none-"],
-               lossless_only=plan.lossless_only)
+            return run_plan(tools, plan)
+    return run_plan(tools, plan)
 
 
 def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from .model import Change, Finding, Path, ToolDef, ToolResult
+from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
 from .profiles import Profile, get_profile
 from .rules import refs as ref_rules
 from .rules.base import Fixed, NodeContext, Rule
@@ -42,7 +42,7 @@ class Plan:
         return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
                            active=self.codes, lossless_only=self.lossless_only)
 
-    def severity(self, rule: Rule) -> Any:
+    def severity(self, rule: Rule) -> Severity:
         return self.profile.severity.get(rule.code, rule.severity)
 
     def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
@@ -163,7 +163,11 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
         select: list[str] | None = None, ignore: list[str] | None = None,
         lossless_only: bool = False) -> list[ToolResult]:
     """Check and transform every tool; the heart of the library API and the CLI."""
-    plan = make_plan(profile, select, ignore, lossless_only)
+    return run_plan(tools, make_plan(profile, select, ignore, lossless_only))
+
+
+def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
+    """`run` with the rules already chosen (the CLI validates options into a Plan first)."""
     results: list[ToolResult] = []
     # Names and counts are per source: one source is one server's listing, sent together;
     # two snapshot files checked in one run are not one request.

@@ -19,7 +19,7 @@ METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnc
 def _claimed(ctx: NodeContext) -> frozenset[str]:
     from .registry import claimed_keywords
 
-    return claimed_keywords(ctx.profile, ctx.active)
+    return claimed_keywords(ctx.profile)
 
 
 def _unknown(node: Any, ctx: NodeContext) -> list[str]:

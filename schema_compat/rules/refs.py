@@ -115,9 +115,7 @@ def detect_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
 def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     """Inline references: all of them when REF001 is in force, else only broken ones."""
     a = _analysis(root, ctx)
-    if "REF006" in ctx.active and _too_large(a, ctx):
-        return None
-    if _too_large(a, ctx):
+    if _too_large(a, ctx):  # REF006: left as it is, never half inlined
         return None
     resolver = RefResolver(root)
     unroll = ctx.profile.unroll_depth

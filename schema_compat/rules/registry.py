@@ -39,7 +39,7 @@ def _claims(codes: tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
-def claimed_keywords(profile: Profile, active: frozenset[str]) -> frozenset[str]:
+def claimed_keywords(profile: Profile) -> frozenset[str]:
     """Keywords some other rule of this profile handles (even if deselected this run)."""
     return _claims(profile.rules)
 
