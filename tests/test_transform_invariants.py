@@ -305,3 +305,14 @@ def test_every_finding_path_parses_back_to_its_node(
                 assert tokens == [str(k) for k in f.path]
                 checked += 1
     assert checked > 1000
+
+
+def test_hand_written_examples_are_accepted_by_google_genai() -> None:
+    results = _results(ROOT / "examples" / "mixed.json") + _results(
+        ROOT / "examples" / "fs_read_files.json")
+    assert len(results) == 12
+    for r in results:
+        assert [f for f in r.remaining if f.severity == "error"] == [], r.tool.name
+        assert_gemini_parameters(r.transformed_schema, r.transformed_name)
+    again = run([ToolDef(r.transformed_name, r.transformed_schema) for r in results], "gemini")
+    assert [r.transformed_schema for r in again] == [r.transformed_schema for r in results]
