@@ -76,12 +76,16 @@ def fix_dangling_required(node: Any, ctx: NodeContext) -> Fixed:
     if not isinstance(req, list):
         return Fixed(out, (Edit(("required",), "hinted", "removed a malformed `required`"),))
     props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-    keep = [r for r in dict.fromkeys(req) if isinstance(r, str) and r in props]
-    missing = [r for r in req if isinstance(r, str) and r not in props]
+    names = [r for r in req if isinstance(r, str)]
+    keep = [r for r in dict.fromkeys(names) if r in props]
+    missing = [r for r in names if r not in props]
     if keep:
         out["required"] = keep
     edits = [Edit(("required",), "lossless", "removed duplicate names from `required`")] \
-        if len(set(req)) != len(req) else []
+        if len(set(names)) != len(names) else []
+    if len(names) != len(req):
+        edits.append(Edit(("required",), "hinted", "removed entries of `required` that are "
+                                                   "not property names"))
     if missing:
         out = with_hint(out, "The server also requires " + ", ".join(missing) + ".")
         edits.append(Edit(("required",), "hinted",

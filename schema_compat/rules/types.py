@@ -36,7 +36,7 @@ def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
-    types = [t for t in dict.fromkeys(node["type"]) if isinstance(t, str)]
+    types = list(dict.fromkeys(t for t in node["type"] if isinstance(t, str)))
     nullable = "null" in types
     rest = [t for t in types if t != "null"]
     out = {k: v for k, v in node.items() if k != "type"}

@@ -1,0 +1,46 @@
+"""Random schema-shaped JSON through both Gemini profiles: transform never raises, leaves
+no error finding (a refused reference expansion aside) and is idempotent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schema_compat.engine import run
+from schema_compat.model import ToolDef
+
+KEYWORDS = [
+    "type", "properties", "items", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+    "$ref", "$defs", "definitions", "enum", "const", "required", "additionalProperties",
+    "patternProperties", "propertyNames", "prefixItems", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format", "pattern", "minItems",
+    "uniqueItems", "contains", "default", "examples", "description", "nullable",
+    "dependentRequired", "dependencies", "unevaluatedProperties", "x-foo", "$schema",
+    "$anchor", "deprecated",
+]
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 5),
+    st.floats(allow_nan=False, allow_infinity=False, width=16),
+    st.sampled_from(["string", "integer", "number", "object", "array", "boolean", "null",
+                     "OBJECT", "int", "any", "enum", "", "#", "#/$defs/A", "#/$defs/B",
+                     "#/properties/a", "http://127.0.0.1:9/x", "date-time", "uri", "a", "b"]),
+)
+SCHEMAS = st.recursive(SCALARS, lambda children: st.one_of(
+    st.lists(children, max_size=4),
+    st.dictionaries(st.one_of(st.sampled_from(KEYWORDS), st.sampled_from(["a", "b", "A", "B"])),
+                    children, max_size=6)), max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck),
+          database=None)
+@given(SCHEMAS, st.sampled_from(["gemini", "gemini-json"]))
+def test_transform_never_raises_and_reaches_a_fixpoint(schema: Any, profile: str) -> None:
+    result = run([ToolDef("t", schema)], profile)[0]
+    json.dumps(result.transformed_schema)
+    errors = [f for f in result.remaining if f.severity == "error" and f.code != "REF006"]
+    assert errors == []
+    again = run([ToolDef("t", result.transformed_schema)], profile)[0]
+    assert again.transformed_schema == result.transformed_schema
