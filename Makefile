@@ -37,9 +37,9 @@ lint: install ## Run ruff on the package and the tests
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
 
-demo: install ## Check the bundled example against Gemini and show the diff for read_files
-	$(BIN)/schema-compat check examples/fs_read_files.json || true
-	$(BIN)/schema-compat diff read_files examples/fs_read_files.json
+demo: install ## Check the example MCP server against Gemini and show the diff for read_files
+	$(BIN)/schema-compat check --server "$(BIN)/python examples/fs_server.py" || true
+	$(BIN)/schema-compat diff read_files --server "$(BIN)/python examples/fs_server.py"
 
 clean: ## Remove .venv, caches and build output
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info

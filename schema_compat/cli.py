@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -79,6 +80,72 @@ LosslessOpt = Annotated[
     bool,
     typer.Option("--lossless-only", help="Refuse lossy fixes; their findings stay standing."),
 ]
+_LIVE = "Live servers"
+ServerOpt = Annotated[
+    list[str] | None,
+    typer.Option("--server", help='Launch a stdio MCP server: "CMD ARGS" (repeatable).',
+                 show_default=False, rich_help_panel=_LIVE),
+]
+EnvOpt = Annotated[
+    list[str] | None,
+    typer.Option("--env", help="K=V for --server (repeatable).", show_default=False,
+                 rich_help_panel=_LIVE),
+]
+CwdOpt = Annotated[
+    str | None,
+    typer.Option("--cwd", help="Working directory for --server.", show_default=False,
+                 rich_help_panel=_LIVE),
+]
+UrlOpt = Annotated[
+    list[str] | None,
+    typer.Option("--url", help="Connect over streamable HTTP (repeatable).", show_default=False,
+                 rich_help_panel=_LIVE),
+]
+HeaderOpt = Annotated[
+    list[str] | None,
+    typer.Option("--header", help="'K: V' for --url and --sse (repeatable).",
+                 show_default=False, rich_help_panel=_LIVE),
+]
+SseOpt = Annotated[
+    list[str] | None,
+    typer.Option("--sse", help="Connect over legacy SSE (repeatable).", show_default=False,
+                 rich_help_panel=_LIVE),
+]
+ConfigOpt = Annotated[
+    list[str] | None,
+    typer.Option("--config", help="An MCP client config (.mcp.json, .vscode/mcp.json, "
+                                  ".cursor/mcp.json, .gemini/settings.json, "
+                                  "claude_desktop_config.json): check each server in it.",
+                 show_default=False, rich_help_panel=_LIVE),
+]
+NameOpt = Annotated[
+    list[str] | None,
+    typer.Option("--name", help="Only these servers of --config (glob; repeatable).",
+                 show_default=False, rich_help_panel=_LIVE),
+]
+TimeoutOpt = Annotated[
+    float,
+    typer.Option("--timeout", help="Seconds to wait for each live server.", min=0.1,
+                 rich_help_panel=_LIVE),
+]
+
+
+@dataclass(frozen=True)
+class LiveOpts:
+    """The live-source options a command was given (see extract/live.py)."""
+
+    server: list[str] | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    sse: list[str] | None = None
+    config: list[str] | None = None
+    name: list[str] | None = None
+    timeout: float = 30.0
+
+    def given(self) -> bool:
+        return bool(self.server or self.url or self.sse or self.config)
 
 
 def fail(message: str, hint: str = "") -> NoReturn:
@@ -129,12 +196,83 @@ def _plan(provider: str, select: list[str] | None, ignore: list[str] | None,
     return make_plan(provider, sel, ign, lossless_only)
 
 
-def _load(sources: list[str] | None) -> tuple[list[LoadedSource], list[SourceError]]:
+def _load(sources: list[str] | None, live: LiveOpts | None = None, *, discover: bool = False
+          ) -> tuple[list[LoadedSource], list[SourceError]]:
     from .extract.files import load_sources
 
-    if not sources:
-        fail("no SOURCE given", "pass a JSON file, a directory, or - to read stdin")
-    return load_sources(list(dict.fromkeys(sources)))  # the same file twice is read once
+    live = live or LiveOpts()
+    if (live.env or live.cwd) and not live.server:
+        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
+    if live.header and not (live.url or live.sse):
+        fail("--header applies to --url and --sse", "add --url URL")
+    if live.name and not live.config and (sources or live.given()):
+        fail("--name picks servers of --config", "add --config FILE")
+    if not sources and not live.given():
+        configs = _discover() if discover else []
+        if not configs:
+            from .extract.config import CONFIG_CANDIDATES
+
+            fail("no SOURCE given" + (" and no MCP client config here (looked for "
+                                      f"{', '.join(CONFIG_CANDIDATES)})" if discover else ""),
+                 "pass a JSON file, a directory, - to read stdin, --server, --url, --sse "
+                 "or --config")
+        live = LiveOpts(config=configs, name=live.name, timeout=live.timeout)
+    loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])
+    if live.given():
+        more, more_errors = _load_live(live)
+        loaded += more
+        errors += more_errors
+    return loaded, errors
+
+
+def _discover() -> list[str]:
+    """With no SOURCE, the MCP client configs in the current directory; says what it found."""
+    from .extract.config import discover_configs
+
+    found = discover_configs(".")
+    if found:
+        print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
+              file=sys.stderr)
+    return found
+
+
+def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
+    """--server/--url/--sse/--config: every server is connected at once, within --timeout."""
+    from .extract.config import ConfigError, ServerSpec, load_config, parse_command
+
+    env = dict(_pair(e, "=", "--env", "K=V") for e in live.env or [])
+    headers = dict(_pair(h, ":", "--header", "'K: V'") for h in live.header or [])
+    specs: list[ServerSpec] = []
+    errors: list[SourceError] = []
+    for text in live.server or []:
+        try:
+            command, args = parse_command(text)
+        except ValueError as exc:
+            fail(str(exc), 'quote the whole command: --server "CMD ARGS"')
+        specs.append(ServerSpec(text, "stdio", command, args, env, live.cwd))
+    specs += [ServerSpec(u, "http", url=u, headers=headers) for u in live.url or []]
+    specs += [ServerSpec(u, "sse", url=u, headers=headers) for u in live.sse or []]
+    for path in live.config or []:
+        try:
+            found, bad = load_config(path, live.name)
+        except ConfigError as exc:
+            errors.append(exc.error)
+            continue
+        specs += found
+        errors += bad
+    if not specs:
+        return [], errors
+    from .extract.live import fetch_servers
+
+    loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
+    return loaded, errors + failed
+
+
+def _pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
+    key, found, value = text.partition(sep)
+    if not found or not key.strip():
+        fail(f"{option} {text!r} is not {form}")
+    return key.strip(), value.strip() if sep == ":" else value
 
 
 def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
@@ -200,6 +338,15 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="List compatible tools and fix titles too.")
                        ] = False,
+    server: ServerOpt = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    sse: SseOpt = None,
+    config: ConfigOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Flag what the provider would reject or silently degrade, with a JSONPath for each.
 
@@ -207,9 +354,14 @@ def check(
       schema-compat check tools.json
       schema-compat check --provider gemini-json --fail-on warning snapshots/
       schema-compat check --json - < tools.json | jq .summary
+      schema-compat check --server "python server.py" --env API_KEY=...
+      schema-compat check --config .mcp.json --name github
+
+    With no SOURCE, the MCP client configs in the current directory are checked.
     """
     plan = _plan(provider, select, ignore, lossless_only)
-    loaded, errors = _load(sources)
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = _load(sources, live, discover=True)
     report = _report(plan.profile.name, _run(_select_tools(loaded, tool), plan), errors)
     if json_out or output_format == Format.json:
         from .report.json import render_json
@@ -242,6 +394,15 @@ def transform(
                                                         "file.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")
                      ] = False,
+    server: ServerOpt = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    sse: SseOpt = None,
+    config: ConfigOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Write the tools in a form the provider accepts, in the same shape as the input.
 
@@ -254,11 +415,13 @@ def transform(
     Examples:
       schema-compat transform tools.json -o tools.gemini.json
       schema-compat transform --lossless-only --json tools.json
+      schema-compat transform --server "python server.py" -o tools.json
     """
     from .jsonio import dump_json
 
     plan = _plan(provider, select, ignore, lossless_only)
-    loaded, errors = _load(sources)
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = _load(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
         _print_errors(errors)
         raise typer.Exit(EXIT_USAGE)
@@ -350,6 +513,15 @@ def diff(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     lossless_only: LosslessOpt = False,
+    server: ServerOpt = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    sse: SseOpt = None,
+    config: ConfigOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Show one tool side by side: original | transformed, each change marked with its
     rule code and safety.
@@ -357,15 +529,18 @@ def diff(
     Examples:
       schema-compat diff read_files tools.json
       NO_COLOR=1 schema-compat diff read_files tools.json | less
+      schema-compat diff read_files --server "python examples/fs_server.py"
     """
     plan = _plan(provider, select, ignore, lossless_only)
-    loaded, errors = _load(sources)
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = _load(sources, live)
     _print_errors(errors)
     tools = [t for s in loaded for t in s.tools]
     chosen = [t for t in tools if t.name == tool_name]
     if not chosen:
         names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
-        fail(f"no tool named {tool_name!r} in {', '.join(sources or [])}",
+        where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
+        fail(f"no tool named {tool_name!r} in {where}",
              f"tools here: {names}" if names else "no tools were read")
     results = _run(chosen[:1], plan)
     report = _report(plan.profile.name, results, errors)

@@ -1,0 +1,289 @@
+"""MCP client configurations: which servers a user runs, and how to start or reach each.
+
+Understood: Claude Desktop and Claude Code (`mcpServers`, `.mcp.json`), Cursor
+(`.cursor/mcp.json`), VS Code (`.vscode/mcp.json`: `servers`, `inputs`, JSON with comments)
+and Gemini CLI (`.gemini/settings.json`: `command`, `url` for SSE, `httpUrl` for streamable
+HTTP). `${env:VAR}`, `${VAR}` and `${VAR:-default}` are expanded from the environment; a
+value only an interactive prompt could supply (`${input:...}`, `promptString`) is an error on
+that server, never a prompt. Pure standard library: nothing here starts a server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..model import SourceError
+
+__all__ = [
+    "CONFIG_CANDIDATES",
+    "ConfigError",
+    "ServerSpec",
+    "discover_configs",
+    "load_config",
+    "parse_command",
+]
+
+Kind = Literal["stdio", "http", "sse"]
+
+# Looked for, in this order, when `check` is given no SOURCE.
+CONFIG_CANDIDATES: tuple[str, ...] = (
+    ".mcp.json",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".gemini/settings.json",
+)
+
+_VAR = re.compile(r"\$\{([^}]*)\}")
+_HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http"}
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One live server: a stdio command, or a URL (streamable HTTP or SSE)."""
+
+    name: str
+    kind: Kind
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class ConfigError(ValueError):
+    """The whole config file is unusable (unreadable, not JSON, no servers)."""
+
+    def __init__(self, error: SourceError) -> None:
+        super().__init__(error.one_line())
+        self.error = error
+
+
+class _ServerError(ValueError):
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def parse_command(text: str) -> tuple[str, tuple[str, ...]]:
+    """`--server "CMD ARGS"` split as a POSIX shell would (quotes kept together)."""
+    try:
+        parts = shlex.split(text)
+    except ValueError as exc:
+        raise ValueError(f"cannot split --server {text!r}: {exc}") from None
+    if not parts:
+        raise ValueError("--server needs a command")
+    return parts[0], tuple(parts[1:])
+
+
+def _strip_jsonc(text: str) -> str:
+    """Drop // and /* */ comments and trailing commas, as VS Code's parser allows."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    in_string = False
+    while i < n:
+        ch = text[i]
+        if in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                in_string = False
+            i += 1
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+            i += 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        else:
+            out.append(ch)
+            i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+def _read(path: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(SourceError(path, "no such file", "check the --config path")) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(SourceError(path, f"cannot read the config: {reason}")) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            return json.loads(_strip_jsonc(text))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(SourceError(
+                path, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                "fix the config file")) from None
+
+
+def _expander(environ: Mapping[str, str], base: str, prompted: set[str]) -> Any:
+    def expand(value: str, where: str) -> str:
+        def one(match: re.Match[str]) -> str:
+            body = match.group(1)
+            if body.startswith("input:"):
+                name = body[len("input:"):]
+                raise _ServerError(
+                    f"{where} needs ${{input:{name}}}, which only an interactive prompt "
+                    "can supply",
+                    "put the value in the config (or an environment variable) and "
+                    "reference it as ${env:VAR}")
+            if body in ("workspaceFolder", "workspaceRoot"):
+                return base
+            if body == "userHome":
+                return os.path.expanduser("~")
+            if body.startswith("env:"):
+                body = body[len("env:"):]
+            name, sep, default = body.partition(":-")
+            if name in environ:
+                return environ[name]
+            if sep:
+                return default
+            if name in prompted:
+                raise _ServerError(f"{where} needs {name}, which only an interactive prompt "
+                                   "can supply", f"set {name} in the environment")
+            raise _ServerError(f"{where} uses ${{{match.group(1)}}} but {name} is not set",
+                               f"export {name}=... before running schema-compat")
+
+        return _VAR.sub(one, value)
+
+    return expand
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _ServerError(f'"{what}" must be a list of strings')
+    return list(value)
+
+
+def _mapping(value: Any, what: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _ServerError(f'"{what}" must be an object of strings')
+    out = {}
+    for key, item in value.items():
+        if isinstance(item, (int, float, bool)):
+            item = json.dumps(item)
+        if not isinstance(item, str):
+            raise _ServerError(f'"{what}.{key}" must be a string')
+        out[key] = item
+    return out
+
+
+def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[str, str],
+            prompted: set[str]) -> ServerSpec:
+    if not isinstance(entry, dict):
+        raise _ServerError("the server entry is not an object")
+    expand = _expander(environ, base, prompted)
+    kind_field = str(entry.get("type") or entry.get("transport") or "").lower()
+    env = {k: expand(v, f"env.{k}") for k, v in _mapping(entry.get("env"), "env").items()}
+    headers = {k: expand(v, f"headers.{k}")
+               for k, v in _mapping(entry.get("headers"), "headers").items()}
+    if isinstance(entry.get("httpUrl"), str):
+        return ServerSpec(name, "http", url=expand(entry["httpUrl"], "httpUrl"), headers=headers)
+    url = entry.get("url") or entry.get("serverUrl")
+    if isinstance(url, str) and "command" not in entry:
+        if kind_field == "sse" or (gemini and kind_field not in _HTTP_TYPES):
+            kind: Kind = "sse"
+        elif kind_field in _HTTP_TYPES or not kind_field:
+            kind = "http"
+        else:
+            raise _ServerError(f'unknown transport type "{kind_field}"',
+                               'use "stdio", "http" or "sse"')
+        return ServerSpec(name, kind, url=expand(url, "url"), headers=headers)
+    command = entry.get("command")
+    if not isinstance(command, str) or not command:
+        raise _ServerError('the server has neither "command" nor "url"',
+                           'give "command" (stdio) or "url"')
+    args = tuple(expand(a, "args") for a in _strings(entry.get("args"), "args"))
+    cwd = entry.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        raise _ServerError('"cwd" must be a string')
+    if isinstance(cwd, str):
+        cwd = expand(cwd, "cwd")
+        cwd = cwd if os.path.isabs(cwd) else os.path.join(base, cwd)
+    return ServerSpec(name, "stdio", command=expand(command, "command"), args=args, env=env,
+                      cwd=cwd)
+
+
+def _project_dir(path: str) -> str:
+    """The folder `${workspaceFolder}` and relative `cwd`s mean: the project, not .vscode/."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(folder) in (".vscode", ".cursor", ".gemini"):
+        return os.path.dirname(folder)
+    return folder
+
+
+def load_config(path: str, names: Sequence[str] | None = None,
+                environ: Mapping[str, str] | None = None
+                ) -> tuple[list[ServerSpec], list[SourceError]]:
+    """The servers of one client config; a server that cannot be set up is an error entry.
+
+    Raises ConfigError when the file itself is unusable or `names` matches no server.
+    """
+    import fnmatch
+
+    environ = os.environ if environ is None else environ
+    document = _read(path)
+    if not isinstance(document, dict):
+        raise ConfigError(SourceError(path, "not an MCP client config: expected a JSON object",
+                                      'give a file with "mcpServers" or "servers"'))
+    servers = document.get("mcpServers")
+    if servers is None:
+        servers = document.get("servers")
+    if servers is None and isinstance(document.get("mcp"), dict):  # VS Code settings.json
+        servers = document["mcp"].get("servers")
+        document = document["mcp"]
+    if not isinstance(servers, dict):
+        raise ConfigError(SourceError(
+            path, 'not an MCP client config: no "mcpServers" or "servers" object',
+            "Claude, Cursor and Gemini use mcpServers; VS Code uses servers"))
+    prompted = {str(i.get("id")) for i in document.get("inputs") or [] if isinstance(i, dict)}
+    gemini = os.path.basename(path) == "settings.json" or any(
+        isinstance(e, dict) and "httpUrl" in e for e in servers.values())
+    chosen = list(servers)
+    if names:
+        chosen = [n for n in servers if any(fnmatch.fnmatchcase(n, p) for p in names)]
+        if not chosen:
+            raise ConfigError(SourceError(
+                path, f"no server named {' '.join(names)}",
+                f"servers here: {', '.join(servers) or 'none'}"))
+    base = _project_dir(path)
+    specs: list[ServerSpec] = []
+    errors: list[SourceError] = []
+    for name in chosen:
+        entry = servers[name]
+        if isinstance(entry, dict) and entry.get("disabled") is True and not names:
+            continue
+        try:
+            specs.append(_server(name, entry, gemini=gemini, base=base, environ=environ,
+                                 prompted=prompted))
+        except _ServerError as exc:
+            errors.append(SourceError(name, exc.message, exc.hint))
+    return specs, errors
+
+
+def discover_configs(directory: str = ".") -> list[str]:
+    """The client configs present in `directory`, in CONFIG_CANDIDATES order."""
+    return [os.path.join(directory, c) if directory != "." else c
+            for c in CONFIG_CANDIDATES if os.path.isfile(os.path.join(directory, c))]

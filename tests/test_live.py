@@ -1,0 +1,246 @@
+"""Live sources: real servers started as subprocesses, over stdio, streamable HTTP and SSE.
+
+Every failure is asserted by its exact one-line message; every success by its findings, which
+must be the ones the same listing gives when read from a file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
+
+from launch import (
+    EXAMPLE,
+    REPO_ROOT,
+    SERVERS,
+    cli,
+    cmd,
+    example_over,
+    findings,
+    free_port,
+    report,
+)
+from paged_server import TOOLS as PAGED_TOOLS
+
+TOKEN = "s3cret-token"
+CORPUS = REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
+EXAMPLE_CMD = cmd(EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def http_url() -> Iterator[str]:
+    with example_over("http", token=TOKEN) as base:
+        yield f"{base}/mcp"
+
+
+@pytest.fixture(scope="module")
+def sse_url() -> Iterator[str]:
+    with example_over("sse") as base:
+        yield f"{base}/sse"
+
+
+@pytest.fixture(scope="module")
+def file_findings() -> dict[str, list[tuple[str, str]]]:
+    """The example's listing as captured in the corpus, checked from the file."""
+    proc = cli("check", "--json", str(CORPUS))
+    assert proc.returncode == 1, proc.stderr
+    return findings(report(proc))
+
+
+def _error_line(proc: object) -> str:
+    lines = proc.stderr.strip().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == 1, lines
+    return str(lines[0])
+
+
+# --- the example server -----------------------------------------------------------------
+
+
+def test_stdio_example_matches_the_captured_file(file_findings: dict[str, object]) -> None:
+    proc = cli("check", "--json", "--server", EXAMPLE_CMD)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ""  # the server's own log lines never reach the terminal
+    data = report(proc)
+    assert [t["source"] for t in data["tools"]] == [EXAMPLE_CMD, EXAMPLE_CMD]
+    assert findings(data) == file_findings
+    assert data["errors"] == []
+    read_files = data["tools"][0]
+    assert read_files["name"] == "read_files"
+    assert read_files["original_schema"] == json.loads(CORPUS.read_text())["tools"][0][
+        "inputSchema"]
+
+
+def test_transform_snapshot_agrees_with_live(tmp_path: Path) -> None:
+    """`transform --server -o` writes a listing that checks offline as the live run did."""
+    out = tmp_path / "tools.json"
+    live = cli("transform", "--json", "--server", EXAMPLE_CMD, "-o", str(out))
+    assert live.returncode == 0, live.stderr
+    snapshot = json.loads(out.read_text())
+    from_file = cli("transform", "--quiet", str(CORPUS))
+    assert snapshot["tools"] == json.loads(from_file.stdout)["tools"]
+    offline = cli("check", "--json", "--fail-on", "info", str(out))
+    assert findings(report(offline)) == findings(report(live), "remaining_issues")
+    assert all(t["status"] == "COMPATIBLE" for t in report(offline)["tools"])
+
+
+def test_diff_from_a_live_server() -> None:
+    proc = cli("diff", "read_files", "--server", EXAMPLE_CMD)
+    assert proc.returncode == 0, proc.stderr
+    assert "REF001" in proc.stdout and "nullable" in proc.stdout
+
+
+def test_streamable_http_with_bearer_token(http_url: str,
+                                           file_findings: dict[str, object]) -> None:
+    proc = cli("check", "--json", "--url", http_url,
+               "--header", f"Authorization: Bearer {TOKEN}")
+    assert proc.returncode == 1, proc.stderr
+    assert findings(report(proc)) == file_findings
+
+
+def test_streamable_http_without_token_is_401(http_url: str) -> None:
+    proc = cli("check", "--url", http_url, "--timeout", "5")
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {http_url}: HTTP 401 Unauthorized from {http_url} "
+        "(pass a token: --header 'Authorization: Bearer ...')")
+
+
+def test_streamable_http_wrong_path_is_404(sse_url: str) -> None:
+    url = sse_url.replace("/sse", "/nope")
+    proc = cli("check", "--url", url, "--timeout", "5")
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {url}: HTTP 404 Not Found at {url} "
+        "(check the path: streamable HTTP servers usually serve /mcp)")
+
+
+def test_sse(sse_url: str, file_findings: dict[str, object]) -> None:
+    proc = cli("check", "--json", "--sse", sse_url)
+    assert proc.returncode == 1, proc.stderr
+    assert findings(report(proc)) == file_findings
+
+
+def test_connection_refused() -> None:
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    proc = cli("check", "--url", url, "--timeout", "5")
+    assert proc.returncode == 2
+    host = url.split("/")[2]
+    assert _error_line(proc) == (
+        f"schema-compat: error: {url}: connection refused at {host} "
+        "(is the server running? check the host and port)")
+
+
+# --- raw JSON-RPC servers ---------------------------------------------------------------
+
+
+def test_pages_and_malformed_tools(tmp_path: Path) -> None:
+    """Three pages are followed; a malformed tool is a finding, the others are still checked;
+    the server's stray stdout line and its stderr never reach ours."""
+    server = cmd(SERVERS / "paged_server.py")
+    proc = cli("check", "--json", "--server", server)
+    assert proc.returncode == 1
+    assert proc.stderr == ""
+    data = report(proc)  # stdout is the report and nothing else
+    got = {name: [code for code, _ in codes] for name, codes in findings(data).items()}
+    assert got == {
+        "echo": [],
+        "batch": ["REF001", "REF002"],
+        "no_schema": ["TYP009"],
+        "array_root": ["TYP007"],
+        "text_schema": ["TYP009"],
+    }
+    no_schema = next(t for t in data["tools"] if t["name"] == "no_schema")
+    assert no_schema["issues"][0]["message"] == "the tool has no input schema"
+    # the same listing from a file gives the same findings
+    snapshot = tmp_path / "paged.json"
+    snapshot.write_text(json.dumps({"tools": PAGED_TOOLS}))
+    assert findings(report(cli("check", "--json", str(snapshot)))) == findings(data)
+
+
+def test_never_answers_times_out() -> None:
+    proc = cli("check", "--timeout", "2", "--server", cmd(SERVERS / "silent_server.py"))
+    assert proc.returncode == 2
+    assert _error_line(proc).endswith(
+        "silent_server.py: no answer to initialize within 2s (is this an MCP stdio server? "
+        "it must read JSON-RPC on stdin and write only JSON-RPC to stdout)")
+
+
+def test_timeout_is_kept_in_process() -> None:
+    """The whole failure path, process kill included, ends within --timeout plus a second."""
+    from schema_compat.extract.config import ServerSpec
+    from schema_compat.extract.live import fetch_servers
+
+    spec = ServerSpec("silent", "stdio", sys.executable, (str(SERVERS / "silent_server.py"),))
+    start = time.monotonic()
+    loaded, errors = fetch_servers([spec], timeout=1.5)
+    elapsed = time.monotonic() - start
+    assert loaded == []
+    assert [e.message for e in errors] == ["no answer to initialize within 1.5s"]
+    assert elapsed < 2.5
+
+
+def test_server_exits_with_error() -> None:
+    server = cmd(SERVERS / "crash_server.py")
+    proc = cli("check", "--server", server)
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {server}: the server exited during start-up with exit code 3: "
+        "loading config... | Error: API_TOKEN is not set "
+        "(run the command by hand to see why it stops)")
+
+
+def test_missing_command() -> None:
+    proc = cli("check", "--server", "no-such-mcp-server --flag")
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        "schema-compat: error: no-such-mcp-server --flag: command not found: "
+        "no-such-mcp-server (install it, or give its full path)")
+
+
+def test_missing_working_directory(tmp_path: Path) -> None:
+    missing = tmp_path / "gone"
+    proc = cli("check", "--server", EXAMPLE_CMD, "--cwd", str(missing))
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {EXAMPLE_CMD}: working directory {missing} does not exist "
+        "(fix --cwd (or the server's cwd in the config))")
+
+
+def test_env_and_cwd_reach_the_server(tmp_path: Path) -> None:
+    """--env sets variables and --cwd the directory: the crash server is fine with neither,
+    so use a one-line shim that fails unless both are right."""
+    shim = tmp_path / "shim.py"
+    shim.write_text(
+        "import os, runpy, sys\n"
+        "assert os.environ['MODE'] == 'ok', 'MODE'\n"
+        f"assert os.getcwd() == {str(tmp_path)!r}, os.getcwd()\n"
+        f"sys.argv = [{str(SERVERS / 'paged_server.py')!r}]\n"
+        f"runpy.run_path({str(SERVERS / 'paged_server.py')!r}, run_name='__main__')\n")
+    proc = cli("check", "--json", "--server", cmd(shim), "--env", "MODE=ok",
+               "--cwd", str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    assert len(report(proc)["tools"]) == len(PAGED_TOOLS)
+
+
+def test_live_options_need_their_partner() -> None:
+    proc = cli("check", "--env", "A=1", "examples/fs_read_files.json")
+    assert proc.returncode == 2
+    assert _error_line(proc) == ("schema-compat: error: --env and --cwd apply to --server "
+                                 "(add --server \"CMD ARGS\")")
+
+
+def test_file_path_does_not_import_mcp() -> None:
+    probe = ("import sys, schema_compat.cli, schema_compat.extract.config; "
+             "print('mcp' in sys.modules)")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
