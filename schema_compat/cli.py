@@ -58,7 +58,8 @@ SourcesArg = Annotated[
     typer.Argument(help="JSON files, directories, or - for stdin.", show_default=False),
 ]
 ProviderOpt = Annotated[
-    str, typer.Option("--provider", "-p", help="Target profile (see `schema-compat profiles`).")
+    str, typer.Option("--provider", "-p", help="Target profile (see `schema-compat profiles`); "
+                      "`check` also takes a comma-separated list or `all`.")
 ]
 ToolOpt = Annotated[
     list[str] | None,
@@ -187,6 +188,10 @@ def _plan(provider: str, select: list[str] | None, ignore: list[str] | None,
     from .rules.registry import unknown_patterns
 
     if provider.lower() not in PROFILES:
+        if provider.strip().lower() == "all" or "," in provider:
+            fail(f"--provider {provider!r}: this command takes one provider",
+                 "`schema-compat check --provider all` compares them; transform or diff "
+                 "for one at a time")
         fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
     sel, ign = _split(select), _split(ignore)
     bad = unknown_patterns([*(sel or []), *(ign or [])])
@@ -321,6 +326,35 @@ def _exit_code(report: Report, fail_on: str, findings_of: str = "findings") -> i
     return EXIT_FINDINGS if worst else EXIT_OK
 
 
+def _providers(text: str) -> list[str]:
+    """`all`, or a comma-separated list of profiles; one name stays one provider."""
+    from .profiles import PROFILES
+
+    if text.strip().lower() == "all":
+        return list(PROFILES)
+    return [p.strip() for p in text.split(",") if p.strip()] or [text]
+
+
+def _print_matrix(reports: list[Report], as_json: bool) -> None:
+    from .report.matrix import matrix_to_dict
+
+    by_provider = {r.provider: list(r.results) for r in reports}
+    if as_json:
+        import json
+
+        from .report.json import report_to_dict
+
+        data = report_to_dict(reports[0])
+        data["provider"] = ",".join(by_provider)
+        data["matrix"] = matrix_to_dict(by_provider)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from .report.matrix import render_matrix
+        from .report.text import make_console
+
+        render_matrix(by_provider, make_console())
+
+
 @app.command()
 def check(
     sources: SourcesArg = None,
@@ -358,7 +392,19 @@ def check(
       schema-compat check --config .mcp.json --name github
 
     With no SOURCE, the MCP client configs in the current directory are checked.
+    `--provider all` (or a comma-separated list) prints a matrix: a row per tool, a column
+    per provider.
     """
+    providers = _providers(provider)
+    if len(providers) > 1:
+        plans = [_plan(p, select, ignore, lossless_only) for p in providers]
+        live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+        loaded, errors = _load(sources, live, discover=True)
+        tools = _select_tools(loaded, tool)
+        reports = [_report(pl.profile.name, _run(tools, pl), errors) for pl in plans]
+        _print_matrix(reports, json_out or output_format == Format.json)
+        _print_errors(errors)
+        raise typer.Exit(max(_exit_code(r, fail_on.value) for r in reports))
     plan = _plan(provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live, discover=True)

@@ -10,6 +10,7 @@ changes nothing, so what a fix creates (a union from a type list) is fixed in tu
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -174,13 +175,18 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
     original_names: dict[str, list[str]] = {}
     new_names: dict[str, list[str]] = {}
     totals: dict[str, int] = {}
+    tally_rules = [r for r in plan.tool if r.tally is not None]
+    tallies: dict[tuple[str, bool], Counter[str]] = {}  # (source, transformed) -> sums
     for tool in tools:
         totals[tool.source] = totals.get(tool.source, 0) + 1
     for tool in tools:
         before = original_names.setdefault(tool.source, [])
         renamed = new_names.setdefault(tool.source, [])
+        sums_before = tallies.setdefault((tool.source, False), Counter())
+        sums_after = tallies.setdefault((tool.source, True), Counter())
         position, total = len(before), totals[tool.source]
-        info = ToolInfo(tool.name, tool.description, position, tuple(before), total)
+        info = ToolInfo(tool.name, tool.description, position, tuple(before), total,
+                        tool.schema, dict(sums_before))
         no_params = tool.schema is None and tool.schema_optional
         findings = check_tool_level(info, plan)
         new_schema: Any = None
@@ -190,12 +196,17 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
             new_schema, changes = transform_schema(tool.schema, plan)
         new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
-        after = ToolInfo(new_name, tool.description, position, tuple(renamed), total)
+        after = ToolInfo(new_name, tool.description, position, tuple(renamed), total,
+                         new_schema, dict(sums_after))
         remaining = check_tool_level(after, plan)
         if not no_params:
             remaining += check_schema(new_schema, plan)
         before.append(tool.name)
         renamed.append(new_name)
+        for rule in tally_rules:
+            assert rule.tally is not None
+            sums_before.update(rule.tally(tool.schema))
+            sums_after.update(rule.tally(new_schema))
         results.append(ToolResult(
             tool=tool, profile=plan.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,

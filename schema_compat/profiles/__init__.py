@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from .anthropic import ANTHROPIC
 from .base import Profile
 from .gemini import GEMINI
 from .gemini_json import GEMINI_JSON
+from .openai import OPENAI
+from .portable import PORTABLE
+from .strict import ANTHROPIC_STRICT, OPENAI_STRICT
+from .vertex import VERTEX
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (GEMINI, GEMINI_JSON)}
+# gemini and gemini-json first: rule examples are checked against the first profile listing
+# a rule.
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    GEMINI, GEMINI_JSON, VERTEX, OPENAI, OPENAI_STRICT, ANTHROPIC, ANTHROPIC_STRICT,
+    PORTABLE)}
 DEFAULT_PROFILE = "gemini"
 
 

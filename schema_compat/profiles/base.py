@@ -22,6 +22,7 @@ class Profile:
     # type -> formats the provider takes; None: any `format` value is fine
     formats: Mapping[str, frozenset[str]] | None = None
     max_tools: int | None = None
+    max_description: int | None = None  # characters of a tool description
     nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
     unroll_depth: int = 3
     max_inlined_nodes: int = 50_000
@@ -30,6 +31,11 @@ class Profile:
     opaque_keywords: frozenset[str] = frozenset()
     sources: tuple[str, ...] = ()
     notes: str = ""
+    short: str = ""  # a column label for narrow terminals (the matrix); defaults to name
+
+    @property
+    def label(self) -> str:
+        return self.short or self.name
 
     @property
     def name_regex(self) -> re.Pattern[str]:

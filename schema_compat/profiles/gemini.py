@@ -33,6 +33,7 @@ RULE_ORDER = (
 
 GEMINI = Profile(
     name="gemini",
+    short="GEM",
     title="Gemini API parameters",
     target="functionDeclarations[].parameters (OpenAPI 3.0 subset)",
     rules=RULE_ORDER,

@@ -21,6 +21,7 @@ _IGNORED = ("VAL001", "UNI004", "UNI005", "UNI006", "CON001", "CON002", "CON003"
 
 GEMINI_JSON = Profile(
     name="gemini-json",
+    short="GEM-J",
     title="Gemini API parametersJsonSchema",
     target="functionDeclarations[].parametersJsonSchema (JSON Schema)",
     rules=(

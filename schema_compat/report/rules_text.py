@@ -69,7 +69,12 @@ def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
         console.print(f"  tool names: {p.name_rule}")
         if p.max_tools:
             console.print(f"  at most {p.max_tools} tools per request")
+        if p.max_description:
+            console.print(f"  descriptions of at most {p.max_description} characters")
         console.print(f"  rules ({len(p.rules)}): {' '.join(p.rules)}")
+        lowered = [c for c, sev in p.severity.items() if sev == "warning" and c in p.rules]
+        if lowered:
+            console.print(f"  warnings here (undocumented or unverified): {' '.join(lowered)}")
         if p.notes:
             console.print(f"  {p.notes}")
         console.print(Text(f"  sources: {'; '.join(p.sources)}", style="dim"))

@@ -7,7 +7,7 @@ the provider accepts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -95,6 +95,10 @@ class Rule:
     scope: Scope = "node"
     # Keywords this rule takes care of, so the catch-all unknown-keyword rule leaves them.
     claims: frozenset[str] = field(default_factory=frozenset)
+    # Tool rules on limits a provider counts per request (summed over the tools sent
+    # together): what one tool's schema adds to those sums. The engine keeps the running
+    # totals per source and hands them over as ToolInfo.tallies_before.
+    tally: Callable[[Any], Mapping[str, int]] | None = None
 
     @property
     def family(self) -> str:

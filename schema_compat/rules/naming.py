@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -24,12 +24,16 @@ class ToolInfo:
     position: int  # 0-based position among all tools of the run
     names_before: tuple[str, ...]  # names of the tools before this one (after renaming)
     total: int
+    schema: Any = None  # the tool's schema (the transformed one when judging the result)
+    # per-request sums of the tools before this one, for rules with a `tally`
+    tallies_before: Mapping[str, int] = field(default_factory=dict)
 
 
-def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str) -> str:
+def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str,
+             letter_first: bool = True) -> str:
     """Replace what the pattern forbids with `_`; keep it unique-ish when cut to length."""
     cleaned = re.sub(f"[^{allowed}]", "_", name) or "_"
-    if not re.match(r"[A-Za-z_]", cleaned):
+    if letter_first and not re.match(r"[A-Za-z_]", cleaned):
         cleaned = "_" + cleaned
     if len(cleaned) > max_len:
         digest = hashlib.sha1(name.encode()).hexdigest()[:6]
@@ -48,7 +52,11 @@ def _max_len(ctx: NodeContext) -> int:
     m = re.search(r"\{(\d+),(\d+)\}", ctx.profile.name_pattern)
     if not m:
         return 64
-    return int(m.group(2)) + (1 if ctx.profile.name_pattern.startswith("^[A-Za-z_]") else 0)
+    return int(m.group(2)) + (1 if _letter_first(ctx) else 0)
+
+
+def _letter_first(ctx: NodeContext) -> bool:
+    return ctx.profile.name_pattern.startswith("^[A-Za-z_]")
 
 
 def detect_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -58,7 +66,8 @@ def detect_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_name(tool: Any, ctx: NodeContext) -> Fixed:
-    new = sanitize(tool.name, ctx.profile.name_regex, _max_len(ctx), _allowed_chars(ctx))
+    new = sanitize(tool.name, ctx.profile.name_regex, _max_len(ctx), _allowed_chars(ctx),
+                   _letter_first(ctx))
     return Fixed(new, (Edit((), "lossy", f"renamed {tool.name!r} → {new!r}"),))
 
 
@@ -82,6 +91,13 @@ def detect_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not (isinstance(tool.description, str) and tool.description.strip()):
         yield Hit("the tool has no description; the model has only its name to go on",
                   (), "description")
+
+
+def detect_long_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
+    limit = ctx.profile.max_description
+    if limit is not None and isinstance(tool.description, str) and len(tool.description) > limit:
+        yield Hit(f"the description has {len(tool.description)} characters; the provider "
+                  f"has refused more than {limit}", (), "description")
 
 
 def detect_too_many(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -144,6 +160,24 @@ RULES = [
                   "declarations can be specified.",
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
             sources=("provider-rules.md GEM-18", "google-gemini/gemini-cli#19083"),
+        ),
+    ),
+    Rule(
+        code="NAM004", name="description-too-long", severity="warning", scope="tool",
+        message="tool description longer than the provider has accepted", safety=None,
+        fix_title=None, detect=detect_long_description,
+        docs=RuleDocs(
+            what="A tool description longer than the provider's observed limit (1,024 "
+                 "characters for OpenAI function tools, seen 2024-11 to 2025-04 and reported "
+                 "lifted for newer models in 2026). Observed in issues only, not documented, "
+                 "so this is a warning.",
+            error="Invalid 'tools[13].function.description': string too long. Expected a "
+                  "string with maximum length 1024, but got a string with length 1103 "
+                  "instead.",
+            fix="Shorten it in the server (schema-compat does not cut descriptions: the "
+                "part cut away may be the part the model needs).",
+            sources=("provider-rules.md OAI-05", "OpenHands/OpenHands#4838",
+                     "getsentry/sentry-mcp#106"),
         ),
     ),
 ]

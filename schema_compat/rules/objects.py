@@ -101,6 +101,23 @@ def detect_empty_root(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   ("properties",), "properties")
 
 
+def _allows_object(kind: Any) -> bool:
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+def detect_missing_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and _allows_object(node.get("type")) \
+            and "properties" not in node \
+            and not any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref")):
+        yield Hit("object schema without `properties`", (), "properties", "lossless")
+
+
+def fix_missing_properties(node: Any, ctx: NodeContext) -> Fixed:
+    # An empty `properties` constrains nothing, so validation is unchanged.
+    return Fixed({**node, "properties": {}},
+                 (Edit(("properties",), "lossless", "added `properties: {}`"),))
+
+
 RULES = [
     drop_rule(
         code="OBJ001", name="additional-properties", keywords=("additionalProperties",),
@@ -212,6 +229,23 @@ RULES = [
                 "Gemini file shape written by `transform` does so).",
             before={"type": "object", "properties": {}},
             sources=("provider-rules.md GEM-12", "agno-agi/agno#2113"),
+        ),
+    ),
+    Rule(
+        code="OBJ010", name="object-without-properties", severity="warning",
+        message="object schema without `properties`", safety="lossless",
+        fix_title="Add an empty `properties`", detect=detect_missing_properties,
+        fix=fix_missing_properties,
+        docs=RuleDocs(
+            what="`type: object` with no `properties` keyword, typically a tool that takes "
+                 "no arguments. OpenAI has refused it on some paths; seen in an issue only, "
+                 "hence a warning.",
+            error="Invalid schema for function '<fn>': In context=(), object schema missing "
+                  "properties.",
+            fix="Add `properties: {}`, which accepts the same values (lossless).",
+            before={"type": "object"},
+            after={"type": "object", "properties": {}},
+            sources=("provider-rules.md OAI-10", "spring-projects/spring-ai#4776"),
         ),
     ),
 ]

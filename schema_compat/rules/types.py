@@ -85,6 +85,9 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
     out = dict(node)
     if inferred:
         out["type"] = inferred
+        if (not ctx.profile.nullable_keyword and isinstance(node.get("enum"), list)
+                and None in node["enum"]):
+            out["type"] = [inferred, "null"]  # the enum's null stays accepted
         if ctx.is_root and "properties" not in out:
             out["properties"] = {}
         return Fixed(out, (Edit(("type",), "lossless", f"added `type: {inferred}`"),))
@@ -131,7 +134,11 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
 # --- TYP004 arrays without items -------------------------------------------------------
 
 def detect_array_without_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if not isinstance(node, dict) or node.get("type") != "array" or "prefixItems" in node:
+    if not isinstance(node, dict) or "prefixItems" in node:
+        return
+    kind = node.get("type")
+    # OAI-08: an array allowed by a type list needs `items` too.
+    if kind != "array" and not (isinstance(kind, list) and "array" in kind):
         return
     if "items" not in node:
         yield Hit("`type: array` without `items`", (), "items")

@@ -364,6 +364,57 @@ _SHAPES_BEFORE = {"type": "object", "properties": {"shape": {"oneOf": [
     {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
      "required": ["kind", "side"]}]}}}
 
+
+# --- UNI007: anyOf with sibling fields (Vertex) -------------------------------------------
+
+_ANNOTATIONS = ("description", "title")
+
+
+def _siblings(node: Any) -> list[str]:
+    if not (isinstance(node, dict) and isinstance(node.get("anyOf"), list)):
+        return []
+    return [k for k in node if k != "anyOf"]
+
+
+def detect_any_of_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    extra = _siblings(node)
+    if extra and not ctx.is_root:
+        yield Hit("`anyOf` must be the only field of its node; this one also has "
+                  + ", ".join(f"`{k}`" for k in extra), ("anyOf",), "anyOf",
+                  "lossy" if _push_down(node)[1] else "lossless")
+
+
+def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
+    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
+    branches: list[Any] = []
+    conflicts: list[str] = []
+    for branch in node["anyOf"]:
+        if not isinstance(branch, dict):
+            branches.append(branch)
+            continue
+        merged, clash = _merge_all_of({**siblings, "allOf": [branch]})
+        for k in _ANNOTATIONS:  # the branch's own annotation first, then the node's
+            own, outer = branch.get(k), node.get(k)
+            if isinstance(outer, str) and outer:
+                merged = (with_hint({**merged, k: own}, outer) if k == "description" and
+                          isinstance(own, str) else {**merged, k: own if own else outer})
+        conflicts += clash
+        branches.append(merged)
+    return branches, conflicts
+
+
+def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
+    if not _siblings(node) or ctx.is_root:
+        return None
+    branches, conflicts = _push_down(node)
+    moved = ", ".join(f"`{k}`" for k in _siblings(node))
+    if conflicts:
+        return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy",
+                     f"moved {moved} into every `anyOf` branch; conflicting keywords kept "
+                     "the outer value: " + "; ".join(conflicts)),))
+    return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossless",
+                 f"moved {moved} into every `anyOf` branch"),))
+
 RULES = [
     Rule(
         code="UNI001", name="nullable-union", severity="error",
@@ -482,6 +533,31 @@ RULES = [
                 "type": "integer",
                 "description": "If it is number (≥ 10), it must be number (multiple of 10)."}}},
             sources=("provider-rules.md GEM-01",),
+        ),
+    ),
+    Rule(
+        code="UNI007", name="any-of-with-siblings", severity="error",
+        message="`anyOf` must be the only field of its node", safety="lossless",
+        fix_title="Move the sibling fields into every branch",
+        detect=detect_any_of_siblings, fix=fix_any_of_siblings,
+        docs=RuleDocs(
+            what="A node with `anyOf` and other fields beside it (`description`, `type`, "
+                 "`nullable`, `default`). Vertex AI (Gemini 3 models) refuses it. Observed in "
+                 "issues, not in the proto's documentation.",
+            error="Unable to submit request because `f` functionDeclaration "
+                  "`parameters.value` schema specified other fields alongside any_of. When "
+                  "using any_of, it must be the only field set.",
+            fix="Copy the siblings into each branch (a node means its own keywords AND one "
+                "of the branches, so this is lossless); a branch keeps its own description, "
+                "followed by the node's. Conflicting keywords keep the outer value (lossy).",
+            before={"type": "object", "properties": {"value": {
+                "description": "The value.", "nullable": True,
+                "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
+            after={"type": "object", "properties": {"value": {"anyOf": [
+                {"type": "string", "nullable": True, "description": "The value."},
+                {"type": "integer", "nullable": True, "description": "The value."}]}}},
+            sources=("provider-rules.md VTX-03", "anomalyco/opencode#15795",
+                     "charmbracelet/crush#2294"),
         ),
     ),
 ]

@@ -1,0 +1,33 @@
+"""Claude tool use without `strict` (Messages API `tools[].input_schema`).
+
+provider-rules.md §4.1: names `^[a-zA-Z0-9_-]{1,128}$` (ANT-01), a root `type` (ANT-03), no
+root `anyOf`/`oneOf`/`allOf` (ANT-04, observed only: a warning), a valid 2020-12 document
+(ANT-05, observed only: warnings). No tool count or description limit is documented.
+"""
+
+from __future__ import annotations
+
+from .base import Profile
+
+NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,128}$"
+NAME_RULE = "letters, digits, _ and - only; 1 to 128 characters"
+
+ANTHROPIC = Profile(
+    name="anthropic",
+    short="ANT",
+    title="Anthropic tool use",
+    target="tools[].input_schema (JSON Schema 2020-12)",
+    rules=("TYP009", "TYP008", "TYP003", "ROOT002", "ROOT001", "TYP007",
+           "NAM001", "NAM002", "NAM003"),
+    severity={"ROOT001": "warning", "TYP008": "warning", "TYP003": "warning"},
+    allowed_keywords=frozenset(),
+    name_pattern=NAME_PATTERN,
+    name_rule=NAME_RULE,
+    formats=None,
+    max_tools=None,
+    nullable_keyword=False,
+    sources=("platform.claude.com/docs/agents-and-tools/tool-use/define-tools",
+             "provider-rules.md §4.1"),
+    notes="Keywords are hints only; the root must be one object. claude.ai and Claude "
+          "Desktop connectors still cut names at 64 characters (use `portable` for them).",
+)

@@ -1,0 +1,36 @@
+"""OpenAI function tools without `strict` (Chat Completions and Responses).
+
+provider-rules.md §3.1. Keywords are advisory here (OAI-11), so only what makes the request
+fail is checked: the tool name (OAI-01/02), the root shape (OAI-06/07), arrays without
+`items`, also where a type list allows an array (OAI-08), objects without `properties`
+(OAI-10), malformed schemas (OAI-09), 128 tools (OAI-04) and the 1,024-character
+description limit (OAI-05). Rules known from issues only are warnings.
+"""
+
+from __future__ import annotations
+
+from .base import Profile
+
+NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
+NAME_RULE = "letters, digits, _ and - only; 1 to 64 characters"
+
+OPENAI = Profile(
+    name="openai",
+    short="OAI",
+    title="OpenAI function tools",
+    target="tools[].function.parameters (JSON Schema, non-strict)",
+    rules=("TYP009", "TYP008", "TYP003", "ROOT002", "ROOT001", "TYP007", "TYP004", "OBJ010",
+           "NAM001", "NAM002", "NAM003", "NAM004", "LIM001"),
+    severity={"ROOT001": "warning", "TYP004": "warning", "TYP008": "warning",
+              "TYP003": "warning"},
+    allowed_keywords=frozenset(),
+    name_pattern=NAME_PATTERN,
+    name_rule=NAME_RULE,
+    formats=None,
+    max_tools=128,
+    max_description=1024,
+    nullable_keyword=False,
+    sources=("openai/openai-python FunctionDefinition", "provider-rules.md §3.1"),
+    notes="Other keywords are accepted and only advisory; root unions and arrays without "
+          "items are refused (seen in issues, so warnings).",
+)

@@ -1,0 +1,88 @@
+"""Strict modes: OpenAI Structured Outputs (`strict: true`) and Anthropic strict tool use.
+
+provider-rules.md §3.2 and §4.2. Rules documented by the provider are errors; those known
+only from issues or unverified (`oneOf`, `default`, arrays without `items`, the older-docs
+keyword list, unknown keywords) are warnings, still fixed by transform.
+"""
+
+from __future__ import annotations
+
+from .anthropic import NAME_PATTERN as ANTHROPIC_NAME
+from .anthropic import NAME_RULE as ANTHROPIC_RULE
+from .base import Profile
+from .openai import NAME_PATTERN as OPENAI_NAME
+from .openai import NAME_RULE as OPENAI_RULE
+
+_OPAQUE = frozenset({
+    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+    "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+})
+_WARN = ("ROOT002", "TYP004", "TYP008", "TYP003", "UNI008", "ANN001", "ANN002", "ANN003",
+         "ANN004", "ANN005", "OBJ002", "OBJ003", "OBJ004", "OBJ005", "CON003", "CON004",
+         "CON005")
+
+OPENAI_STRICT = Profile(
+    name="openai-strict",
+    short="OAI-S",
+    title="OpenAI Structured Outputs (strict function tools)",
+    target="tools[].function.parameters with strict: true",
+    rules=("TYP009", "TYP008", "TYP005", "TYP003", "REF004", "REF005", "REF009", "ANN001",
+           "ANN003",
+           "ROOT001", "UNI008", "UNI004", "UNI005", "UNI006", "CON003", "CON004", "CON005",
+           "OBJ002", "OBJ003", "OBJ004", "OBJ005", "ANN005", "ANN002", "CON006", "TYP002",
+           "TYP004", "ROOT002", "TYP007", "OBJ008", "OBJ010", "OBJ006", "OBJ009",
+           "ANN004", "LIM002", "LIM003", "NAM001", "NAM002", "NAM003", "NAM004", "LIM001"),
+    severity={**{c: "warning" for c in _WARN}, "ROOT002": "error", "CON006": "warning"},
+    allowed_keywords=frozenset({
+        "type", "description", "title", "enum", "const", "properties", "required",
+        "additionalProperties", "items", "anyOf", "$ref", "$defs", "definitions", "pattern",
+        "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "minItems", "maxItems", "minLength", "maxLength",
+    }),
+    name_pattern=OPENAI_NAME,
+    name_rule=OPENAI_RULE,
+    formats={"string": frozenset({"date-time", "time", "date", "duration", "email",
+                                  "hostname", "ipv4", "ipv6", "uuid"})},
+    max_tools=128,
+    max_description=1024,
+    nullable_keyword=False,
+    opaque_keywords=_OPAQUE,
+    sources=("developers.openai.com/api/docs/guides/structured-outputs (Supported schemas)",
+             "openai/openai-python lib/_pydantic.py _ensure_strict_json_schema",
+             "provider-rules.md §3.2"),
+    notes="Every object closed and every property required (optional ones nullable); "
+          "`$ref`/`$defs` and recursion kept; 10 levels, 5,000 properties, 120,000 "
+          "characters, 1,000 enum values.",
+)
+
+ANTHROPIC_STRICT = Profile(
+    name="anthropic-strict",
+    short="ANT-S",
+    title="Anthropic strict tool use",
+    target="tools[].input_schema with strict: true",
+    rules=("TYP009", "TYP008", "TYP005", "TYP003", "REF006", "REF004", "REF005", "REF003",
+           "REF001", "REF002", "ANN001", "ANN003", "ROOT001", "UNI008", "UNI004", "UNI005",
+           "UNI006", "CON001", "CON002", "CON007", "CON003", "CON004", "CON005", "OBJ002",
+           "OBJ003", "OBJ004", "OBJ005", "ANN002", "CON006", "TYP002", "TYP004", "ROOT002",
+           "TYP007", "OBJ008", "OBJ006", "ANN004", "LIM004", "NAM001", "NAM002", "NAM003",
+           "LIM001"),
+    severity={**{c: "warning" for c in _WARN if c != "ROOT002"}, "ROOT001": "warning"},
+    allowed_keywords=frozenset({
+        "type", "description", "title", "enum", "const", "properties", "required",
+        "additionalProperties", "items", "anyOf", "allOf", "default", "format", "pattern",
+        "minItems",
+    }),
+    name_pattern=ANTHROPIC_NAME,
+    name_rule=ANTHROPIC_RULE,
+    formats={"string": frozenset({"date-time", "time", "date", "duration", "email",
+                                  "hostname", "uri", "ipv4", "ipv6", "uuid"})},
+    max_tools=20,
+    nullable_keyword=False,
+    opaque_keywords=_OPAQUE,
+    sources=("platform.claude.com/docs/en/build-with-claude/structured-outputs",
+             "anthropics/anthropic-sdk-python lib/_parse/_transform.py",
+             "provider-rules.md §4.2"),
+    notes="Every object closed; no recursion (cut like gemini); no numeric or length "
+          "bounds; at most 20 strict tools, 24 optional parameters and 16 unions per "
+          "request (the tools of one source taken as one request).",
+)

@@ -1,0 +1,62 @@
+"""Vertex AI `functionDeclarations[].parameters`: the Gemini `Schema` object, with differences.
+
+provider-rules.md §2: `additionalProperties` is a field (VTX-01), `anyOf` is kept but must be
+the only field of its node (VTX-03, observed on Gemini 3), the root must be an object
+(VTX-05), 128 function declarations (VTX-08), names of at most 64 characters without `:`
+(VTX-06). `$ref`/`$defs` are inlined: the proto spells them `ref`/`defs` and whether the JSON
+spellings are taken is unverified.
+"""
+
+from __future__ import annotations
+
+from .base import Profile
+from .gemini import RULE_ORDER, SCHEMA_FIELDS
+
+NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
+NAME_RULE = ("start with a letter or underscore; letters, digits, _ . - only; at most 64 "
+             "characters")
+
+
+def _vertex_order() -> tuple[str, ...]:
+    out: list[str] = []
+    for code in RULE_ORDER:
+        if code in ("OBJ001", "UNI003"):  # additionalProperties and anyOf are fields here
+            continue
+        if code == "UNI004":
+            out.append("ROOT001")
+        if code == "NAM001":
+            out.append("UNI007")
+        out.append(code)
+    return tuple(out)
+
+
+VERTEX = Profile(
+    name="vertex",
+    short="VTX",
+    title="Vertex AI parameters",
+    target="functionDeclarations[].parameters (Vertex AI OpenAPI 3.0 subset)",
+    rules=_vertex_order(),
+    # Observed in issues only (not in the proto docs): warnings, still fixed by transform.
+    severity={"ROOT001": "warning", "UNI007": "warning"},
+    allowed_keywords=SCHEMA_FIELDS | {"additionalProperties"},
+    name_pattern=NAME_PATTERN,
+    name_rule=NAME_RULE,
+    formats={
+        "string": frozenset({"enum", "date-time"}),
+        "integer": frozenset({"int32", "int64"}),
+        "number": frozenset({"float", "double"}),
+    },
+    max_tools=128,
+    nullable_keyword=True,
+    opaque_keywords=frozenset({
+        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+        "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+        "additionalItems",
+    }),
+    sources=(
+        "googleapis/googleapis google/cloud/aiplatform/v1/openapi.proto, tool.proto",
+        "provider-rules.md §2",
+    ),
+    notes="Like gemini, but `additionalProperties` and nested `anyOf` are kept; an `anyOf` "
+          "node carries no other field (its siblings move into the branches); 128 tools.",
+)
