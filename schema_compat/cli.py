@@ -418,7 +418,8 @@ def check(
         from .report.text import make_console, render_check
 
         render_check(report, make_console(), verbose=verbose)
-        _print_errors(errors)
+        if not sys.stdout.isatty():  # on a terminal the report above already lists them
+            _print_errors(errors)
     raise typer.Exit(_exit_code(report, fail_on.value))
 
 
