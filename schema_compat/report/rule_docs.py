@@ -8,6 +8,8 @@ Markdown PR comment. Stdlib only, so the SARIF and Markdown writers stay light.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,8 +20,45 @@ from ..rules.base import Rule
 DOCS_DIR = "docs/rules"
 
 
+_LONG_LIST, _LONG_TEXT = 8, 160
+
+
+def shorten(value: Any) -> tuple[Any, bool]:
+    """Long lists, wide objects and long strings cut for reading; and whether any was.
+
+    Limits are only crossed by big inputs (1,001 enum values, 21 tools): the page shows
+    their shape, the tests run them whole.
+    """
+    cut = False
+
+    def walk(v: Any) -> Any:
+        nonlocal cut
+        if isinstance(v, list):
+            if len(v) > _LONG_LIST:
+                cut = True
+                return [*(walk(x) for x in v[:3]), f"… {len(v) - 4} more …", walk(v[-1])]
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            if len(v) > _LONG_LIST:
+                cut = True
+                keys = list(v)
+                out = {k: walk(v[k]) for k in keys[:3]}
+                out["…"] = f"{len(keys) - 4} more like these"
+                out[keys[-1]] = walk(v[keys[-1]])
+                return out
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, str) and len(v) > _LONG_TEXT:
+            cut = True
+            return f"{v[:80]}… ({len(v)} characters)"
+        return v
+
+    return walk(value), cut
+
+
 def _json_block(value: Any) -> str:
-    return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False) + "\n```"
+    short, cut = shorten(value)
+    block = "```json\n" + json.dumps(short, indent=2, ensure_ascii=False) + "\n```"
+    return block + ("\n\n(Shortened here: `…` stands for the repeated part.)" if cut else "")
 
 
 def failing_case(rule: Rule) -> Any:
@@ -56,7 +95,9 @@ def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
               "## What the provider does", "", rule.docs.error, "",
               "## The fix", "", rule.docs.fix, ""]
     failing, passing = failing_case(rule), passing_case(rule)
-    what = "tools" if rule.scope == "tool" else "schema"
+    what = "tools/list result" if rule.scope == "tool" else "schema"
+    if rule.docs.profile:
+        lines += [f"The examples are for the `{rule.docs.profile}` profile.", ""]
     if failing is not None:
         lines += ["## Flagged", "", f"This {what} is flagged:", "", _json_block(failing), ""]
     if passing is not None:
@@ -80,9 +121,31 @@ def index_markdown(rules: Iterable[Rule]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_docs(directory: str) -> list[str]:
+    """Write every page into `directory`, removing pages of rules that no longer exist;
+    returns the names written. What `make docs` runs."""
+    from ..profiles import PROFILES
+    from ..rules.registry import ALL_RULES
+
+    os.makedirs(directory, exist_ok=True)
+    pages = generate(PROFILES.values(), ALL_RULES)
+    for stale in set(os.listdir(directory)) - set(pages):
+        if stale.endswith(".md"):
+            os.remove(os.path.join(directory, stale))
+    for name, text in pages.items():
+        with open(os.path.join(directory, name), "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    return sorted(pages)
+
+
 def generate(profiles: Iterable[Profile], rules: Iterable[Rule]) -> dict[str, str]:
     """File name -> content for every page of `docs/rules/`, the index included."""
     profiles, rules = list(profiles), sorted(rules, key=lambda r: r.code)
     pages = {f"{r.code}.md": rule_markdown(r, profiles) for r in rules}
     pages["README.md"] = index_markdown(rules)
     return pages
+
+
+if __name__ == "__main__":
+    written = write_docs(sys.argv[1] if len(sys.argv) > 1 else DOCS_DIR)
+    print(f"wrote {len(written)} pages to {sys.argv[1] if len(sys.argv) > 1 else DOCS_DIR}")

@@ -81,6 +81,9 @@ class RuleDocs:
     # A schema (or, for tool rules, an MCP tool list) the rule accepts, for rules whose
     # failing case has no fixed form to show (no fix, or a fix outside the schema).
     passing: Any = None
+    # The profile the examples are for, when not the first profile that has the rule (a
+    # limit only some providers set).
+    profile: str | None = None
     sources: tuple[str, ...] = ()
 
 
