@@ -492,6 +492,19 @@ def _settings(ctx: typer.Context, **flags: Any) -> Settings:
     return resolve(file, given)
 
 
+def _one_provider_plan(ctx: typer.Context, provider: str, select: list[str] | None,
+                       ignore: list[str] | None, lossless_only: bool) -> Plan:
+    """transform and diff: the settings file's provider, rules and lossless-only apply too."""
+    settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
+                         lossless_only=lossless_only)
+    chosen = settings.values["provider"]
+    if chosen.origin != "--provider" and len(_providers(settings.providers)) > 1:
+        fail(f"{settings.file}: provider names several providers; this command takes one",
+             "pass --provider NAME")
+    return _plan(settings.providers, settings["select"], settings["ignore"],
+                 settings["lossless-only"])
+
+
 def _per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
     from .rules.registry import unknown_patterns
 
@@ -572,6 +585,7 @@ def _write_baseline(path: str, reports: list[Report], errors: list[SourceError])
 
 @app.command()
 def transform(
+    ctx: typer.Context,
     sources: SourcesArg = None,
     provider: ProviderOpt = "gemini",
     output: Annotated[str | None, typer.Option("--output", "-o",
@@ -613,7 +627,7 @@ def transform(
     """
     from .jsonio import dump_json
 
-    plan = _plan(provider, select, ignore, lossless_only)
+    plan = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
@@ -700,6 +714,7 @@ def _write_file(path: str, text: str) -> None:
 
 @app.command()
 def diff(
+    ctx: typer.Context,
     tool_name: Annotated[str, typer.Argument(metavar="TOOL", help="The tool to show.")],
     sources: SourcesArg = None,
     provider: ProviderOpt = "gemini",
@@ -725,7 +740,7 @@ def diff(
       NO_COLOR=1 schema-compat diff read_files tools.json | less
       schema-compat diff read_files --server "python examples/fs_server.py"
     """
-    plan = _plan(provider, select, ignore, lossless_only)
+    plan = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     _print_errors(errors)

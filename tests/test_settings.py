@@ -150,3 +150,21 @@ def test_resolve_and_validate_directly() -> None:
     assert settings.values["lossless-only"].origin == ".schema-compat.toml"
     with pytest.raises(SettingsError, match="f: provider must be"):
         validate({"provider": []}, "f")
+
+
+def test_transform_and_diff_use_the_settings_provider(project: Path) -> None:
+    (project / ".schema-compat.toml").write_text('provider = "openai-strict"\n')
+    data = json.loads(cli(project, "transform", "--json", "tools.json").stdout)
+    assert data["provider"] == "openai-strict"
+    assert "for openai-strict" in cli(project, "diff", "read_files", "tools.json").stdout
+    flag = json.loads(cli(project, "transform", "--json", "-p", "vertex", "tools.json").stdout)
+    assert flag["provider"] == "vertex"
+
+
+def test_transform_refuses_a_provider_list_from_the_file(project: Path) -> None:
+    (project / ".schema-compat.toml").write_text('provider = ["gemini", "openai"]\n')
+    proc = cli(project, "transform", "tools.json")
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert "provider names several providers; this command takes one" in line
+    assert "--provider" in line
