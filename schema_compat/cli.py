@@ -404,6 +404,7 @@ def check(
 ) -> None:
     """Flag what the provider would reject or silently degrade, with a JSONPath for each.
 
+    \b
     Examples:
       schema-compat check tools.json
       schema-compat check --provider gemini-json --fail-on warning snapshots/
