@@ -490,7 +490,29 @@ def _settings(ctx: typer.Context, **flags: Any) -> Settings:
         file = load_file(*found) if found else FileSettings()
     except SettingsError as exc:
         fail(str(exc), "see `schema-compat check --help`")
-    return resolve(file, given)
+    settings = resolve(file, given)
+    _check_file_values(settings)
+    return settings
+
+
+def _check_file_values(settings: Settings) -> None:
+    """Provider and rule names from the file are checked here, so the error names the file
+    rather than a flag the user never typed."""
+    from .profiles import PROFILES
+    from .rules.registry import unknown_patterns
+
+    where = str(settings.file)
+    if settings.values["provider"].origin not in ("--provider", "default"):
+        for name in _providers(settings.providers):
+            if name.lower() not in PROFILES:
+                fail(f"{where}: unknown provider {name!r}",
+                     f"choose from: {', '.join(PROFILES)}, or all")
+    for key in ("select", "ignore"):
+        if settings.values[key].origin not in (f"--{key}", "default"):
+            bad = unknown_patterns(settings[key])
+            if bad:
+                fail(f"{where}: unknown rule {bad[0]!r} in {key}",
+                     "`schema-compat rules` lists the codes")
 
 
 def _one_provider_plan(ctx: typer.Context, provider: str, select: list[str] | None,

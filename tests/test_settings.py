@@ -115,7 +115,9 @@ def test_flag_select_replaces_the_files(project: Path) -> None:
     ('select = [1]\n', "select must be a list"),
     ('per-tool-ignores = ["a"]\n', "per-tool-ignores must be a table"),
     ('provider = "gemini\n', "not valid TOML"),
-    ('provider = "nope"\n', "unknown provider 'nope'"),
+    ('provider = "nope"\n', ".schema-compat.toml: unknown provider 'nope'"),
+    ('provider = ["gemini", "nope"]\n', ".schema-compat.toml: unknown provider 'nope'"),
+    ('ignore = ["XYZ"]\n', ".schema-compat.toml: unknown rule 'XYZ' in ignore"),
     ('[per-tool-ignores]\n"x" = ["NOPE9"]\n', "unknown rule 'NOPE9' in per-tool-ignores"),
 ])
 def test_bad_settings_are_one_line_errors(project: Path, text: str, needle: str) -> None:

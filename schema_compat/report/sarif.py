@@ -22,7 +22,7 @@ from ..paths import jsonpath, pointer
 from ..profiles import PROFILES
 from ..rules.base import Rule
 from ..rules.registry import RULES
-from .rule_docs import DOCS_DIR, rule_help_text, rule_markdown
+from .rule_docs import rule_help_text, rule_markdown
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -38,7 +38,6 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
         "fullDescription": {"text": rule.docs.what},
         "help": {"text": rule_help_text(rule),
                  "markdown": rule_markdown(rule, PROFILES.values())},
-        "helpUri": f"{INFORMATION_URI}#{DOCS_DIR}/{rule.code}.md",
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {"tags": ["mcp", "json-schema", rule.family.lower()],
                        "fix-safety": rule.safety or "none"},
