@@ -175,3 +175,26 @@ def test_clean_input_says_so(run_cli: RunCli, tmp_path: Path) -> None:
     proc = run_cli("check", "--format", "github", str(clean))
     assert proc.returncode == 0
     assert not [ln for ln in proc.stdout.splitlines() if ln.startswith("::")]
+
+
+_PROBE = """
+import contextlib, io, runpy, sys
+sys.argv = ["schema-compat", "check", "--format", sys.argv[1], "examples/fs_read_files.json"]
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        runpy.run_module("schema_compat", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        assert exc.code == 1, exc.code
+print(sorted({m.split(".")[0] for m in sys.modules} & {"rich", "mcp", "deepdiff", "google"}))
+"""
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "github", "markdown"])
+def test_machine_formats_do_not_import_rich(fmt: str) -> None:
+    """CI formats run on every push: they stay as light as the JSON report."""
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _PROBE, fmt], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parent.parent, check=False, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
