@@ -198,3 +198,15 @@ def test_machine_formats_do_not_import_rich(fmt: str) -> None:
                           cwd=Path(__file__).resolve().parent.parent, check=False, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_markdown_stays_within_a_comment_size() -> None:
+    """A large server's comment is cut at whole tools, with the rest counted."""
+    schema = {"type": "object", "properties": {f"p{i}": {"const": i} for i in range(40)}}
+    tools = [ToolDef(f"tool_{n}", schema, "d") for n in range(120)]
+    text = render_markdown(Report("gemini", tuple(run(tools, "gemini"))))
+    assert len(text) < 65_536
+    shown = text.count("<details>")
+    assert 0 < shown < 120
+    assert f"…and {120 - shown} more flagged tools" in text
+    assert text.endswith("</sub>\n")

@@ -80,3 +80,10 @@ def test_page_content() -> None:
     ref = (DOCS / "REF001.md").read_text("utf-8")
     assert "`schema-compat transform` turns it into:" in ref
     assert "[REF001](REF001.md)" in (DOCS / "README.md").read_text("utf-8")
+
+
+def test_placeholders_survive_markdown() -> None:
+    """`<name>` in a provider's message would vanish on GitHub as an unknown HTML tag."""
+    page = (DOCS / "NAM002.md").read_text("utf-8")
+    assert "Duplicate function declaration found: &lt;name&gt;" in page
+    assert "`a/b`" in page  # code spans untouched

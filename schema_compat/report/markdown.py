@@ -19,6 +19,8 @@ from .matrix import CELLS, matrix_to_dict
 _CELL = {"compatible": "✅ compatible", "fixable": "🔧 fixable",
          "fixable-lossy": "⚠️ lossy fix", "incompatible": "❌ incompatible"}
 _MAX_FINDINGS = 50  # per tool: a comment has a size limit; the rest is counted
+# GitHub refuses comments over 65,536 characters: tool sections stop short of that.
+MAX_CHARS = 60_000
 
 
 def _cell(text: str) -> str:
@@ -98,8 +100,17 @@ def render_markdown(reports: Report | Sequence[Report]) -> str:
     flagged = [(rep.provider, r) for rep in many for r in rep.results if r.findings]
     if flagged:
         lines += ["### Findings", ""]
-        for provider, result in flagged:
-            lines += _tool_section(provider, result, several)
+        size = sum(len(ln) + 1 for ln in lines)
+        for shown, (provider, result) in enumerate(flagged):
+            section = _tool_section(provider, result, several)
+            cost = sum(len(ln) + 1 for ln in section)
+            if size + cost > MAX_CHARS:
+                lines += [f"…and {len(flagged) - shown} more flagged tools, left out to keep "
+                          "this comment within GitHub's size limit (run `schema-compat "
+                          "check` for all).", ""]
+                break
+            lines += section
+            size += cost
     errors = sorted({e.one_line() for rep in many for e in rep.errors})
     if errors:
         lines += ["### Sources that could not be read", ""]

@@ -61,6 +61,15 @@ def _json_block(value: Any) -> str:
     return block + ("\n\n(Shortened here: `…` stands for the repeated part.)" if cut else "")
 
 
+def prose(text: str) -> str:
+    """Docs text as Markdown: code spans kept, and outside them `<name>` placeholders from
+    providers' messages escaped, which GitHub would otherwise drop as unknown HTML tags."""
+    parts = text.split("`")
+    for i in range(0, len(parts), 2):
+        parts[i] = parts[i].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "`".join(parts)
+
+
 def failing_case(rule: Rule) -> Any:
     """The documented input the rule flags: a schema, or for tool rules an MCP tool list."""
     return rule.docs.before
@@ -82,7 +91,7 @@ def rule_help_text(rule: Rule) -> str:
 def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
     """The full page: header, severities per profile, docs, failing and passing examples."""
     used = [p for p in profiles if rule.code in p.rules]
-    lines = [f"# {rule.code} `{rule.name}`", "", f"> {rule.message}", ""]
+    lines = [f"# {rule.code} `{rule.name}`", "", f"> {prose(rule.message)}", ""]
     lines.append(f"- Default severity: **{rule.severity}**")
     applies = "tools (name, description, count)" if rule.scope == "tool" else "schemas"
     lines.append(f"- Applies to: {applies}")
@@ -91,9 +100,9 @@ def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
         lines.append(f"- Profiles: {sev}")
     fix = f"{rule.fix_title} ({rule.safety})" if rule.fix_title and rule.safety else "none"
     lines.append(f"- Fix: {fix}")
-    lines += ["", "## What it flags", "", rule.docs.what, "",
-              "## What the provider does", "", rule.docs.error, "",
-              "## The fix", "", rule.docs.fix, ""]
+    lines += ["", "## What it flags", "", prose(rule.docs.what), "",
+              "## What the provider does", "", prose(rule.docs.error), "",
+              "## The fix", "", prose(rule.docs.fix), ""]
     failing, passing = failing_case(rule), passing_case(rule)
     what = "tools/list result" if rule.scope == "tool" else "schema"
     if rule.docs.profile:
@@ -115,7 +124,7 @@ def index_markdown(rules: Iterable[Rule]) -> str:
              "`make docs` from the rule registry.", "", "| code | name | severity | fix | "
              "what it flags |", "|---|---|---|---|---|"]
     for r in rules:
-        message = r.message.replace("|", "\\|")
+        message = prose(r.message).replace("|", "\\|")
         lines.append(f"| [{r.code}]({r.code}.md) | `{r.name}` | {r.severity} | "
                      f"{r.safety or 'none'} | {message} |")
     return "\n".join(lines) + "\n"
