@@ -581,7 +581,7 @@ def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report
         out.append(filtered)
         removed += n
     print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
-          "not shown", file=sys.stderr)
+          "not shown; only new findings are reported", file=sys.stderr)
     return out
 
 
