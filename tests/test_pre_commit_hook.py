@@ -72,3 +72,40 @@ def test_hook_passes_a_clean_snapshot_and_reads_project_settings(tmp_path: Path)
     assert _run_hook(tmp_path, "tools.json").returncode == 0
     (tmp_path / "pyproject.toml").write_text('[tool.schema-compat]\nfail-on = "info"\n')
     assert _run_hook(tmp_path, "tools.json").returncode == 1
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def test_real_pre_commit_runs_the_hook(tmp_path: Path) -> None:
+    """pre-commit itself installs this repository as a hook (into its own virtualenv, from
+    the package index) and runs it on the staged snapshot, passing over package.json."""
+    user = tmp_path / "user-repo"
+    user.mkdir()
+    _git(user, "init", "-q")
+    (user / "tools.json").write_text(FS.read_text("utf-8"), "utf-8")
+    (user / "package.json").write_text('{"name": "not-tools"}', "utf-8")
+    _git(user, "add", ".")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+           "NO_COLOR": "1"}
+    env.pop("VIRTUAL_ENV", None)
+
+    def try_repo() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO_ROOT),
+                               "schema-compat", "--all-files", "--color", "never"], cwd=user,
+                              env=env, capture_output=True, text=True, check=False,
+                              timeout=600)
+
+    proc = try_repo()
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"^schema-compat\.+Failed$", proc.stdout, re.M), proc.stdout
+    assert "REF001" in proc.stdout and "package.json" not in proc.stdout.split("Failed")[1]
+
+    tool = {"name": "ok", "description": "Fine.",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    (user / "tools.json").write_text(json.dumps({"tools": [tool]}), "utf-8")
+    _git(user, "add", ".")
+    proc = try_repo()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"^schema-compat\.+Passed$", proc.stdout, re.M), proc.stdout
