@@ -432,6 +432,9 @@ def check(
     provider, select, ignore = settings.providers, settings["select"], settings["ignore"]
     lossless_only, fail_level = settings["lossless-only"], settings["fail-on"]
     per_tool = _per_tool_ignores(settings["per-tool-ignores"])
+    if json_out and output_format not in (Format.text, Format.json):
+        fail(f"--json and --format {output_format.value} ask for two formats",
+             "--json is short for --format json; give one of them")
     if output_format == Format.json:
         json_out = True
     providers = _providers(provider)

@@ -210,3 +210,11 @@ def test_markdown_stays_within_a_comment_size() -> None:
     assert 0 < shown < 120
     assert f"…and {120 - shown} more flagged tools" in text
     assert text.endswith("</sub>\n")
+
+
+def test_json_flag_and_another_format_is_a_usage_error(run_cli: RunCli) -> None:
+    proc = run_cli("check", "--json", "--format", "sarif", FS)
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert "--json and --format sarif ask for two formats" in line
+    assert proc.stdout == ""
