@@ -519,16 +519,19 @@ def _check_file_values(settings: Settings) -> None:
 
 
 def _one_provider_plan(ctx: typer.Context, provider: str, select: list[str] | None,
-                       ignore: list[str] | None, lossless_only: bool) -> Plan:
-    """transform and diff: the settings file's provider, rules and lossless-only apply too."""
+                       ignore: list[str] | None, lossless_only: bool
+                       ) -> tuple[Plan, dict[str, list[str]] | None]:
+    """transform and diff: the settings file's provider, rules, per-tool ignores and
+    lossless-only apply too. Returns the plan and the per-tool ignores."""
     settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
                          lossless_only=lossless_only)
     chosen = settings.values["provider"]
     if chosen.origin != "--provider" and len(_providers(settings.providers)) > 1:
         fail(f"{settings.file}: provider names several providers; this command takes one",
              "pass --provider NAME")
-    return _plan(settings.providers, settings["select"], settings["ignore"],
+    plan = _plan(settings.providers, settings["select"], settings["ignore"],
                  settings["lossless-only"])
+    return plan, _per_tool_ignores(settings["per-tool-ignores"])
 
 
 def _per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
@@ -653,7 +656,7 @@ def transform(
     """
     from .jsonio import dump_json
 
-    plan = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
+    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
@@ -666,7 +669,7 @@ def transform(
                 fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
                      "choose another file, or add --force")
     tools = _select_tools(loaded, tool)
-    results = _run(tools, plan)
+    results = _run(tools, plan, per_tool)
     report = _report(plan.profile.name, results, errors)
     document = _write_back(loaded, results, plan.profile.name)
     text = dump_json(document)
@@ -766,7 +769,7 @@ def diff(
       NO_COLOR=1 schema-compat diff read_files tools.json | less
       schema-compat diff read_files --server "python examples/fs_server.py"
     """
-    plan = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
+    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     _print_errors(errors)
@@ -777,7 +780,7 @@ def diff(
         where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
         fail(f"no tool named {tool_name!r} in {where}",
              f"tools here: {names}" if names else "no tools were read")
-    results = _run(chosen[:1], plan)
+    results = _run(chosen[:1], plan, per_tool)
     report = _report(plan.profile.name, results, errors)
     if json_out:
         import json

@@ -170,3 +170,11 @@ def test_transform_refuses_a_provider_list_from_the_file(project: Path) -> None:
     [line] = proc.stderr.splitlines()
     assert "provider names several providers; this command takes one" in line
     assert "--provider" in line
+
+
+def test_per_tool_ignores_apply_to_transform(project: Path) -> None:
+    (project / ".schema-compat.toml").write_text('[per-tool-ignores]\n"read_*" = ["REF", "UNI"]\n')
+    data = json.loads(cli(project, "transform", "--json", "tools.json").stdout)
+    read, propose = data["tools"]
+    assert read["transforms_applied"] == []
+    assert {c["code"] for c in propose["transforms_applied"]} >= {"REF001", "UNI001"}
