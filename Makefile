@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo clean
+.PHONY: help install test lint typecheck demo docs clean
 
 help: ## List the targets
 	@echo "schema-compat make targets:"
@@ -40,6 +40,9 @@ typecheck: install ## Run mypy (strict) on the package
 demo: install ## Check the example MCP server against Gemini and show the diff for read_files
 	$(BIN)/schema-compat check --server "$(BIN)/python examples/fs_server.py" || true
 	$(BIN)/schema-compat diff read_files --server "$(BIN)/python examples/fs_server.py"
+
+docs: install ## Generate docs/rules/ (one page per rule) from the rule registry
+	$(BIN)/python -m schema_compat.report.rule_docs docs/rules
 
 clean: ## Remove .venv, caches and build output
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info

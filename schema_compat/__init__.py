@@ -1,7 +1,11 @@
 """schema-compat: make MCP tool schemas acceptable to every LLM provider.
 
+    from schema_compat import check, transform
+    results = transform(tools, "gemini")   # MCP tool dicts, ToolDefs or mcp.types.Tool
+
 The public API is imported lazily so `import schema_compat` (and the CLI's start-up) stays
-cheap; `check` and `transform` pull in the rule engine on first use.
+cheap; `check` and `transform` pull in the rule engine on first use. The result types are
+frozen dataclasses from `schema_compat.model`, re-exported here for annotations.
 """
 
 from __future__ import annotations
@@ -11,19 +15,40 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .api import check, load_tools, transform
+    from .api import ToolLike, check, load_tools, transform
+    from .model import Change, Finding, Report, SourceError, ToolDef, ToolResult
     from .profiles import PROFILES
 
-__all__ = ["PROFILES", "__version__", "check", "load_tools", "transform"]
+__all__ = [
+    "PROFILES",
+    "Change",
+    "Finding",
+    "Report",
+    "SourceError",
+    "ToolDef",
+    "ToolLike",
+    "ToolResult",
+    "__version__",
+    "check",
+    "load_tools",
+    "transform",
+]
+
+_API = ("check", "transform", "load_tools", "ToolLike")
+_MODEL = ("Change", "Finding", "Report", "SourceError", "ToolDef", "ToolResult")
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("check", "transform", "load_tools"):
+    if name in _API:
         from . import api
 
         return getattr(api, name)
+    if name in _MODEL:
+        from . import model
+
+        return getattr(model, name)
     if name == "PROFILES":
         from .profiles import PROFILES
 
         return PROFILES
-    raise AttributeError(name)
+    raise AttributeError(f"module 'schema_compat' has no attribute {name!r}")

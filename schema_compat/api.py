@@ -1,12 +1,31 @@
-"""The library API: the same pipeline as the CLI, for code that registers tools."""
+"""The library API: the same pipeline as the CLI, for code that registers tools.
+
+Server authors call it at registration time (fs-mcp's case): `transform(tools, "gemini")`
+before the tools are served, `check(tools)` in a test. Tools may be MCP tool dicts (as in a
+`tools/list` result), ToolDefs, or the MCP SDK's own `Tool` objects; results are the frozen,
+typed dataclasses of `schema_compat.model`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from .engine import run
 from .model import Report, SourceError, ToolDef, ToolResult
+
+__all__ = ["ToolLike", "check", "load_tools", "transform"]
+
+
+@runtime_checkable
+class SdkTool(Protocol):
+    """The MCP SDK's `mcp.types.Tool` (a pydantic model): `name` and `input_schema`."""
+
+    name: str
+    input_schema: Any
+
+
+ToolLike = ToolDef | Mapping[str, Any] | SdkTool
 
 
 def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
@@ -17,28 +36,51 @@ def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
     return [t for s in sources for t in s.tools], errors
 
 
-def _tooldefs(tools: Sequence[ToolDef | Mapping[str, Any]]) -> list[ToolDef]:
+def _sdk_tool(tool: SdkTool, index: int) -> ToolDef:
+    dump = getattr(tool, "model_dump", None)
+    raw: Mapping[str, Any] = (dump(by_alias=True, exclude_none=True, mode="json")
+                              if callable(dump) else {"name": tool.name})
+    return ToolDef(name=tool.name, schema=tool.input_schema,
+                   description=getattr(tool, "description", None), index=index, raw=raw)
+
+
+def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
+    if isinstance(tools, Mapping | str | bytes):
+        raise TypeError("tools must be a sequence of tools (a `tools/list` result's "
+                        "`tools` list), not a single mapping or string")
     out = []
     for i, t in enumerate(tools):
         if isinstance(t, ToolDef):
             out.append(t)
-        else:
+        elif isinstance(t, Mapping):
             out.append(ToolDef(name=str(t.get("name", f"<tool {i}>")),
                                schema=t.get("inputSchema"), description=t.get("description"),
                                index=i, raw=t))
+        elif isinstance(t, SdkTool):
+            out.append(_sdk_tool(t, i))
+        else:
+            raise TypeError(f"tools[{i}] is a {type(t).__name__}: expected an MCP tool dict, "
+                            "a ToolDef or an mcp.types.Tool")
     return out
 
 
-def check(tools: Sequence[ToolDef | Mapping[str, Any]], provider: str = "gemini", *,
+def check(tools: Sequence[ToolLike], provider: str = "gemini", *,
           select: list[str] | None = None, ignore: list[str] | None = None) -> Report:
-    """Findings for each tool (MCP tool dicts or ToolDefs) against one provider."""
+    """Findings for each tool against one provider: `report.results[i].findings`, each with
+    its rule code, severity, path and fix safety; `results[i].status` says whether the
+    provider would accept the tool as published."""
     return Report(provider, tuple(run(_tooldefs(tools), provider, select=select,
                                       ignore=ignore)))
 
 
-def transform(tools: Sequence[ToolDef | Mapping[str, Any]], provider: str = "gemini", *,
+def transform(tools: Sequence[ToolLike], provider: str = "gemini", *,
               lossless_only: bool = False, select: list[str] | None = None,
               ignore: list[str] | None = None) -> list[ToolResult]:
-    """Transformed schemas with their change logs (`result.transformed_schema`)."""
+    """One result per tool, in order: `transformed_name`, `transformed_schema`, `changes`
+    (each with rule code, path and safety), `remaining` findings and `fix_status`.
+
+    `lossless_only=True` refuses fixes that change what arguments are accepted (and
+    renames), so the server's own validation of the original schema still holds.
+    """
     return run(_tooldefs(tools), provider, select=select, ignore=ignore,
                lossless_only=lossless_only)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .engine import Plan
     from .extract.files import LoadedSource
     from .model import Report, SourceError, ToolResult
+    from .settings import Settings
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -51,6 +52,9 @@ class FailOn(StrEnum):
 class Format(StrEnum):
     text = "text"
     json = "json"
+    sarif = "sarif"
+    github = "github"
+    markdown = "markdown"
 
 
 SourcesArg = Annotated[
@@ -293,15 +297,17 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
     return chosen
 
 
-def _run(tools: list[Any], plan: Plan) -> list[ToolResult]:
+def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None
+         ) -> list[ToolResult]:
     from .engine import run_plan
 
+    plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
     if len(tools) >= 200 and sys.stderr.isatty():
         from .report.text import make_console
 
         with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
-            return run_plan(tools, plan)
-    return run_plan(tools, plan)
+            return run_plan(tools, plan, plan_for)
+    return run_plan(tools, plan, plan_for)
 
 
 def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
@@ -357,12 +363,15 @@ def _print_matrix(reports: list[Report], as_json: bool) -> None:
 
 @app.command()
 def check(
+    ctx: typer.Context,
     sources: SourcesArg = None,
     provider: ProviderOpt = "gemini",
     tool: ToolOpt = None,
     json_out: JsonOpt = False,
-    output_format: Annotated[Format, typer.Option("--format", "-f",
-                                                  help="Report format.")] = Format.text,
+    output_format: Annotated[Format, typer.Option(
+        "--format", "-f", help="Report format: text, json, sarif (GitHub code scanning), "
+                               "github (workflow annotations), markdown (a PR comment).")
+    ] = Format.text,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on",
@@ -372,6 +381,17 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="List compatible tools and fix titles too.")
                        ] = False,
+    show_config: Annotated[bool, typer.Option(
+        "--show-config", help="Print the settings in force (from flags, "
+                              ".schema-compat.toml or pyproject.toml) and where each came "
+                              "from, then exit.")] = False,
+    baseline: Annotated[str | None, typer.Option(
+        "--baseline", help="Report only findings not recorded in this baseline file; exit 0 "
+                           "when there are none.", show_default=False)] = None,
+    write_baseline: Annotated[str | None, typer.Option(
+        "--write-baseline", help="Record every current finding in this file (for "
+                                 "--baseline later) and exit 0.", show_default=False)
+    ] = None,
     server: ServerOpt = None,
     env: EnvOpt = None,
     cwd: CwdOpt = None,
@@ -384,47 +404,222 @@ def check(
 ) -> None:
     """Flag what the provider would reject or silently degrade, with a JSONPath for each.
 
+    \b
     Examples:
       schema-compat check tools.json
       schema-compat check --provider gemini-json --fail-on warning snapshots/
       schema-compat check --json - < tools.json | jq .summary
+      schema-compat check --format sarif tools.json > schema-compat.sarif
       schema-compat check --server "python server.py" --env API_KEY=...
       schema-compat check --config .mcp.json --name github
+      schema-compat check --write-baseline .schema-compat-baseline.json tools.json
 
     With no SOURCE, the MCP client configs in the current directory are checked.
     `--provider all` (or a comma-separated list) prints a matrix: a row per tool, a column
-    per provider.
+    per provider. Settings may also come from `.schema-compat.toml` or
+    `[tool.schema-compat]` in pyproject.toml (the nearest one up from here); flags win.
     """
+    settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
+                         fail_on=fail_on.value, lossless_only=lossless_only)
+    if show_config:
+        from .settings import describe
+
+        sys.stdout.write(describe(settings))
+        raise typer.Exit(EXIT_OK)
+    if baseline and write_baseline:
+        fail("--baseline and --write-baseline do not go together",
+             "write the baseline first, then check against it")
+    provider, select, ignore = settings.providers, settings["select"], settings["ignore"]
+    lossless_only, fail_level = settings["lossless-only"], settings["fail-on"]
+    per_tool = _per_tool_ignores(settings["per-tool-ignores"])
+    if json_out and output_format not in (Format.text, Format.json):
+        fail(f"--json and --format {output_format.value} ask for two formats",
+             "--json is short for --format json; give one of them")
+    if output_format == Format.json:
+        json_out = True
     providers = _providers(provider)
-    if len(providers) > 1:
-        plans = [_plan(p, select, ignore, lossless_only) for p in providers]
-        live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-        loaded, errors = _load(sources, live, discover=True)
-        tools = _select_tools(loaded, tool)
-        reports = [_report(pl.profile.name, _run(tools, pl), errors) for pl in plans]
-        _print_matrix(reports, json_out or output_format == Format.json)
-        _print_errors(errors)
-        raise typer.Exit(max(_exit_code(r, fail_on.value) for r in reports))
-    plan = _plan(provider, select, ignore, lossless_only)
+    plans = ([_plan(p, select, ignore, lossless_only) for p in providers] if len(providers) > 1
+             else [_plan(provider, select, ignore, lossless_only)])
+    known = _read_baseline(baseline) if baseline else None
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live, discover=True)
-    report = _report(plan.profile.name, _run(_select_tools(loaded, tool), plan), errors)
-    if json_out or output_format == Format.json:
+    if write_baseline:
+        _refuse_input(write_baseline, loaded, "--write-baseline")
+    tools = _select_tools(loaded, tool)
+    reports = [_report(pl.profile.name, _run(tools, pl, per_tool), errors) for pl in plans]
+    if write_baseline:
+        _write_baseline(write_baseline, reports, errors)
+    if known is not None:
+        reports = _apply_baseline(reports, known, baseline or "")
+    listed = _print_check(reports, output_format, json_out, verbose)
+    if not (listed and sys.stdout.isatty()):  # on a terminal the text report lists them
+        _print_errors(errors)
+    raise typer.Exit(max(_exit_code(r, fail_level) for r in reports))
+
+
+def _print_check(reports: list[Report], output_format: Format, json_out: bool,
+                 verbose: bool) -> bool:
+    """Print the report; True when it was the text report, which lists unreadable sources
+    itself."""
+    if output_format in (Format.sarif, Format.github, Format.markdown):
+        from importlib import import_module
+
+        module = import_module(f".report.{output_format.value}", __package__)
+        sys.stdout.write(getattr(module, f"render_{output_format.value}")(reports))
+    elif len(reports) > 1:
+        _print_matrix(reports, json_out)
+    elif json_out:
         from .report.json import render_json
 
-        sys.stdout.write(render_json(report))
-        _print_errors(errors)
+        sys.stdout.write(render_json(reports[0]))
     else:
         from .report.text import make_console, render_check
 
-        render_check(report, make_console(), verbose=verbose)
-        if not sys.stdout.isatty():  # on a terminal the report above already lists them
-            _print_errors(errors)
-    raise typer.Exit(_exit_code(report, fail_on.value))
+        render_check(reports[0], make_console(), verbose=verbose)
+        return True
+    return False
+
+
+def _settings(ctx: typer.Context, **flags: Any) -> Settings:
+    """The settings in force: flags given on the command line, then the nearest settings
+    file, then the defaults."""
+    from pathlib import Path
+
+    from .settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
+
+    given = {}
+    for param, value in flags.items():
+        source = ctx.get_parameter_source(param)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            key = param.replace("_", "-")
+            given[key] = _split(value) or [] if param in ("select", "ignore") else value
+    found = find_settings_file(Path.cwd())
+    try:
+        file = load_file(*found) if found else FileSettings()
+    except SettingsError as exc:
+        fail(str(exc), "see `schema-compat check --help`")
+    settings = resolve(file, given)
+    _check_file_values(settings)
+    return settings
+
+
+def _check_file_values(settings: Settings) -> None:
+    """Provider and rule names from the file are checked here, so the error names the file
+    rather than a flag the user never typed."""
+    from .profiles import PROFILES
+    from .rules.registry import unknown_patterns
+
+    where = str(settings.file)
+    if settings.values["provider"].origin not in ("--provider", "default"):
+        for name in _providers(settings.providers):
+            if name.lower() not in PROFILES:
+                fail(f"{where}: unknown provider {name!r}",
+                     f"choose from: {', '.join(PROFILES)}, or all")
+    for key in ("select", "ignore"):
+        if settings.values[key].origin not in (f"--{key}", "default"):
+            bad = unknown_patterns(settings[key])
+            if bad:
+                fail(f"{where}: unknown rule {bad[0]!r} in {key}",
+                     "`schema-compat rules` lists the codes")
+
+
+def _one_provider_plan(ctx: typer.Context, provider: str, select: list[str] | None,
+                       ignore: list[str] | None, lossless_only: bool
+                       ) -> tuple[Plan, dict[str, list[str]] | None]:
+    """transform and diff: the settings file's provider, rules, per-tool ignores and
+    lossless-only apply too. Returns the plan and the per-tool ignores."""
+    settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
+                         lossless_only=lossless_only)
+    chosen = settings.values["provider"]
+    if chosen.origin != "--provider" and len(_providers(settings.providers)) > 1:
+        fail(f"{settings.file}: provider names several providers; this command takes one",
+             "pass --provider NAME")
+    plan = _plan(settings.providers, settings["select"], settings["ignore"],
+                 settings["lossless-only"])
+    return plan, _per_tool_ignores(settings["per-tool-ignores"])
+
+
+def _per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
+    from .rules.registry import unknown_patterns
+
+    for pattern, codes in table.items():
+        bad = unknown_patterns(codes)
+        if bad:
+            fail(f"unknown rule {bad[0]!r} in per-tool-ignores for {pattern!r}",
+                 "`schema-compat rules` lists the codes")
+    return table or None
+
+
+def _per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
+    """A function giving each tool its plan: the base rules less its per-tool ignores."""
+    import fnmatch
+
+    from .engine import Plan as PlanType
+
+    cache: dict[frozenset[str], PlanType] = {}
+
+    def plan_for(tool: Any) -> PlanType:
+        drop = frozenset(c for pattern, codes in per_tool.items()
+                         if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
+        if not drop:
+            return plan
+        if drop not in cache:
+            from .rules.registry import select_codes
+
+            codes = [c for c in select_codes(plan.profile, None, sorted(drop))
+                     if c in plan.codes]
+            cache[drop] = PlanType(plan.profile, codes, plan.lossless_only)
+        return cache[drop]
+
+    return plan_for
+
+
+def _read_baseline(path: str) -> Any:
+    from .baseline import BaselineError, load_baseline
+
+    try:
+        return load_baseline(path)
+    except BaselineError as exc:
+        fail(str(exc))
+
+
+def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report]:
+    from .baseline import apply_baseline
+
+    out, removed = [], 0
+    for r in reports:
+        filtered, n = apply_baseline(r, known)
+        out.append(filtered)
+        removed += n
+    print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
+          "not shown; only new findings are reported", file=sys.stderr)
+    return out
+
+
+def _refuse_input(path: str, loaded: list[LoadedSource], option: str) -> None:
+    target = os.path.realpath(path)
+    for src in loaded:
+        if os.path.realpath(src.label) == target:
+            fail(f"{option} {path} is one of the inputs ({src.label}); it would be "
+                 "overwritten", "choose another file")
+
+
+def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:
+    from .baseline import dump_baseline
+
+    if errors:  # a baseline missing an unreadable source's findings would hide them later
+        _print_errors(errors)
+        fail(f"--write-baseline {path}: not written, since a source could not be read")
+    _write_file(path, dump_baseline(reports))
+    count = sum(len(r.findings) for rep in reports for r in rep.results)
+    print(f"schema-compat: recorded {count} finding{'s' if count != 1 else ''} in {path}",
+          file=sys.stderr)
+    raise typer.Exit(EXIT_OK)
 
 
 @app.command()
 def transform(
+    ctx: typer.Context,
     sources: SourcesArg = None,
     provider: ProviderOpt = "gemini",
     output: Annotated[str | None, typer.Option("--output", "-o",
@@ -466,7 +661,7 @@ def transform(
     """
     from .jsonio import dump_json
 
-    plan = _plan(provider, select, ignore, lossless_only)
+    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
@@ -479,7 +674,7 @@ def transform(
                 fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
                      "choose another file, or add --force")
     tools = _select_tools(loaded, tool)
-    results = _run(tools, plan)
+    results = _run(tools, plan, per_tool)
     report = _report(plan.profile.name, results, errors)
     document = _write_back(loaded, results, plan.profile.name)
     text = dump_json(document)
@@ -553,6 +748,7 @@ def _write_file(path: str, text: str) -> None:
 
 @app.command()
 def diff(
+    ctx: typer.Context,
     tool_name: Annotated[str, typer.Argument(metavar="TOOL", help="The tool to show.")],
     sources: SourcesArg = None,
     provider: ProviderOpt = "gemini",
@@ -578,7 +774,7 @@ def diff(
       NO_COLOR=1 schema-compat diff read_files tools.json | less
       schema-compat diff read_files --server "python examples/fs_server.py"
     """
-    plan = _plan(provider, select, ignore, lossless_only)
+    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live)
     _print_errors(errors)
@@ -589,7 +785,7 @@ def diff(
         where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
         fail(f"no tool named {tool_name!r} in {where}",
              f"tools here: {names}" if names else "no tools were read")
-    results = _run(chosen[:1], plan)
+    results = _run(chosen[:1], plan, per_tool)
     report = _report(plan.profile.name, results, errors)
     if json_out:
         import json

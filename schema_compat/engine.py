@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -167,8 +167,13 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
     return run_plan(tools, make_plan(profile, select, ignore, lossless_only))
 
 
-def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
-    """`run` with the rules already chosen (the CLI validates options into a Plan first)."""
+def run_plan(tools: Sequence[ToolDef], plan: Plan,
+             plan_for: Callable[[ToolDef], Plan] | None = None) -> list[ToolResult]:
+    """`run` with the rules already chosen (the CLI validates options into a Plan first).
+
+    `plan_for` picks a tool's own plan (per-tool ignores); per-request sums still run over
+    every tool of a source, with the base plan's counting rules.
+    """
     results: list[ToolResult] = []
     # Names and counts are per source: one source is one server's listing, sent together;
     # two snapshot files checked in one run are not one request.
@@ -179,7 +184,9 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
     tallies: dict[tuple[str, bool], Counter[str]] = {}  # (source, transformed) -> sums
     for tool in tools:
         totals[tool.source] = totals.get(tool.source, 0) + 1
+    base = plan
     for tool in tools:
+        plan = plan_for(tool) if plan_for else base
         before = original_names.setdefault(tool.source, [])
         renamed = new_names.setdefault(tool.source, [])
         sums_before = tallies.setdefault((tool.source, False), Counter())
@@ -208,7 +215,7 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan) -> list[ToolResult]:
             sums_before.update(rule.tally(tool.schema))
             sums_after.update(rule.tally(new_schema))
         results.append(ToolResult(
-            tool=tool, profile=plan.profile.name, findings=tuple(findings),
+            tool=tool, profile=base.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,
             transformed_schema=new_schema, remaining=tuple(remaining),
         ))

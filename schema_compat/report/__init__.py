@@ -15,7 +15,10 @@ __all__ = [
     "render_check",
     "render_diff",
     "render_diff_text",
+    "render_github",
     "render_json",
+    "render_markdown",
+    "render_sarif",
     "render_transform_summary",
     "report_json_schema",
     "report_to_dict",
@@ -30,6 +33,9 @@ _WHERE = {
     "render_transform_summary": "text",
     "render_diff": "diff",
     "render_diff_text": "diff",
+    "render_sarif": "sarif",
+    "render_github": "github",
+    "render_markdown": "markdown",
 }
 
 

@@ -76,8 +76,14 @@ class RuleDocs:
     what: str
     error: str  # the provider's real error text, or what silently happens
     fix: str
-    before: Any = None  # a failing example (an input schema)
+    before: Any = None  # a failing example: an input schema; for tool rules an MCP tool list
     after: Any = None  # what transform makes of it (the expected output)
+    # A schema (or, for tool rules, an MCP tool list) the rule accepts, for rules whose
+    # failing case has no fixed form to show (no fix, or a fix outside the schema).
+    passing: Any = None
+    # The profile the examples are for, when not the first profile that has the rule (a
+    # limit only some providers set).
+    profile: str | None = None
     sources: tuple[str, ...] = ()
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 
 
@@ -122,6 +123,8 @@ RULES = [
             fix="Replace forbidden characters with `_`, prefix `_` where the first "
                 "character is not allowed, shorten with a hash suffix. Lossy: calls must be "
                 "mapped back through the report's `name_map`.",
+            before=doc_examples.tools(doc_examples.tool("files/read")),
+            after=doc_examples.tools(doc_examples.tool("files_read")),
             sources=("provider-rules.md GEM-19", "kaitranntt/ccs#25"),
         ),
     ),
@@ -134,6 +137,10 @@ RULES = [
                  "(`a/b` and `a_b` both become `a_b`).",
             error="Duplicate function declaration found: <name>",
             fix="Add `_2`, `_3`, … (lossy; recorded in the name map).",
+            before=doc_examples.tools(doc_examples.tool("search", "Search files."),
+                                     doc_examples.tool("search", "Search issues.")),
+            after=doc_examples.tools(doc_examples.tool("search", "Search files."),
+                                    doc_examples.tool("search_2", "Search issues.")),
             sources=("provider-rules.md GEM-19",),
         ),
     ),
@@ -146,6 +153,8 @@ RULES = [
                  "enforcement is unverified, so this is informational.",
             error="(none observed)",
             fix="Write one in the server.",
+            before=doc_examples.tools(doc_examples.tool("read_file", None)),
+            passing=doc_examples.tools(doc_examples.tool("read_file")),
             sources=("provider-rules.md GEM-20",),
         ),
     ),
@@ -159,6 +168,8 @@ RULES = [
             error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
                   "declarations can be specified.",
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
+            before=doc_examples.many_tools(21), passing=doc_examples.many_tools(20),
+            profile="anthropic-strict",
             sources=("provider-rules.md GEM-18", "google-gemini/gemini-cli#19083"),
         ),
     ),
@@ -176,6 +187,8 @@ RULES = [
                   "instead.",
             fix="Shorten it in the server (schema-compat does not cut descriptions: the "
                 "part cut away may be the part the model needs).",
+            before=doc_examples.tools(doc_examples.tool("read_file", "Read a file. " * 85)),
+            passing=doc_examples.tools(doc_examples.tool("read_file", "Read a file. " * 78)),
             sources=("provider-rules.md OAI-05", "OpenHands/OpenHands#4838",
                      "getsentry/sentry-mcp#106"),
         ),

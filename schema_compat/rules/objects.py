@@ -228,6 +228,7 @@ RULES = [
             fix="Nothing in the schema: when sending it to Gemini, omit `parameters` (the "
                 "Gemini file shape written by `transform` does so).",
             before={"type": "object", "properties": {}},
+            passing={"type": "object", "properties": {"verbose": {"type": "boolean"}}},
             sources=("provider-rules.md GEM-12", "agno-agi/agno#2113"),
         ),
     ),

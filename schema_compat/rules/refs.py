@@ -14,6 +14,7 @@ from typing import Any
 from ..model import Path
 from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
 from ..schema.walker import iter_nodes
+from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 
 _EVENT_RULE = {
@@ -285,6 +286,9 @@ RULES = [
             before={"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
                     "$defs": {"Node": {"type": "object", "properties": {
                         "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}},
+            passing={"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+                     "$defs": {"Node": {"type": "object", "properties": {
+                         "name": {"type": "string"}}}}},
             sources=("provider-rules.md GEM-13",),
         ),
     ),
@@ -302,6 +306,9 @@ RULES = [
                 "Lossy: the model is no longer told the shape.",
             before={"type": "object", "properties": {
                 "a": {"$ref": "https://example.com/schemas/address.json"}}},
+            passing={"type": "object", "properties": {"a": {"$ref": "#/$defs/Address"}},
+                     "$defs": {"Address": {"type": "object", "properties": {
+                         "street": {"type": "string"}}}}},
             sources=("provider-rules.md GJS-05",),
         ),
     ),
@@ -314,6 +321,8 @@ RULES = [
             error="reference to undefined schema at properties.target_object.anyOf.1",
             fix="Replace the reference by a placeholder that says its schema is missing.",
             before={"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}},
+            passing={"type": "object", "properties": {"a": {"$ref": "#/$defs/Present"}},
+                     "$defs": {"Present": {"type": "string"}}},
             sources=("provider-rules.md GJS-05", "google-gemini/gemini-cli#13326"),
         ),
     ),
@@ -328,6 +337,8 @@ RULES = [
             error="A FunctionDeclaration in the request exceeds the maximum allowed nesting "
                   "depth. / the request is too large",
             fix="None automatic: restructure the schema (fewer shared references).",
+            before=doc_examples.ref_fan_out(18),
+            passing=doc_examples.ref_fan_out(3),
             sources=("provider-rules.md GEM-16",),
         ),
     ),
@@ -367,6 +378,9 @@ RULES = [
             before={"type": "object", "properties": {"root": {"$ref": "#/$defs/N"}},
                     "$defs": {"N": {"type": "object", "properties": {
                         "next": {"$ref": "#/$defs/N"}}, "required": ["next"]}}},
+            passing={"type": "object", "properties": {"root": {"$ref": "#/$defs/N"}},
+                     "$defs": {"N": {"type": "object", "properties": {
+                         "next": {"$ref": "#/$defs/N"}}}}},
             sources=("provider-rules.md GJS-06",),
         ),
     ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
 from .hints import summarize, value_text, with_hint
@@ -407,6 +408,7 @@ RULES = [
             what="Objects nested more than 10 levels deep under OpenAI strict mode.",
             error="Invalid schema: objects nested more than 10 levels (message unverified).",
             fix="Flatten the schema in the server; schema-compat does not restructure it.",
+            before=doc_examples.nested_objects(11), passing=doc_examples.nested_objects(10),
             sources=("provider-rules.md OAIS-11",),
         ),
     ),
@@ -421,6 +423,7 @@ RULES = [
                  "while OpenAI counts them per schema).",
             error="Invalid schema: limits exceeded (message unverified).",
             fix="Split the tool or shorten its enums in the server.",
+            before=doc_examples.big_enum(1001), passing=doc_examples.big_enum(1000),
             sources=("provider-rules.md OAIS-11",),
         ),
     ),
@@ -436,6 +439,7 @@ RULES = [
             error="400 invalid_request_error (schema too complex).",
             fix="Mark fewer tools strict, send fewer tools per request, or require more "
                 "parameters.",
+            before=doc_examples.union_params(17), passing=doc_examples.union_params(16),
             sources=("provider-rules.md ANTS-05", "genkit-ai/genkit#5230"),
         ),
     ),

@@ -422,7 +422,7 @@ RULES = [
                   "'<fn>': None is not of type 'object'",
             fix="A missing schema becomes `{type: object, properties: {}}` (lossless: the "
                 "tool takes no arguments); a malformed one too, reported lossy.",
-            before=None,
+            before="object",  # a type name where the schema belongs; a missing one too
             after={"type": "object", "properties": {}},
             sources=("provider-rules.md ANT-03, OAI-09",),
         ),

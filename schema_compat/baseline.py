@@ -1,0 +1,87 @@
+"""Baselines: adopt schema-compat on a large server without fixing everything first.
+
+`check --write-baseline FILE` records today's findings; `check --baseline FILE` reports only
+findings not in it. A finding is known by provider, tool name, rule code and JSON Pointer:
+not by message (wording may improve) nor by source (a snapshot may move). Matching counts
+occurrences, so a second identical finding is new. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from .model import Finding, Report, ToolResult
+from .paths import pointer
+
+BASELINE_VERSION = 1
+Key = tuple[str, str, str, str]
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be used; the message names the file."""
+
+
+def _key(provider: str, result: ToolResult, finding: Finding) -> Key:
+    return (provider, result.tool.name, finding.code, pointer(finding.path))
+
+
+def baseline_document(reports: Iterable[Report]) -> dict[str, Any]:
+    keys = sorted(_key(rep.provider, r, f) for rep in reports for r in rep.results
+                  for f in r.findings)
+    return {"version": BASELINE_VERSION, "generator": "schema-compat",
+            "findings": [{"provider": p, "tool": t, "code": c, "pointer": ptr}
+                         for p, t, c, ptr in keys]}
+
+
+def dump_baseline(reports: Iterable[Report]) -> str:
+    return json.dumps(baseline_document(reports), indent=2, ensure_ascii=False) + "\n"
+
+
+def load_baseline(path: str) -> Counter[Key]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise BaselineError(f"baseline {path} does not exist (create it with "
+                            "--write-baseline)") from None
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("version") != BASELINE_VERSION \
+            or not isinstance(data.get("findings"), list):
+        raise BaselineError(f"baseline {path} is not a schema-compat baseline (version "
+                            f"{BASELINE_VERSION})")
+    keys: Counter[Key] = Counter()
+    for i, entry in enumerate(data["findings"]):
+        fields = ("provider", "tool", "code", "pointer")
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str)
+                                                  for k in fields):
+            raise BaselineError(f"baseline {path}: findings[{i}] needs string fields "
+                                f"{', '.join(fields)}")
+        keys[(entry["provider"], entry["tool"], entry["code"], entry["pointer"])] += 1
+    return keys
+
+
+def apply_baseline(report: Report, known: Counter[Key]) -> tuple[Report, int]:
+    """The report with baselined findings removed, and how many were removed.
+
+    `known` is consumed as findings match, so run it over every report of one check.
+    """
+    removed = 0
+    results = []
+    for r in report.results:
+        kept = []
+        for f in r.findings:
+            key = _key(report.provider, r, f)
+            if known[key] > 0:
+                known[key] -= 1
+                removed += 1
+            else:
+                kept.append(f)
+        results.append(replace(r, findings=tuple(kept)))
+    return replace(report, results=tuple(results)), removed

@@ -1,0 +1,61 @@
+"""GitHub Actions workflow annotations (`check --format github`).
+
+One `::error`/`::warning`/`::notice` command per finding: the runner turns each into an
+annotation on the pull request, on the snapshot file's line that names the tool when the
+source is a file in the checkout. A summary line closes the output so the log reads on its
+own. Stdlib only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..model import Finding, Report, ToolResult
+from ..paths import jsonpath
+from .sarif import _artifact_uri, _tool_line
+
+_COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _escape_data(text: str) -> str:
+    # The runner's own escaping rules for a command's message.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool) -> str:
+    tool = result.tool
+    props: list[str] = []
+    uri = _artifact_uri(tool.source)
+    if uri is not None:
+        props += [f"file={_escape_property(uri)}",
+                  f"line={_tool_line(tool.source, tool.name)}"]
+    title = f"{finding.code} {finding.rule}" + (f" ({provider})" if several else "")
+    props.append(f"title={_escape_property(title)}")
+    where = f" at {jsonpath(finding.path)}" if finding.scope == "schema" else ""
+    message = f"{tool.name}{where}: {finding.message}"
+    if finding.fix_safety:
+        message += f" (fix: {finding.fix_safety})"
+    if uri is None and tool.source:
+        message += f" [{tool.source}]"
+    return f"::{_COMMAND[finding.severity]} {','.join(props)}::{_escape_data(message)}"
+
+
+def render_github(reports: Report | Sequence[Report]) -> str:
+    many = [reports] if isinstance(reports, Report) else list(reports)
+    several = len(many) > 1
+    lines: list[str] = []
+    for report in many:
+        for result in report.results:
+            lines += [_annotation(report.provider, result, f, several) for f in result.findings]
+    errors = {e.one_line() for r in many for e in r.errors}
+    lines += [f"::error title=schema-compat::{_escape_data(e)}" for e in sorted(errors)]
+    for report in many:
+        findings = sum(len(r.findings) for r in report.results)
+        bad = sum(1 for r in report.results if r.status == "INCOMPATIBLE")
+        lines.append(f"schema-compat {report.provider}: {len(report.results)} tools, "
+                     f"{bad} incompatible, {findings} findings")
+    return "\n".join(lines) + "\n"

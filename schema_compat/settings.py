@@ -1,0 +1,196 @@
+"""Project settings: `.schema-compat.toml` or `[tool.schema-compat]` in `pyproject.toml`.
+
+Found the way ruff finds its configuration: walk up from the current directory and take the
+first directory that has one (`.schema-compat.toml` before `pyproject.toml`; a
+`pyproject.toml` without the table is passed over). Command-line flags win over the file,
+and every setting remembers where its value came from, so `check --show-config` can say.
+Stdlib only (tomllib).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DOTFILE = ".schema-compat.toml"
+PYPROJECT = "pyproject.toml"
+TABLE = "schema-compat"
+FAIL_ON = ("error", "warning", "info")
+
+# Setting name -> (the flag that overrides it, what the value is, in words).
+KEYS: dict[str, tuple[str, str]] = {
+    "provider": ("--provider", "a profile name, a list of them, or \"all\""),
+    "select": ("--select", "a list of rule codes, prefixes or names"),
+    "ignore": ("--ignore", "a list of rule codes, prefixes or names"),
+    "per-tool-ignores": ("", "a table: tool-name glob = list of rule codes"),
+    "fail-on": ("--fail-on", "one of \"error\", \"warning\", \"info\""),
+    "lossless-only": ("--lossless-only", "true or false"),
+}
+DEFAULTS: dict[str, Any] = {
+    "provider": "gemini", "select": [], "ignore": [], "per-tool-ignores": {},
+    "fail-on": "error", "lossless-only": False,
+}
+
+
+class SettingsError(Exception):
+    """A settings file that cannot be used: the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    value: Any
+    origin: str  # "default", the flag that set it, or the settings file's name
+
+
+@dataclass(frozen=True)
+class Settings:
+    values: Mapping[str, Setting]
+    file: Path | None = None
+    table: str = ""  # "[tool.schema-compat]" for pyproject.toml, "" for the dotfile
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key].value
+
+    @property
+    def providers(self) -> str:
+        """The provider setting as the CLI's --provider text (lists joined by commas)."""
+        value = self["provider"]
+        return ",".join(value) if isinstance(value, list) else str(value)
+
+
+@dataclass(frozen=True)
+class FileSettings:
+    path: Path | None = None
+    table: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def find_settings_file(start: Path) -> tuple[Path, str] | None:
+    """The nearest settings file at or above `start`, with the table it uses."""
+    for directory in (start, *start.parents):
+        dotfile = directory / DOTFILE
+        if dotfile.is_file():
+            return dotfile, ""
+        pyproject = directory / PYPROJECT
+        if pyproject.is_file() and _has_table(pyproject):
+            return pyproject, f"[tool.{TABLE}]"
+    return None
+
+
+def _has_table(pyproject: Path) -> bool:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        # A broken pyproject.toml is reported only if it is the file we use; it is not ours
+        # to judge otherwise. Look for the table header in the text instead.
+        try:
+            return f"[tool.{TABLE}]" in pyproject.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+    tool = data.get("tool")
+    return isinstance(tool, dict) and TABLE in tool
+
+
+def load_file(path: Path, table: str) -> FileSettings:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    if table:
+        data = data.get("tool", {}).get(TABLE, {})
+        if not isinstance(data, dict):
+            raise SettingsError(f"{path}: {table} must be a table")
+    return FileSettings(path, table, validate(data, f"{path}{' ' + table if table else ''}"))
+
+
+def validate(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Check every key and value; names may use `_` for `-`."""
+    out: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = raw_key.replace("_", "-")
+        if key not in KEYS:
+            raise SettingsError(f"{where}: unknown setting {raw_key!r} (known: "
+                                f"{', '.join(KEYS)})")
+        out[key] = _check_value(key, value, f"{where}: {raw_key}")
+    return out
+
+
+def _str_list(value: Any, where: str, what: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
+                                              for v in value):
+        raise SettingsError(f"{where} must be {what}")
+    return [p.strip() for v in value for p in v.split(",") if p.strip()]
+
+
+def _check_value(key: str, value: Any, where: str) -> Any:
+    what = KEYS[key][1]
+    if key == "provider":
+        items = _str_list(value, where, what)
+        if not items:
+            raise SettingsError(f"{where} must be {what}")
+        return items[0] if isinstance(value, str) and len(items) == 1 else items
+    if key in ("select", "ignore"):
+        return _str_list(value, where, what)
+    if key == "per-tool-ignores":
+        if not isinstance(value, dict):
+            raise SettingsError(f"{where} must be {what}")
+        return {str(k): _str_list(v, f"{where}.{k}", "a list of rule codes")
+                for k, v in value.items()}
+    if key == "fail-on":
+        if value not in FAIL_ON:
+            raise SettingsError(f"{where} must be {what}, not {value!r}")
+        return value
+    if not isinstance(value, bool):  # lossless-only
+        raise SettingsError(f"{where} must be {what}, not {value!r}")
+    return value
+
+
+def resolve(file: FileSettings, flags: Mapping[str, Any]) -> Settings:
+    """Flags (only those given on the command line) win over the file, the file over the
+    defaults."""
+    values: dict[str, Setting] = {}
+    origin = file.path.name if file.path else ""
+    for key, default in DEFAULTS.items():
+        if key in flags:
+            values[key] = Setting(flags[key], KEYS[key][0])
+        elif key in file.values:
+            values[key] = Setting(file.values[key], origin)
+        else:
+            values[key] = Setting(default, "default")
+    return Settings(values, file.path, file.table)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_value(k)} = {_toml_value(v)}"
+                                for k, v in value.items()) + " }" if value else "{}"
+    return str(value)
+
+
+def describe(settings: Settings) -> str:
+    """The settings in force as TOML, each line saying where its value came from."""
+    if settings.file is None:
+        head = "# no settings file found (looked for .schema-compat.toml and " \
+               "[tool.schema-compat] in pyproject.toml, from here up)"
+    else:
+        head = f"# settings file: {settings.file}" + (f" {settings.table}"
+                                                       if settings.table else "")
+    rows = [(f"{k} = {_toml_value(s.value)}", s.origin) for k, s in settings.values.items()]
+    width = max(len(r[0]) for r in rows)
+    lines = [head] + [f"{text:<{width}}  # {origin}" for text, origin in rows]
+    return "\n".join(lines) + "\n"

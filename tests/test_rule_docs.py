@@ -1,0 +1,89 @@
+"""Every rule is documented with a failing and a passing case, both run for real, and
+`docs/rules/` holds exactly what `make docs` generates from the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schema_compat.api import _tooldefs
+from schema_compat.engine import run
+from schema_compat.model import ToolDef, ToolResult
+from schema_compat.profiles import PROFILES
+from schema_compat.report.rule_docs import failing_case, generate, passing_case, write_docs
+from schema_compat.rules.base import Rule
+from schema_compat.rules.registry import ALL_RULES
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+def _profile(rule: Rule) -> str:
+    return rule.docs.profile or next(p.name for p in PROFILES.values() if rule.code in p.rules)
+
+
+def _run(rule: Rule, case: Any) -> list[ToolResult]:
+    tools = _tooldefs(case["tools"]) if rule.scope == "tool" else [ToolDef("example", case)]
+    return run(tools, _profile(rule))
+
+
+def _codes(results: list[ToolResult]) -> set[str]:
+    return {f.code for r in results for f in r.findings}
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_rule_has_docs_and_both_cases(rule: Rule) -> None:
+    assert rule.docs.what.strip() and rule.docs.error.strip() and rule.docs.fix.strip()
+    assert failing_case(rule) is not None, f"{rule.code} has no failing case (docs.before)"
+    assert passing_case(rule) is not None, f"{rule.code} has no passing case (after/passing)"
+    if rule.scope == "tool":
+        assert isinstance(failing_case(rule), dict) and "tools" in failing_case(rule)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_failing_case_is_flagged_and_passing_case_is_not(rule: Rule) -> None:
+    assert rule.code in _codes(_run(rule, failing_case(rule)))
+    assert rule.code not in _codes(_run(rule, passing_case(rule)))
+
+
+@pytest.mark.parametrize("rule", [r for r in ALL_RULES if r.scope == "tool" and r.docs.after],
+                         ids=lambda r: r.code)
+def test_tool_rule_fix_gives_the_documented_names(rule: Rule) -> None:
+    results = _run(rule, rule.docs.before)
+    assert [r.transformed_name for r in results] == [t["name"] for t in rule.docs.after["tools"]]
+
+
+def test_docs_rules_is_generated_and_current() -> None:
+    pages = generate(PROFILES.values(), ALL_RULES)
+    on_disk = {p.name for p in DOCS.glob("*.md")}
+    assert on_disk == set(pages), "run `make docs`"
+    for name, text in pages.items():
+        assert (DOCS / name).read_text("utf-8") == text, f"docs/rules/{name} is stale: make docs"
+    assert len(pages) == len(ALL_RULES) + 1
+
+
+def test_write_docs_removes_stale_pages(tmp_path: Path) -> None:
+    (tmp_path / "OLD001.md").write_text("gone")
+    (tmp_path / "notes.txt").write_text("kept")
+    written = write_docs(str(tmp_path))
+    assert not (tmp_path / "OLD001.md").exists()
+    assert (tmp_path / "notes.txt").exists()
+    assert sorted(p.name for p in tmp_path.glob("*.md")) == written
+
+
+def test_page_content() -> None:
+    page = (DOCS / "LIM001.md").read_text("utf-8")
+    assert page.startswith("# LIM001 `too-many-tools`\n")
+    assert "The examples are for the `anthropic-strict` profile." in page
+    assert "… 17 more …" in page  # 21 tools, shortened
+    ref = (DOCS / "REF001.md").read_text("utf-8")
+    assert "`schema-compat transform` turns it into:" in ref
+    assert "[REF001](REF001.md)" in (DOCS / "README.md").read_text("utf-8")
+
+
+def test_placeholders_survive_markdown() -> None:
+    """`<name>` in a provider's message would vanish on GitHub as an unknown HTML tag."""
+    page = (DOCS / "NAM002.md").read_text("utf-8")
+    assert "Duplicate function declaration found: &lt;name&gt;" in page
+    assert "`a/b`" in page  # code spans untouched
