@@ -13,8 +13,9 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from .api import check, load_tools, transform
     from .profiles import PROFILES
+    from .repair_args import repair
 
-__all__ = ["PROFILES", "__version__", "check", "load_tools", "transform"]
+__all__ = ["PROFILES", "__version__", "check", "load_tools", "repair", "transform"]
 
 
 def __getattr__(name: str) -> Any:
@@ -26,4 +27,8 @@ def __getattr__(name: str) -> Any:
         from .profiles import PROFILES
 
         return PROFILES
+    if name == "repair":
+        from .repair_args import repair
+
+        return repair
     raise AttributeError(name)
