@@ -609,6 +609,87 @@ def diff(
 
 
 @app.command()
+def repair(
+    sources: SourcesArg = None,
+    tool: Annotated[str, typer.Option("--tool", "-t", help="The tool whose arguments these "
+                                      "are (its original name, or the name --provider gives "
+                                      "it).", show_default=False)] = "",
+    args: Annotated[str, typer.Option("--args", "-a", help="The arguments: JSON text, @FILE, "
+                                      "or - for stdin.", show_default=False)] = "",
+    provider: Annotated[str | None, typer.Option(
+        "--provider", "-p", help="Also accept the tool's name as this profile renames it.",
+        show_default=False)] = None,
+    json_out: Annotated[bool, typer.Option("--json", help='Print {"arguments", "coercions", '
+                                           '"valid", "errors"}.')] = False,
+    server: ServerOpt = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    sse: SseOpt = None,
+    config: ConfigOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Repair a tool call's arguments against the tool's original schema.
+
+    Models write arrays and objects as JSON text, booleans as "true", numbers as "3", and
+    send values of the transformed schema (a stringified enum member, null for an optional
+    property). Each is turned back into what the server accepts, where the value is invalid
+    and nothing else reads it; each coercion is listed with its JSONPath.
+
+    The repaired arguments go to stdout as JSON; the coercions and anything the schema still
+    rejects go to stderr (--json puts everything in one object on stdout).
+    Exit 0 when the repaired arguments are valid, 1 when the schema still rejects them.
+
+    \b
+    Examples:
+      schema-compat repair --tool get_forecast tools.json --args '{"days": "3"}'
+      schema-compat repair -t read_files --server "python server.py" --args @call.json --json
+    """
+    from .jsonio import JsonInputError, dump_json, load_json_bytes, load_json_file
+    from .repair_args import repair as repair_arguments
+
+    if not tool:
+        fail("--tool NAME is required", "name the tool whose arguments these are")
+    if not args:
+        fail("--args is required", "give JSON text, @FILE, or - for stdin")
+    if args == "-" and "-" in (sources or []):
+        fail("stdin cannot hold both the SOURCE and --args", "put one of them in a file")
+    try:
+        if args == "-" or args.startswith("@"):
+            arguments = load_json_file("-" if args == "-" else args[1:])
+        else:
+            arguments = load_json_bytes(args.encode("utf-8", "surrogatepass"), "--args")
+    except JsonInputError as exc:
+        fail(exc.error.one_line().replace("--args: ", "--args ", 1))
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = _load(sources, live)
+    if errors:
+        _print_errors(errors)
+        raise typer.Exit(EXIT_USAGE)
+    tools = [t for s in loaded for t in s.tools]
+    chosen = [t for t in tools if t.name == tool]
+    if not chosen and provider:
+        plan = _plan(provider, None, None, False)
+        chosen = [r.tool for r in _run(tools, plan) if r.transformed_name == tool]
+    if not chosen:
+        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
+        fail(f"no tool named {tool!r}", f"tools here: {names}" if names else
+             "no tools were read")
+    result = repair_arguments(chosen[0].schema, arguments)
+    if json_out:
+        sys.stdout.write(dump_json(result.to_dict()))
+    else:
+        sys.stdout.write(dump_json(result.arguments))
+        for c in result.coercions:
+            print(f"repaired {c.describe()}", file=sys.stderr)
+        for err in result.errors:
+            print(f"invalid {err}", file=sys.stderr)
+    raise typer.Exit(EXIT_OK if result.valid else EXIT_FINDINGS)
+
+
+@app.command()
 def rules(
     provider: Annotated[str | None, typer.Option("--provider", "-p",
                                                  help="Only the rules of this profile, "
