@@ -689,6 +689,75 @@ def repair(
     raise typer.Exit(EXIT_OK if result.valid else EXIT_FINDINGS)
 
 
+@app.command(context_settings={"allow_interspersed_args": False})
+def proxy(
+    command: Annotated[list[str] | None, typer.Argument(
+        metavar="-- CMD [ARGS]...", help="The upstream stdio server's command, after --.",
+        show_default=False)] = None,
+    provider: Annotated[str, typer.Option("--provider", "-p", help="The profile whose "
+                                          "dialect the client speaks.")] = "gemini",
+    url: Annotated[str | None, typer.Option("--url", help="A streamable HTTP upstream "
+                                            "instead of a command.", show_default=False)
+                   ] = None,
+    header: Annotated[list[str] | None, typer.Option(
+        "--header", help="'K: V' sent to the --url upstream (repeatable).",
+        show_default=False)] = None,
+    env: Annotated[list[str] | None, typer.Option(
+        "--env", help="K=V for the upstream command (repeatable).", show_default=False)
+                   ] = None,
+    cwd: Annotated[str | None, typer.Option(
+        "--cwd", help="Working directory for the upstream command.", show_default=False)
+                   ] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.1, help="Seconds the upstream has to answer a request (a "
+        "progress notification restarts the clock); then the client gets an error.")
+                       ] = 60.0,
+    log: Annotated[str | None, typer.Option("--log", help="Append the log here instead of "
+                                            "stderr.", show_default=False)] = None,
+    lossless_only: LosslessOpt = False,
+) -> None:
+    """Serve an MCP server's tools over stdio with schemas the provider accepts, repairing
+    each call's arguments against the server's own schema.
+
+    tools/list answers carry the transformed schemas (and names); each tools/call is renamed
+    back and its arguments repaired (JSON text parsed, "true" and "3" read as values, the
+    transform's changes undone) before it is forwarded. Everything else passes through
+    unchanged. Each rewrite and repair is logged to stderr (or --log FILE), never stdout.
+    When the upstream exits or does not answer within --timeout, the client gets an error.
+
+    \b
+    Examples:
+      schema-compat proxy --provider gemini -- python server.py
+      schema-compat proxy -p openai-strict --log /tmp/proxy.log -- npx -y some-mcp-server
+      schema-compat proxy --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
+    """
+    from .extract.config import ServerSpec
+    from .profiles import PROFILES
+
+    if provider.lower() not in PROFILES:
+        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    if bool(command) == bool(url):
+        fail("give the upstream as -- CMD ARGS or as --url URL (one of them)",
+             "e.g. schema-compat proxy -- python server.py")
+    if header and not url:
+        fail("--header applies to --url", "add --url URL")
+    if (env or cwd) and not command:
+        fail("--env and --cwd apply to a command upstream", "add -- CMD ARGS")
+    if url:
+        headers = dict(_pair(h, ":", "--header", "'K: V'") for h in header or [])
+        spec = ServerSpec(url, "http", url=url, headers=headers)
+    else:
+        assert command
+        variables = dict(_pair(e, "=", "--env", "K=V") for e in env or [])
+        spec = ServerSpec(command[0], "stdio", command[0], tuple(command[1:]), variables, cwd)
+    try:
+        from .proxy.run import serve
+    except ImportError as exc:
+        fail(f"the proxy needs the MCP SDK: {exc}", "pip install 'schema-compat[live]'")
+    raise typer.Exit(serve(spec, provider.lower(), timeout, log_file=log,
+                           lossless_only=lossless_only))
+
+
 @app.command()
 def rules(
     provider: Annotated[str | None, typer.Option("--provider", "-p",
