@@ -234,3 +234,42 @@ def test_bad_usage_is_one_line_and_exit_2(args: list[str], line: str) -> None:
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [line]
     assert proc.stdout == ""
+
+
+def test_a_client_config_running_the_proxy_checks_compatible(tmp_path: Path) -> None:
+    """What a client configured as the README says sees: every tool compatible."""
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"fs": {
+        "command": PY, "args": _proxy_args("--provider", "gemini",
+                                           upstream=[PY, str(EXAMPLE)])}}}))
+    proc = cli("check", "--json", "--fail-on", "warning", "--config", str(config))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert [(t["name"], t["status"], t["issues"]) for t in data["tools"]] == [
+        ("read_files", "COMPATIBLE", []), ("propose_and_review", "COMPATIBLE", [])]
+
+
+@pytest.mark.parametrize(("client", "filename"), [
+    ("Claude Desktop", "claude_desktop_config.json"), ("Gemini CLI", "settings.json"),
+    ("VS Code", "mcp.json")])
+def test_readme_config_snippets_run_the_proxy(client: str, filename: str,
+                                              tmp_path: Path) -> None:
+    from schema_compat.extract.config import load_config
+
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index(f"\n{client} ("):]
+    start = section.index("```json\n") + 8
+    block = section[start: section.index("\n```", start)]
+    folder = tmp_path / (".gemini" if client == "Gemini CLI" else
+                         ".vscode" if client == "VS Code" else "claude")
+    folder.mkdir()
+    (folder / filename).write_text(block)
+    specs, errors = load_config(str(folder / filename))
+    assert errors == []
+    [spec] = specs
+    from schema_compat.profiles import PROFILES
+
+    assert (spec.kind, spec.command, spec.args[:2]) == ("stdio", "schema-compat",
+                                                        ("proxy", "--provider"))
+    assert spec.args[2] in PROFILES
+    assert len(spec.args) > spec.args.index("--") + 1  # an upstream command follows --
