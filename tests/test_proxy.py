@@ -273,3 +273,49 @@ def test_readme_config_snippets_run_the_proxy(client: str, filename: str,
                                                         ("proxy", "--provider"))
     assert spec.args[2] in PROFILES
     assert len(spec.args) > spec.args.index("--") + 1  # an upstream command follows --
+
+
+def _raw_session(args: list[str], lines: list[dict[str, Any]], *, wait: float = 0.0
+                 ) -> tuple[list[dict[str, Any]], int, float]:
+    """Write JSON-RPC lines to the proxy, keep stdin open `wait` seconds, then close it;
+    returns what it wrote to stdout, its exit code, and how long it took to exit."""
+    import subprocess
+
+    proc = subprocess.Popen([PY, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=REPO_ROOT, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    for line in lines:
+        proc.stdin.write(json.dumps(line) + "\n")
+    proc.stdin.flush()
+    time.sleep(wait)
+    start = time.monotonic()
+    proc.stdin.close()
+    code = proc.wait(timeout=15)
+    elapsed = time.monotonic() - start
+    return [json.loads(x) for x in proc.stdout.read().splitlines()], code, elapsed
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {},
+    "clientInfo": {"name": "test", "version": "1"}}}
+
+
+def test_the_proxy_exits_when_its_client_goes_away() -> None:
+    out, code, elapsed = _raw_session(_proxy_args(upstream=[PY, str(EXAMPLE)]), [INIT],
+                                      wait=3)
+    assert [m["id"] for m in out] == [1]
+    assert out[0]["result"]["serverInfo"]["name"] == "fs-mcp-repro"
+    assert code == 0
+    assert elapsed < 5
+
+
+def test_an_unreachable_http_upstream_is_an_error_for_the_client() -> None:
+    from launch import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    out, code, _ = _raw_session(_proxy_args("--timeout", "5", "--url", url), [INIT], wait=3)
+    host = url.split("/")[2]
+    assert out == [{"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -32000, "message": "schema-compat proxy: the upstream server cannot be "
+                                   f"reached: connection refused at {host}"}}]
+    assert code == 0

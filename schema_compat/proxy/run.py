@@ -28,7 +28,15 @@ from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
 from ..extract.config import ServerSpec
-from ..extract.live import _PROBE, LiveError, _install_sdk_hooks, _Probe, _resolve_command
+from ..extract.live import (
+    _PROBE,
+    LiveError,
+    _connect_failure,
+    _install_sdk_hooks,
+    _leaves,
+    _Probe,
+    _resolve_command,
+)
 from .relay import Log, Message, Outbox, Relay
 
 __all__ = ["serve"]
@@ -65,11 +73,16 @@ async def _upstream(spec: ServerSpec, errlog: IO[str], probe: _Probe
 
 
 async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> None:
+    """The client side lives as long as the client; the upstream in a task of its own, so
+    its failure (exit, refused connection, transport error) becomes errors, not a crash."""
     probe = _Probe()
-    async with _upstream(spec, errlog, probe) as (up_read, up_write), \
-            stdio_server() as (client_read, client_write), \
+    upstream: dict[str, Any] = {}
+    ready = anyio.Event()
+    waiters: dict[str, anyio.Event] = {}
+    # Closing client_write on the way out ends the SDK's stdout writer; without it the
+    # proxy would outlive its client.
+    async with stdio_server() as (client_read, client_write), client_write, \
             anyio.create_task_group() as tg:
-        waiters: dict[str, anyio.Event] = {}
 
         async def to_client(msg: Message) -> None:
             try:
@@ -78,14 +91,16 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> N
                 tg.cancel_scope.cancel()
 
         async def to_upstream(msg: Message) -> None:
-            if relay.closed_reason is not None:
+            await ready.wait()
+            write = upstream.get("write")
+            if relay.closed_reason is not None or write is None:
                 return
             headers = ({"mcp-protocol-version": relay.protocol_version}
                        if relay.protocol_version and spec.kind != "stdio" else None)
             try:
-                await up_write.send(_session(msg, headers))
+                await write.send(_session(msg, headers))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                await upstream_gone()
+                upstream.pop("write", None)
 
         async def deliver(out: Outbox) -> None:
             for msg in out.to_client:
@@ -93,20 +108,54 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> N
             for msg in out.to_upstream:
                 await to_upstream(msg)
 
-        async def upstream_gone() -> None:
-            if relay.closed_reason is not None:
-                return
+        async def upstream_gone(failure: BaseException | None) -> None:
+            upstream.pop("write", None)
+            ready.set()
             code = None
             if probe.process is not None:
                 with anyio.move_on_after(0.5):
                     code = await probe.process.wait()
-            reason = "the upstream server exited" + (
-                f" with exit code {code}" if isinstance(code, int) else "") \
-                if spec.kind == "stdio" else "the upstream server closed the connection"
+            if spec.kind == "stdio":
+                reason = "the upstream server exited" + (
+                    f" with exit code {code}" if isinstance(code, int) else "")
+            else:
+                known = _connect_failure(spec, failure) if failure is not None else None
+                reason = (f"the upstream server cannot be reached: {known.message}"
+                          if known is not None else
+                          "the upstream server closed the connection")
+            if failure is not None and (spec.kind == "stdio" or known is None):
+                leaf = _leaves(failure)[0]
+                log(f"upstream transport failed: {type(leaf).__name__}: {leaf}")
             log(reason + "; answering every request with an error")
             for event in waiters.values():
                 event.set()
             await deliver(relay.upstream_closed(reason))
+
+        async def run_upstream() -> None:
+            failure: BaseException | None = None
+            try:
+                async with _upstream(spec, errlog, probe) as (up_read, up_write):
+                    upstream["write"] = up_write
+                    ready.set()
+                    await from_upstream(up_read)
+            except Exception as exc:  # the transport failed: the client hears of it
+                failure = exc
+            await upstream_gone(failure)
+
+        async def from_upstream(up_read: Any) -> None:
+            try:
+                async for item in up_read:
+                    if isinstance(item, Exception):
+                        log(f"upstream: {type(item).__name__}: {item}")
+                        continue
+                    msg = _to_dict(item)
+                    rid = msg.get("id")
+                    await deliver(relay.from_upstream(msg))
+                    if isinstance(rid, str) and rid in waiters:
+                        waiters[rid].set()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError,
+                    anyio.EndOfStream):
+                pass
 
         async def own_listing() -> None:
             """List the tools before a call that came first, so it can be repaired."""
@@ -138,27 +187,12 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> N
                 await deliver(relay.from_client(msg))
             tg.cancel_scope.cancel()  # the client is gone: so are we
 
-        async def from_upstream() -> None:
-            try:
-                async for item in up_read:
-                    if isinstance(item, Exception):
-                        log(f"upstream: {type(item).__name__}: {item}")
-                        continue
-                    msg = _to_dict(item)
-                    rid = msg.get("id")
-                    await deliver(relay.from_upstream(msg))
-                    if isinstance(rid, str) and rid in waiters:
-                        waiters[rid].set()
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                pass
-            await upstream_gone()
-
         async def watchdog() -> None:
             while True:
                 await anyio.sleep(_TICK)
                 await deliver(relay.expire())
 
-        tg.start_soon(from_upstream)
+        tg.start_soon(run_upstream)
         tg.start_soon(watchdog)
         tg.start_soon(from_client)
 
