@@ -125,3 +125,12 @@ def test_repair_on_a_file_does_not_import_the_mcp_sdk() -> None:
     assert code == 0, stderr
     assert "jsonschema" in heavy  # proves the repair really ran in the probe
     assert "mcp" not in heavy
+
+
+def test_help_of_repair_and_proxy_imports_nothing_heavy() -> None:
+    from test_imports import _imported
+
+    for command in ("repair", "proxy"):
+        code, heavy, stderr = _imported(command, "--help")
+        assert code == 0, stderr
+        assert heavy == set(), command

@@ -150,3 +150,15 @@ def test_the_proxys_own_listing_never_reaches_the_client() -> None:
     assert not relay.needs_listing(call)
     forwarded = relay.from_client(call).to_upstream[0]
     assert forwarded["params"] == {"name": "get weather", "arguments": {"days": 1}}
+
+
+def test_lossless_only_keeps_lossy_changes_out_of_the_listing() -> None:
+    lines: list[str] = []
+    relay = Relay("gemini", 10, lines.append, lossless_only=True)
+    relay.from_client(request(1, "tools/list"))
+    [answer] = relay.from_upstream({"jsonrpc": "2.0", "id": 1, "result": LISTING}).to_client
+    tool = answer["result"]["tools"][0]
+    assert tool["name"] == "get weather"  # renaming is lossy: refused
+    assert tool["inputSchema"]["properties"]["units"] == {"type": "string", "nullable": True}
+    assert lines == ["tools/list get weather: 1 change(s) (1 lossless; UNI001)",
+                     "tools/list get weather: 1 error(s) remain for gemini: NAM001"]

@@ -266,6 +266,17 @@ def test_a_stringified_enum_maps_back_to_the_original_members() -> None:
     assert [type(v) for v in back] == [int, str, float, bool]
 
 
+def test_an_integer_enum_sent_as_strings() -> None:
+    schema = obj(level={"type": "integer", "enum": [1, 2, 3]},
+                 ratio={"enum": [0.5, 1.5]}, on={"const": True})
+    result = repair(schema, {"level": "2", "ratio": "1.5", "on": "true"})
+    assert result.arguments == {"level": 2, "ratio": 1.5, "on": True}
+    assert kinds(result) == [("$.level", "enum"), ("$.ratio", "enum"), ("$.on", "enum")]
+    unmatched = repair(schema, {"level": "4"})
+    assert unmatched.arguments == {"level": 4}  # an integer still, outside the enum
+    assert unmatched.errors == ("$.level: 4 is not one of [1, 2, 3]",)
+
+
 def test_a_flattened_discriminated_union_maps_back() -> None:
     """Gemini merges the oneOf into one object; the model's call against it (the tag and the
     numbers as text, as some models send) is repaired to the branch it names."""
