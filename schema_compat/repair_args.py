@@ -128,6 +128,7 @@ class _Repairer:
         # schema are errors, never fetched. jsonschema adds the meta-schemas itself.
         self.validator = cls(schema, registry=Registry())
         self.root_resolver: Any = self.validator._resolver
+        self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------
 
@@ -144,7 +145,7 @@ class _Repairer:
         try:
             found = sorted(self.validator.iter_errors(value),
                            key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
-        except Exception as exc:
+        except (Exception, RecursionError) as exc:
             return [f"$: the schema cannot be used: {_reason(exc)}"]
         return [f"{jsonpath(tuple(e.absolute_path))}: {e.message}" for e in found]
 
@@ -154,6 +155,17 @@ class _Repairer:
             log: list[Coercion]) -> Any:
         if not isinstance(schema, dict) or self.valid(value, schema, resolver):
             return value
+        key = (id(schema), id(value))
+        if key in self.active:  # `{"$ref": "#"}` and kin: the same question again
+            return value
+        self.active.add(key)
+        try:
+            return self._fix(value, schema, resolver, path, log)
+        finally:
+            self.active.discard(key)
+
+    def _fix(self, value: Any, schema: dict[str, Any], resolver: Any, path: Path,
+             log: list[Coercion]) -> Any:
         ref = schema.get("$ref")
         if isinstance(ref, str):
             try:
@@ -380,6 +392,8 @@ def _short(value: Any, limit: int = 40) -> str:
 
 def _reason(exc: Exception) -> str:
     """Why the schema could not be applied, in one line."""
+    if isinstance(exc, RecursionError):
+        return "its references loop without end (e.g. {\"$ref\": \"#\"})"
     cause: BaseException | None = exc
     while cause is not None:
         ref = getattr(cause, "ref", None)

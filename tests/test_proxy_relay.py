@@ -162,3 +162,20 @@ def test_lossless_only_keeps_lossy_changes_out_of_the_listing() -> None:
     assert tool["inputSchema"]["properties"]["units"] == {"type": "string", "nullable": True}
     assert lines == ["tools/list get weather: 1 change(s) (1 lossless; UNI001)",
                      "tools/list get weather: 1 error(s) remain for gemini: NAM001"]
+
+
+def test_a_failure_inside_the_proxy_passes_the_message_through(monkeypatch: Any) -> None:
+    relay, _, lines = make()
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(relay, "rewrite_listing", broken)
+    relay.from_client(request(1, "tools/list"))
+    answer = {"jsonrpc": "2.0", "id": 1, "result": LISTING}
+    assert relay.from_upstream(answer).to_client == [answer]
+    monkeypatch.setattr(relay, "_rewrite_call", broken)
+    call = request(2, "tools/call", {"name": "x", "arguments": {"a": "1"}})
+    assert relay.from_client(call).to_upstream == [call]
+    assert lines == ["tools/list: not transformed (RuntimeError: boom); passed through as is",
+                     "tools/call: not repaired (RuntimeError: boom); forwarded as is"]

@@ -377,6 +377,27 @@ def test_no_schema_means_no_repair() -> None:
     assert repair([1], {}).errors == ("$: the input schema is not a JSON Schema object (list)",)
 
 
+def test_self_referencing_schemas_end() -> None:
+    loop = ('$: the schema cannot be used: its references loop without end '
+            '(e.g. {"$ref": "#"})',)
+    for schema in ({"$ref": "#"}, {"allOf": [{"$ref": "#"}]}):
+        assert repair(schema, "7") == RepairResult("7", (), loop)
+    branch = repair({"anyOf": [{"$ref": "#"}, {"type": "integer"}]}, "7")
+    assert (branch.arguments, kinds(branch), branch.errors) == (7, [("$", "integer")], loop)
+
+
+def test_recursive_schema_repairs_at_every_depth() -> None:
+    tree = {"$defs": {"Node": {"type": "object", "properties": {
+        "size": {"type": "integer"},
+        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}},
+        "$ref": "#/$defs/Node"}
+    result = repair(tree, {"size": "1", "children": '[{"size": "2", "children": '
+                                                    '[{"size": "3"}]}]'})
+    assert result.arguments == {"size": 1, "children": [{"size": 2, "children": [
+        {"size": 3}]}]}
+    assert result.valid
+
+
 def test_a_malformed_schema_is_an_error_not_a_crash() -> None:
     result = repair(obj(n={"type": "intger"}), {"n": "1"})
     assert result.arguments == {"n": "1"}

@@ -81,7 +81,11 @@ class Relay:
                 out.to_client.append(_error(msg["id"], CONNECTION_CLOSED, self.closed_reason))
                 return out
             if method == "tools/call":
-                msg = self._rewrite_call(msg)
+                try:
+                    msg = self._rewrite_call(msg)
+                except Exception as exc:  # a bug must not cost the user the call
+                    self.log(f"tools/call: not repaired ({type(exc).__name__}: {exc}); "
+                             "forwarded as is")
             params = _dict(msg.get("params"))
             meta = _dict(params.get("_meta"))
             self.pending[msg["id"]] = Pending(
@@ -130,7 +134,11 @@ class Relay:
             result = msg.get("result")
             if pending is not None and isinstance(result, dict):
                 if pending.method == "tools/list":
-                    msg = {**msg, "result": self.rewrite_listing(result)}
+                    try:
+                        msg = {**msg, "result": self.rewrite_listing(result)}
+                    except Exception as exc:  # a bug must not cost the user the listing
+                        self.log(f"tools/list: not transformed ({type(exc).__name__}: "
+                                 f"{exc}); passed through as is")
                 elif pending.method == "initialize" and \
                         isinstance(result.get("protocolVersion"), str):
                     self.protocol_version = result["protocolVersion"]
