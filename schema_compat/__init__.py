@@ -1,6 +1,6 @@
 """schema-compat: make MCP tool schemas acceptable to every LLM provider.
 
-    from schema_compat import check, transform
+    from schema_compat import check, repair, transform
     results = transform(tools, "gemini")   # MCP tool dicts, ToolDefs or mcp.types.Tool
 
 The public API is imported lazily so `import schema_compat` (and the CLI's start-up) stays
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .api import ToolLike, check, load_tools, transform
     from .model import Change, Finding, Report, SourceError, ToolDef, ToolResult
     from .profiles import PROFILES
+    from .repair_args import repair
 
 __all__ = [
     "PROFILES",
@@ -31,6 +32,7 @@ __all__ = [
     "__version__",
     "check",
     "load_tools",
+    "repair",
     "transform",
 ]
 
@@ -51,4 +53,8 @@ def __getattr__(name: str) -> Any:
         from .profiles import PROFILES
 
         return PROFILES
+    if name == "repair":
+        from .repair_args import repair
+
+        return repair
     raise AttributeError(f"module 'schema_compat' has no attribute {name!r}")

@@ -806,6 +806,156 @@ def diff(
 
 
 @app.command()
+def repair(
+    sources: SourcesArg = None,
+    tool: Annotated[str, typer.Option("--tool", "-t", help="The tool whose arguments these "
+                                      "are (its original name, or the name --provider gives "
+                                      "it).", show_default=False)] = "",
+    args: Annotated[str, typer.Option("--args", "-a", help="The arguments: JSON text, @FILE, "
+                                      "or - for stdin.", show_default=False)] = "",
+    provider: Annotated[str | None, typer.Option(
+        "--provider", "-p", help="Also accept the tool's name as this profile renames it.",
+        show_default=False)] = None,
+    json_out: Annotated[bool, typer.Option("--json", help='Print {"arguments", "coercions", '
+                                           '"valid", "errors"}.')] = False,
+    server: ServerOpt = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    sse: SseOpt = None,
+    config: ConfigOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Repair a tool call's arguments against the tool's original schema.
+
+    Models write arrays and objects as JSON text, booleans as "true", numbers as "3", and
+    send values of the transformed schema (a stringified enum member, null for an optional
+    property). Each is turned back into what the server accepts, where the value is invalid
+    and nothing else reads it; each coercion is listed with its JSONPath.
+
+    The repaired arguments go to stdout as JSON; the coercions and anything the schema still
+    rejects go to stderr (--json puts everything in one object on stdout).
+    Exit 0 when the repaired arguments are valid, 1 when the schema still rejects them.
+
+    \b
+    Examples:
+      schema-compat repair --tool get_forecast tools.json --args '{"days": "3"}'
+      schema-compat repair -t read_files --server "python server.py" --args @call.json --json
+    """
+    from .jsonio import JsonInputError, dump_json, load_json_bytes, load_json_file
+    from .repair_args import repair as repair_arguments
+
+    if not tool:
+        fail("--tool NAME is required", "name the tool whose arguments these are")
+    if not args:
+        fail("--args is required", "give JSON text, @FILE, or - for stdin")
+    if args == "-" and "-" in (sources or []):
+        fail("stdin cannot hold both the SOURCE and --args", "put one of them in a file")
+    try:
+        if args == "-" or args.startswith("@"):
+            arguments = load_json_file("-" if args == "-" else args[1:])
+        else:
+            arguments = load_json_bytes(args.encode("utf-8", "surrogatepass"), "--args")
+    except JsonInputError as exc:
+        fail(exc.error.one_line().replace("--args: ", "--args ", 1))
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = _load(sources, live)
+    if errors:
+        _print_errors(errors)
+        raise typer.Exit(EXIT_USAGE)
+    tools = [t for s in loaded for t in s.tools]
+    chosen = [t for t in tools if t.name == tool]
+    if not chosen and provider:
+        plan = _plan(provider, None, None, False)
+        chosen = [r.tool for r in _run(tools, plan) if r.transformed_name == tool]
+    if not chosen:
+        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
+        fail(f"no tool named {tool!r}", f"tools here: {names}" if names else
+             "no tools were read")
+    result = repair_arguments(chosen[0].schema, arguments)
+    if json_out:
+        sys.stdout.write(dump_json(result.to_dict()))
+    else:
+        sys.stdout.write(dump_json(result.arguments))
+        for c in result.coercions:
+            print(f"repaired {c.describe()}", file=sys.stderr)
+        for err in result.errors:
+            print(f"invalid {err}", file=sys.stderr)
+    raise typer.Exit(EXIT_OK if result.valid else EXIT_FINDINGS)
+
+
+@app.command(context_settings={"allow_interspersed_args": False})
+def proxy(
+    command: Annotated[list[str] | None, typer.Argument(
+        metavar="-- CMD [ARGS]...", help="The upstream stdio server's command, after --.",
+        show_default=False)] = None,
+    provider: Annotated[str, typer.Option("--provider", "-p", help="The profile whose "
+                                          "dialect the client speaks.")] = "gemini",
+    url: Annotated[str | None, typer.Option("--url", help="A streamable HTTP upstream "
+                                            "instead of a command.", show_default=False)
+                   ] = None,
+    header: Annotated[list[str] | None, typer.Option(
+        "--header", help="'K: V' sent to the --url upstream (repeatable).",
+        show_default=False)] = None,
+    env: Annotated[list[str] | None, typer.Option(
+        "--env", help="K=V for the upstream command (repeatable).", show_default=False)
+                   ] = None,
+    cwd: Annotated[str | None, typer.Option(
+        "--cwd", help="Working directory for the upstream command.", show_default=False)
+                   ] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.1, help="Seconds the upstream has to answer a request (a "
+        "progress notification restarts the clock); then the client gets an error.")
+                       ] = 60.0,
+    log: Annotated[str | None, typer.Option("--log", help="Append the log here instead of "
+                                            "stderr.", show_default=False)] = None,
+    lossless_only: LosslessOpt = False,
+) -> None:
+    """Serve an MCP server's tools over stdio with schemas the provider accepts, repairing
+    each call's arguments against the server's own schema.
+
+    tools/list answers carry the transformed schemas (and names); each tools/call is renamed
+    back and its arguments repaired (JSON text parsed, "true" and "3" read as values, the
+    transform's changes undone) before it is forwarded. Everything else passes through
+    unchanged. Each rewrite and repair is logged to stderr (or --log FILE), never stdout.
+    When the upstream exits or does not answer within --timeout, the client gets an error.
+
+    \b
+    Examples:
+      schema-compat proxy --provider gemini -- python server.py
+      schema-compat proxy -p openai-strict --log /tmp/proxy.log -- npx -y some-mcp-server
+      schema-compat proxy --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
+    """
+    from .extract.config import ServerSpec
+    from .profiles import PROFILES
+
+    if provider.lower() not in PROFILES:
+        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    if bool(command) == bool(url):
+        fail("give the upstream as -- CMD ARGS or as --url URL (one of them)",
+             "e.g. schema-compat proxy -- python server.py")
+    if header and not url:
+        fail("--header applies to --url", "add --url URL")
+    if (env or cwd) and not command:
+        fail("--env and --cwd apply to a command upstream", "add -- CMD ARGS")
+    if url:
+        headers = dict(_pair(h, ":", "--header", "'K: V'") for h in header or [])
+        spec = ServerSpec(url, "http", url=url, headers=headers)
+    else:
+        assert command
+        variables = dict(_pair(e, "=", "--env", "K=V") for e in env or [])
+        spec = ServerSpec(command[0], "stdio", command[0], tuple(command[1:]), variables, cwd)
+    try:
+        from .proxy.run import serve
+    except ImportError as exc:
+        fail(f"the proxy needs the MCP SDK: {exc}", "pip install 'schema-compat[live]'")
+    raise typer.Exit(serve(spec, provider.lower(), timeout, log_file=log,
+                           lossless_only=lossless_only))
+
+
+@app.command()
 def rules(
     provider: Annotated[str | None, typer.Option("--provider", "-p",
                                                  help="Only the rules of this profile, "

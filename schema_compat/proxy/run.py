@@ -1,0 +1,234 @@
+"""The proxy's transports: an MCP stdio server for the client, the SDK's client transport
+(stdio or streamable HTTP) for the upstream, and three tasks moving messages between them.
+
+- client -> upstream: each message through `Relay.from_client` (a tools/call that comes
+  before any listing first makes the proxy list the tools itself);
+- upstream -> client: each message through `Relay.from_upstream`; when the upstream's
+  stream ends (the process died, the connection closed), every open request gets an error;
+- a watchdog: requests past `--timeout` (reset by their progress notifications) get an
+  error, so a hung upstream never hangs the client.
+
+Nothing is written to stdout but JSON-RPC: the log goes to stderr or `--log FILE`.
+This module imports the `mcp` SDK: only `schema-compat proxy` loads it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import IO, Any, TextIO, cast
+
+import anyio
+import httpx2
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import ClientMessageMetadata, SessionMessage
+from mcp_types import jsonrpc_message_adapter
+
+from ..extract.config import ServerSpec
+from ..extract.live import (
+    _PROBE,
+    LiveError,
+    _connect_failure,
+    _install_sdk_hooks,
+    _leaves,
+    _Probe,
+    _resolve_command,
+)
+from .relay import Log, Message, Outbox, Relay
+
+__all__ = ["serve"]
+
+_TICK = 0.1
+
+
+def _to_dict(item: SessionMessage) -> Message:
+    return item.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
+
+
+def _session(msg: Message, headers: dict[str, str] | None = None) -> SessionMessage:
+    message = jsonrpc_message_adapter.validate_python(msg, by_name=False)
+    if headers is None:
+        return SessionMessage(message)
+    return SessionMessage(message, metadata=ClientMessageMetadata(headers=headers))
+
+
+@asynccontextmanager
+async def _upstream(spec: ServerSpec, errlog: IO[str], probe: _Probe
+                    ) -> AsyncIterator[tuple[Any, Any]]:
+    if spec.kind == "stdio":
+        params = StdioServerParameters(command=spec.command, args=list(spec.args),
+                                       env=dict(spec.env) or None, cwd=spec.cwd)
+        _PROBE.set(probe)
+        async with stdio_client(params, errlog=cast(TextIO, errlog)) as (read, write):
+            yield read, write
+    else:
+        client = httpx2.AsyncClient(headers=dict(spec.headers),
+                                    timeout=httpx2.Timeout(30.0, read=None))
+        async with client, streamable_http_client(spec.url, http_client=client) as (
+                read, write):
+            yield read, write
+
+
+async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> None:
+    """The client side lives as long as the client; the upstream in a task of its own, so
+    its failure (exit, refused connection, transport error) becomes errors, not a crash."""
+    probe = _Probe()
+    upstream: dict[str, Any] = {}
+    ready = anyio.Event()
+    waiters: dict[str, anyio.Event] = {}
+    # Closing client_write on the way out ends the SDK's stdout writer; without it the
+    # proxy would outlive its client.
+    async with stdio_server() as (client_read, client_write), client_write, \
+            anyio.create_task_group() as tg:
+
+        async def to_client(msg: Message) -> None:
+            try:
+                await client_write.send(_session(msg))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                tg.cancel_scope.cancel()
+
+        async def to_upstream(msg: Message) -> None:
+            await ready.wait()
+            write = upstream.get("write")
+            if relay.closed_reason is not None or write is None:
+                return
+            headers = ({"mcp-protocol-version": relay.protocol_version}
+                       if relay.protocol_version and spec.kind != "stdio" else None)
+            try:
+                await write.send(_session(msg, headers))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                upstream.pop("write", None)
+
+        async def deliver(out: Outbox) -> None:
+            for msg in out.to_client:
+                await to_client(msg)
+            for msg in out.to_upstream:
+                await to_upstream(msg)
+
+        async def upstream_gone(failure: BaseException | None) -> None:
+            upstream.pop("write", None)
+            ready.set()
+            code = None
+            if probe.process is not None:
+                with anyio.move_on_after(0.5):
+                    code = await probe.process.wait()
+            if spec.kind == "stdio":
+                reason = "the upstream server exited" + (
+                    f" with exit code {code}" if isinstance(code, int) else "")
+            else:
+                known = _connect_failure(spec, failure) if failure is not None else None
+                reason = (f"the upstream server cannot be reached: {known.message}"
+                          if known is not None else
+                          "the upstream server closed the connection")
+            if failure is not None and (spec.kind == "stdio" or known is None):
+                leaf = _leaves(failure)[0]
+                log(f"upstream transport failed: {type(leaf).__name__}: {leaf}")
+            log(reason + "; answering every request with an error")
+            for event in waiters.values():
+                event.set()
+            await deliver(relay.upstream_closed(reason))
+
+        async def run_upstream() -> None:
+            failure: BaseException | None = None
+            try:
+                async with _upstream(spec, errlog, probe) as (up_read, up_write):
+                    upstream["write"] = up_write
+                    ready.set()
+                    await from_upstream(up_read)
+            except Exception as exc:  # the transport failed: the client hears of it
+                failure = exc
+            await upstream_gone(failure)
+
+        async def from_upstream(up_read: Any) -> None:
+            try:
+                async for item in up_read:
+                    if isinstance(item, Exception):
+                        log(f"upstream: {type(item).__name__}: {item}")
+                        continue
+                    msg = _to_dict(item)
+                    rid = msg.get("id")
+                    await deliver(relay.from_upstream(msg))
+                    if isinstance(rid, str) and rid in waiters:
+                        waiters[rid].set()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError,
+                    anyio.EndOfStream):
+                pass
+
+        async def own_listing() -> None:
+            """List the tools before a call that came first, so it can be repaired."""
+            cursor: Any = None
+            for _ in range(100):
+                request = relay.own_listing_request(cursor)
+                event = waiters[request["id"]] = anyio.Event()
+                await to_upstream(request)
+                with anyio.move_on_after(relay.timeout):
+                    await event.wait()
+                waiters.pop(request["id"], None)
+                answer = relay.own_answers.pop(request["id"], None)
+                result = answer.get("result") if answer else None
+                if not isinstance(result, dict):
+                    return
+                relay.rewrite_listing(result)
+                cursor = result.get("nextCursor")
+                if not cursor:
+                    return
+
+        async def from_client() -> None:
+            async for item in client_read:
+                if isinstance(item, Exception):
+                    log(f"ignored a message from the client that is not JSON-RPC: {item}")
+                    continue
+                msg = _to_dict(item)
+                if relay.needs_listing(msg):
+                    await own_listing()
+                await deliver(relay.from_client(msg))
+            tg.cancel_scope.cancel()  # the client is gone: so are we
+
+        async def watchdog() -> None:
+            while True:
+                await anyio.sleep(_TICK)
+                await deliver(relay.expire())
+
+        tg.start_soon(run_upstream)
+        tg.start_soon(watchdog)
+        tg.start_soon(from_client)
+
+
+def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
+          lossless_only: bool = False) -> int:
+    """Run the proxy until the client disconnects; 2 when the upstream cannot be started."""
+    _install_sdk_hooks()
+    sink: IO[str] = sys.stderr
+    if log_file:
+        try:
+            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"schema-compat: error: cannot open --log {log_file}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+
+    def log(line: str) -> None:
+        try:
+            sink.write(f"schema-compat proxy: {line}\n")
+            sink.flush()
+        except (OSError, ValueError):
+            pass
+
+    try:
+        if spec.kind == "stdio":
+            try:
+                _resolve_command(spec)
+            except LiveError as exc:
+                print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
+                return 2
+        relay = Relay(provider, timeout, log, lossless_only=lossless_only)
+        where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
+        log(f"serving {where} for {relay.plan.profile.name} on stdio")
+        anyio.run(_serve, spec, relay, log, sink)
+        return 0
+    finally:
+        if sink is not sys.stderr:
+            sink.close()
