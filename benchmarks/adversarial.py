@@ -3,7 +3,7 @@
 The DAG must be refused (a REF006 finding, the tool left as it was) within 1 s and 100 MB;
 deep nesting must end in a clear answer, never a RecursionError or a traceback. Both run
 through the installed CLI in a process of their own; deep nesting also through the library
-API, which has no file loader (and so no depth limit) in front of it.
+API, which has no file loader in front of it (it refuses the same depth with a ValueError).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ try:
     print("completed", time.perf_counter() - start)
 except RecursionError:
     print("RecursionError", time.perf_counter() - start)
+except ValueError:
+    print("refused", time.perf_counter() - start)
 """
 
 
@@ -81,6 +83,6 @@ def run() -> list[Section]:
                              f"{float(outcome[1]):.2f}" if len(outcome) > 1 else "—", "—",
                              str(proc.returncode), api[depth]])
     section.verdict("10,000-deep schema handled without a recursion error (library API)",
-                    api[10_000] == "completed",
+                    all(o in ("completed", "refused") for o in api.values()),
                     ", ".join(f"{d:,} levels: {o}" for d, o in api.items()))
     return [section]

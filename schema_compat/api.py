@@ -18,6 +18,10 @@ def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
 
 
 def _tooldefs(tools: Sequence[ToolDef | Mapping[str, Any]]) -> list[ToolDef]:
+    """ToolDefs for the engine; a schema nested deeper than the file loader accepts is refused
+    here too (ValueError), since the engine's walkers recurse and would hit RecursionError."""
+    from .jsonio import MAX_DEPTH, too_deep
+
     out = []
     for i, t in enumerate(tools):
         if isinstance(t, ToolDef):
@@ -26,6 +30,9 @@ def _tooldefs(tools: Sequence[ToolDef | Mapping[str, Any]]) -> list[ToolDef]:
             out.append(ToolDef(name=str(t.get("name", f"<tool {i}>")),
                                schema=t.get("inputSchema"), description=t.get("description"),
                                index=i, raw=t))
+        if too_deep(out[-1].schema):
+            raise ValueError(f"tool {out[-1].name!r}: input schema nested deeper than "
+                             f"{MAX_DEPTH} levels")
     return out
 
 
