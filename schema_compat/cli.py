@@ -293,15 +293,15 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
     return chosen
 
 
-def _run(tools: list[Any], plan: Plan) -> list[ToolResult]:
+def _run(tools: list[Any], plan: Plan, *, keep_schemas: bool = True) -> list[ToolResult]:
     from .engine import run_plan
 
     if len(tools) >= 200 and sys.stderr.isatty():
         from .report.text import make_console
 
         with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
-            return run_plan(tools, plan)
-    return run_plan(tools, plan)
+            return run_plan(tools, plan, keep_schemas=keep_schemas)
+    return run_plan(tools, plan, keep_schemas=keep_schemas)
 
 
 def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
@@ -408,8 +408,11 @@ def check(
     plan = _plan(provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = _load(sources, live, discover=True)
-    report = _report(plan.profile.name, _run(_select_tools(loaded, tool), plan), errors)
-    if json_out or output_format == Format.json:
+    as_json = json_out or output_format == Format.json
+    # the text report never shows transformed schemas: not keeping them bounds the memory
+    results = _run(_select_tools(loaded, tool), plan, keep_schemas=as_json)
+    report = _report(plan.profile.name, results, errors)
+    if as_json:
         from .report.json import render_json
 
         sys.stdout.write(render_json(report))
