@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import BIN, CACHE_HINT, Section, measure_process
+from .common import BIN, CACHE_HINT, ProcResult, Section, measure_process
 from .generate import CACHE_DIR, tools_file
 
 _JSON_LOAD = "import json, sys\nwith open(sys.argv[1], 'rb') as fh:\n    json.load(fh)\n"
@@ -30,7 +30,10 @@ def run(sizes: tuple[int, ...] = (1_000, 5_000, 10_000)) -> list[Section]:
         mb = path.stat().st_size / 1e6
         floor = measure_process([sys.executable, "-c", _JSON_LOAD, str(path)])
         check = measure_process([exe, "check", str(path)])
-        transform = measure_process([exe, "transform", "--quiet", "-o", str(out), str(path)])
+        if n in (sizes[0], sizes[-1]):  # the two ends show the growth; saves a minute
+            transform = measure_process([exe, "transform", "--quiet", "-o", str(out), str(path)])
+        else:
+            transform = ProcResult(float("nan"), float("nan"), 0)
         for label, res, ok in (("check", check, (0, 1)), ("transform", transform, (0, 1))):
             if res.returncode not in ok:
                 section.notes.append(f"{label} on {n} tools exited {res.returncode}: "
@@ -47,14 +50,16 @@ def run(sizes: tuple[int, ...] = (1_000, 5_000, 10_000)) -> list[Section]:
         ])
     out.unlink(missing_ok=True)
     first, last = per_tool[0], per_tool[-1]
-    growth = last[1] / first[1]
-    section.verdict(f"check+transform time linear ({first[0]:,} -> {last[0]:,} tools)",
-                    growth <= 1.25,
-                    f"time per tool changes {growth:.2f}x (1.00x = perfectly linear)")
+    growth, t_growth = last[1] / first[1], last[2] / first[2]
+    section.verdict(f"check and transform time linear ({first[0]:,} -> {last[0]:,} tools)",
+                    max(growth, t_growth) <= 1.25,
+                    f"time per tool changes {growth:.2f}x for check, {t_growth:.2f}x for "
+                    "transform (1.00x = perfectly linear)")
     section.verdict(f"peak memory <= 1.5x json.load ({last[0]:,} tools)", last_ratio[0] <= 1.5,
                     f"check {last_ratio[0]:.2f}x, transform {last_ratio[1]:.2f}x")
     section.notes.append("check prints its default text report (to /dev/null); transform "
-                         "writes the transformed listing with -o.")
+                         "writes the transformed listing with -o, at the smallest and the "
+                         "largest size only (nan in between).")
     section.notes.append("RSS includes each interpreter's own start-up (~10 MB for json.load, "
                          "~30 MB for the CLI's modules); wall times include start-up too.")
     section.notes.append(CACHE_HINT)
