@@ -54,7 +54,7 @@ $(BENCH_STAMP): pyproject.toml $(wildcard schema_compat/*.py schema_compat/*/*.p
 	$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench]'
 	@touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against other converters (~4 min)
+bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against other converters (~6 min)
 	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run $(BENCH_ARGS)
 
 bench-quick: $(BENCH_STAMP) ## The benchmarks with fewer repeats and at most 1,000 tools (~1 min)
