@@ -27,6 +27,7 @@ __all__ = [
     "STDIN_LABEL",
     "JsonInputError",
     "dump_json",
+    "encode_indented",
     "load_json_bytes",
     "load_json_file",
     "load_json_text",
@@ -252,9 +253,9 @@ def dump_json(value: Any) -> str:
     A lone surrogate (`"\\ud800"` parses fine) cannot be written as UTF-8, so such a
     document is written with `\\u` escapes instead of failing at print time.
     """
-    text = _encode(value, ensure_ascii=False)
+    text = encode_indented(value, ensure_ascii=False)
     if _SURROGATE.search(text):
-        text = _encode(value, ensure_ascii=True)
+        text = encode_indented(value, ensure_ascii=True)
     return text
 
 
@@ -263,14 +264,14 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _BATCH = 4096
 
 
-def _encode(value: Any, *, ensure_ascii: bool) -> str:
+def encode_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False) -> str:
     """`json.dumps(value, indent=2, ...) + "\\n"`, joined in batches.
 
     With `indent`, json encodes in Python and `dumps` joins a list of every token: millions
     of small strings for a large listing, several times the size of the text itself (the
     10,000-tool benchmark file). Joining as it goes keeps the peak near twice the text.
     """
-    encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
+    encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
     pieces: list[str] = []
     batch: list[str] = []
     for chunk in encoder.iterencode(value):
