@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo docs clean
+.PHONY: help install test lint typecheck demo docs bench bench-quick clean
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed
 
 help: ## List the targets
 	@echo "schema-compat make targets:"
@@ -28,11 +30,11 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests
+	$(BIN)/ruff check schema_compat tests benchmarks
 	$(BIN)/mypy
 
-lint: install ## Run ruff on the package and the tests
-	$(BIN)/ruff check schema_compat tests
+lint: install ## Run ruff on the package, the tests and the benchmarks
+	$(BIN)/ruff check schema_compat tests benchmarks
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
@@ -44,6 +46,22 @@ demo: install ## Check the example MCP server against Gemini and show the diff f
 docs: install ## Generate docs/rules/ (one page per rule) from the rule registry
 	$(BIN)/python -m schema_compat.report.rule_docs docs/rules
 
-clean: ## Remove .venv, caches and build output
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+# The benchmarks use their own venv with a regular (not editable) install, as users get it, plus
+# the converters they are compared with (the `bench` extra). Not part of `make test`.
+$(BENCH_VENV)/bin/python:
+	$(PYTHON) -m venv $(BENCH_VENV)
+
+$(BENCH_STAMP): pyproject.toml $(wildcard schema_compat/*.py schema_compat/*/*.py) | $(BENCH_VENV)/bin/python
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against other converters (~6 min)
+	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run $(BENCH_ARGS)
+
+bench-quick: $(BENCH_STAMP) ## The benchmarks with fewer repeats and at most 1,000 tools (~1 min)
+	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run --quick $(BENCH_ARGS)
+
+clean: ## Remove .venv, .venv-bench, caches and build output
+	rm -rf $(VENV) $(BENCH_VENV) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,5 +1,5 @@
-"""`python -m schema_compat`."""
+"""`python -m schema_compat`: the same entry point as the `schema-compat` script."""
 
-from .cli import main
+from .entry import main
 
 main()

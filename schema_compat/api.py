@@ -45,6 +45,10 @@ def _sdk_tool(tool: SdkTool, index: int) -> ToolDef:
 
 
 def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
+    """ToolDefs for the engine; a schema nested deeper than the file loader accepts is refused
+    here too (ValueError), since the engine's walkers recurse and would hit RecursionError."""
+    from .jsonio import MAX_DEPTH, too_deep
+
     if isinstance(tools, Mapping | str | bytes):
         raise TypeError("tools must be a sequence of tools (a `tools/list` result's "
                         "`tools` list), not a single mapping or string")
@@ -61,6 +65,9 @@ def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
         else:
             raise TypeError(f"tools[{i}] is a {type(t).__name__}: expected an MCP tool dict, "
                             "a ToolDef or an mcp.types.Tool")
+        if too_deep(out[-1].schema):
+            raise ValueError(f"tool {out[-1].name!r}: input schema nested deeper than "
+                             f"{MAX_DEPTH} levels")
     return out
 
 

@@ -297,8 +297,8 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
     return chosen
 
 
-def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None
-         ) -> list[ToolResult]:
+def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
+         keep_schemas: bool = True) -> list[ToolResult]:
     from .engine import run_plan
 
     plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
@@ -306,8 +306,8 @@ def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = N
         from .report.text import make_console
 
         with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
-            return run_plan(tools, plan, plan_for)
-    return run_plan(tools, plan, plan_for)
+            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+    return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
 
 
 def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
@@ -446,7 +446,9 @@ def check(
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
     tools = _select_tools(loaded, tool)
-    reports = [_report(pl.profile.name, _run(tools, pl, per_tool), errors) for pl in plans]
+    # only the JSON report shows transformed schemas: not keeping them bounds the memory
+    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out),
+                       errors) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     if known is not None:

@@ -168,11 +168,15 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
 
 
 def run_plan(tools: Sequence[ToolDef], plan: Plan,
-             plan_for: Callable[[ToolDef], Plan] | None = None) -> list[ToolResult]:
+             plan_for: Callable[[ToolDef], Plan] | None = None, *,
+             keep_schemas: bool = True) -> list[ToolResult]:
     """`run` with the rules already chosen (the CLI validates options into a Plan first).
 
     `plan_for` picks a tool's own plan (per-tool ignores); per-request sums still run over
     every tool of a source, with the base plan's counting rules.
+    With `keep_schemas=False` each result's `transformed_schema` is None: a caller that only
+    reports findings and changes (the text report of `check`) then holds one transformed
+    schema at a time instead of all of them, which on a 10,000-tool file is ~1/4 of the peak.
     """
     results: list[ToolResult] = []
     # Names and counts are per source: one source is one server's listing, sent together;
@@ -217,6 +221,7 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
         results.append(ToolResult(
             tool=tool, profile=base.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,
-            transformed_schema=new_schema, remaining=tuple(remaining),
+            transformed_schema=new_schema if keep_schemas else None,
+            remaining=tuple(remaining),
         ))
     return results

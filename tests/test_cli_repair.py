@@ -133,4 +133,4 @@ def test_help_of_repair_and_proxy_imports_nothing_heavy() -> None:
     for command in ("repair", "proxy"):
         code, heavy, stderr = _imported(command, "--help")
         assert code == 0, stderr
-        assert heavy == set(), command
+        assert heavy <= {"typer"}, command  # typer parses the command line; nothing more

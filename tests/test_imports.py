@@ -16,9 +16,11 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-# pydantic is not watched: typer 0.29 itself imports it for every subcommand (its start-up
-# cost belongs to the performance work, not to this guard).
-WATCHED = ("mcp", "deepdiff", "jsonschema", "google")
+# The start-up budget (docs/performance.md): typer 0.29 imports pydantic for every command, so
+# it is kept off the file path; jsonref (which follows the `$ref`s of the example) is imported
+# without requests; `--version` is answered before typer and rich are imported at all.
+HEAVY = ("mcp", "deepdiff", "jsonschema", "google", "pydantic", "requests", "jsonpath_ng")
+WATCHED = (*HEAVY, "typer", "rich", "jsonref")
 
 # Runs `schema-compat ARGV...` as the console script would, then reports the watched modules
 # that were imported, together with the exit code.
@@ -52,26 +54,47 @@ def _imported(*args: str) -> tuple[int, set[str], str]:
 def test_help_imports_nothing_heavy() -> None:
     code, heavy, _ = _imported("--help")
     assert code == 0
-    assert heavy == set()
+    assert heavy == {"typer"}  # help is plain text (rich_markup_mode=None): no rich
 
 
-def test_version_imports_nothing_heavy() -> None:
-    code, heavy, _ = _imported("--version")
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_is_answered_before_typer_is_imported(flag: str) -> None:
+    code, imported, _ = _imported(flag)
     assert code == 0
-    assert heavy == set()
+    assert imported == set()
 
 
-@pytest.mark.parametrize("module", ["mcp", "deepdiff", "jsonschema", "google"])
+def test_version_with_a_command_still_goes_through_the_cli() -> None:
+    """Only the bare flag takes the short cut; anything else is typer's to parse."""
+    code, imported, _ = _imported("--version", "check")
+    assert code == 0
+    assert "typer" in imported
+
+
+@pytest.mark.parametrize("module", HEAVY)
 def test_check_file_does_not_import(module: str) -> None:
     code, heavy, stderr = _imported("check", "examples/fs_read_files.json")
     assert code == 1, stderr  # the example has findings: proves the check really ran
     assert module not in heavy
 
 
+def test_references_are_followed_by_jsonref_without_requests() -> None:
+    code, imported, stderr = _imported("check", "examples/fs_read_files.json")
+    assert code == 1, stderr
+    assert "jsonref" in imported and "requests" not in imported
+
+
+def test_check_json_does_not_import_rich() -> None:
+    code, imported, stderr = _imported("check", "--json", "examples/fs_read_files.json")
+    assert code == 1, stderr
+    # typer 0.28 imports rich only to print help and errors; jsonref follows the `$ref`s
+    assert imported == {"typer", "jsonref"}
+
+
 def test_transform_file_does_not_import_live_or_diff_modules() -> None:
     code, heavy, stderr = _imported("transform", "--quiet", "examples/fs_read_files.json")
     assert code == 0, stderr
-    assert heavy & {"mcp", "deepdiff", "jsonschema", "google"} == set()
+    assert heavy & set(HEAVY) == set()
 
 
 def test_diff_json_does_import_deepdiff() -> None:

@@ -346,3 +346,13 @@ def test_dump_then_load_round_trips_a_max_depth_document() -> None:
     for _ in range(MAX_DEPTH - 1):
         value = [value]
     assert load_json_text(dump_json(value), "x") == value
+
+
+def test_dump_json_of_a_large_listing_is_json_dumps_exactly() -> None:
+    """dump_json joins its tokens in batches (memory); the text must not change by it."""
+    value = {"tools": [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
+        "é": {"type": "string", "enum": ["a", "ü"]}, "n": {"type": "number", "maximum": 1e300},
+    }}} for i in range(2_000)]}
+    expected = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    assert dump_json(value) == expected
+    assert dump_json([]) == "[]\n"

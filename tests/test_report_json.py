@@ -252,6 +252,14 @@ def test_render_json_is_the_dict_with_trailing_newline() -> None:
     assert json.loads(text) == report_to_dict(report, generated_at=STAMP)
 
 
+def test_render_json_text_is_json_dumps_indented_exactly() -> None:
+    """The report is encoded in batches to save memory; the bytes must be json.dumps'."""
+    report = _full_report()
+    data = report_to_dict(report, generated_at=STAMP)
+    expected = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert render_json(report, generated_at=STAMP) == expected
+
+
 def test_without_schemas_the_keys_are_absent_and_still_valid() -> None:
     data = report_to_dict(_full_report(), generated_at=STAMP, include_schemas=False)
     _validate(data)

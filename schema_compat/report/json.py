@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
+from ..jsonio import encode_indented
 from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ToolResult
 from ..paths import jsonpath, pointer
 
@@ -130,7 +131,8 @@ def render_json(
 ) -> str:
     """The report as text: non-ASCII kept readable, newline-terminated for shells and diffs."""
     data = report_to_dict(report, generated_at=generated_at, include_schemas=include_schemas)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    # what json.dumps(data, indent=2, ensure_ascii=False) + "\n" gives, with less memory
+    return encode_indented(data, ensure_ascii=False, allow_nan=True)
 
 
 def report_json_schema() -> dict[str, Any]:

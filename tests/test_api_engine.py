@@ -1,0 +1,52 @@
+"""The library API and the engine entry point, on inputs the CLI's file loader never saw."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schema_compat import check, transform
+from schema_compat.engine import make_plan, run_plan
+from schema_compat.extract.files import load_sources
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "fs_read_files.json"
+
+
+def _deep(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {"x": node}}
+    return node
+
+
+@pytest.mark.parametrize("api", [check, transform], ids=["check", "transform"])
+def test_ten_thousand_levels_deep_is_refused_not_a_recursion_error(api: Any) -> None:
+    with pytest.raises(ValueError, match=r"tool 'deep': input schema nested deeper than 256"):
+        api([{"name": "deep", "inputSchema": _deep(10_000)}])
+
+
+def test_deep_but_allowed_schema_is_transformed() -> None:
+    # 100 property levels are 201 JSON levels: under the limit, and walked in full.
+    schema = _deep(100)
+    schema["properties"]["x"]["anyOf"] = [{"type": "string"}, {"type": "null"}]
+    result = transform([{"name": "ok", "inputSchema": schema}])[0]
+    assert [c.code for c in result.changes] == ["UNI001"]
+    assert result.transformed_schema["properties"]["x"]["nullable"] is True
+
+
+def test_run_plan_without_schemas_reports_the_same() -> None:
+    """`check`'s text report runs the engine without keeping transformed schemas."""
+    loaded, errors = load_sources([str(EXAMPLE)])
+    assert not errors
+    tools = [t for s in loaded for t in s.tools]
+    plan = make_plan("gemini")
+    kept = run_plan(tools, plan)
+    lean = run_plan(tools, plan, keep_schemas=False)
+    assert all(r.transformed_schema is None for r in lean)
+    assert all(isinstance(r.transformed_schema, dict) for r in kept)
+    assert lean == [replace(r, transformed_schema=None) for r in kept]
+    assert json.dumps(kept[0].tool.schema) == json.dumps(lean[0].tool.schema)
