@@ -38,6 +38,18 @@ class Plan:
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
+        self._for_keys: dict[frozenset[str], list[Rule]] = {}
+
+    def node_rules(self, node: Any) -> list[Rule]:
+        """The node rules that may fire on `node`, in profile order: a rule with `triggers`
+        only where the node holds one of them. Cached by the node's set of keys, which
+        repeats a great deal across a listing."""
+        keys = frozenset(node) if isinstance(node, dict) else frozenset()
+        found = self._for_keys.get(keys)
+        if found is None:
+            found = self._for_keys[keys] = [
+                r for r in self.node if r.triggers is None or not r.triggers.isdisjoint(keys)]
+        return found
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
         return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
@@ -76,7 +88,7 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
             findings.append(plan.finding(rule, hit.rel, hit))
     for path, node, keyword in iter_nodes_keyed(schema):
         ctx = plan.ctx(schema, path, keyword)
-        for rule in plan.node:
+        for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
     return findings
@@ -124,7 +136,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]
         declined: set[str] = set()
         for _ in range(MAX_FIXES_PER_NODE):
             ctx = plan.ctx(root, path, keyword)
-            for rule in plan.node:
+            for rule in plan.node_rules(node):
                 if rule.fix is None or rule.code in declined:
                     continue
                 if not any(True for _ in rule.detect(node, ctx)):

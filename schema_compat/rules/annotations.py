@@ -16,10 +16,16 @@ from .hints import value_text, values_text, with_hint
 METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnchor")
 
 
-def _claimed(ctx: NodeContext) -> frozenset[str]:
-    from .registry import claimed_keywords
+_CLAIMED: dict[tuple[str, ...], frozenset[str]] = {}
 
-    return claimed_keywords(ctx.profile)
+
+def _claimed(ctx: NodeContext) -> frozenset[str]:
+    found = _CLAIMED.get(ctx.profile.rules)
+    if found is None:
+        from .registry import claimed_keywords  # here: the registry imports this module
+
+        found = _CLAIMED[ctx.profile.rules] = claimed_keywords(ctx.profile)
+    return found
 
 
 def _unknown(node: Any, ctx: NodeContext) -> list[str]:

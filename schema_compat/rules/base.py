@@ -105,6 +105,10 @@ class Rule:
     # together): what one tool's schema adds to those sums. The engine keeps the running
     # totals per source and hands them over as ToolInfo.tallies_before.
     tally: Callable[[Any], Mapping[str, int]] | None = None
+    # Node rules that can only fire on an object node holding one of these keys say so, and
+    # the engine offers them nothing else (most nodes hold none of the keywords a rule drops).
+    # None: the rule looks at every node.
+    triggers: frozenset[str] | None = None
 
     @property
     def family(self) -> str:

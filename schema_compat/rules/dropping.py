@@ -61,4 +61,5 @@ def drop_rule(
         code=code, name=name, severity=severity, message=message.format(keyword=keywords[0]),
         safety=safety, fix_title=fix_title or "Remove it, keeping its meaning in `description`",
         detect=detect, fix=fix, docs=docs, claims=frozenset(keywords),
+        triggers=frozenset(keywords),
     )

@@ -21,35 +21,48 @@ def is_schema(value: Any) -> bool:
     return isinstance(value, (dict, bool))
 
 
+# keyword -> how its value holds subschemas; one dict lookup per key on the hot path
+_MAP, _LIST, _ONE, _MIXED = 1, 2, 3, 4
+_KIND: dict[str, int] = {
+    **{k: _MIXED for k in MIXED_KEYWORDS},
+    **{k: _ONE for k in SCHEMA_KEYWORDS},
+    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
+    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
+}
+
+
 def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
     """Yield (relative path, child) for every direct subschema of `node`."""
     if not isinstance(node, dict):
         return
+    kind_of = _KIND.get
     for key, value in node.items():
-        if key in SCHEMA_MAP_KEYWORDS:
+        kind = kind_of(key)
+        if kind is None:
+            continue
+        if kind == _MAP:
             if isinstance(value, dict):
                 for name, sub in value.items():
-                    if is_schema(sub):
+                    if isinstance(sub, (dict, bool)):
                         yield (key, name), sub
-        elif key in SCHEMA_LIST_KEYWORDS:
+        elif kind == _LIST:
             if isinstance(value, list):
                 for i, sub in enumerate(value):
-                    if is_schema(sub):
+                    if isinstance(sub, (dict, bool)):
                         yield (key, i), sub
-        elif key in SCHEMA_KEYWORDS:
-            if is_schema(value):
+        elif kind == _ONE:
+            if isinstance(value, (dict, bool)):
                 yield (key,), value
-        elif key in MIXED_KEYWORDS:
-            if key == "items" and is_schema(value):
-                yield (key,), value
-            elif key == "items" and isinstance(value, list):
-                for i, sub in enumerate(value):
-                    if is_schema(sub):
-                        yield (key, i), sub
-            elif key == "dependencies" and isinstance(value, dict):
-                for name, sub in value.items():
-                    if is_schema(sub):
-                        yield (key, name), sub
+        elif key == "items" and isinstance(value, (dict, bool)):
+            yield (key,), value
+        elif key == "items" and isinstance(value, list):
+            for i, sub in enumerate(value):
+                if isinstance(sub, (dict, bool)):
+                    yield (key, i), sub
+        elif key == "dependencies" and isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(sub, (dict, bool)):
+                    yield (key, name), sub
 
 
 def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
