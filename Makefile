@@ -9,12 +9,12 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo clean
+.PHONY: help install test lint typecheck demo clean conformance conformance-docs
 
 help: ## List the targets
 	@echo "schema-compat make targets:"
 	@grep -E '^[a-z][a-z_-]*:.*## ' $(MAKEFILE_LIST) | \
-		awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+		awk 'BEGIN {FS = ":.*## "}; {printf "  %-17s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,11 +28,11 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests
+	$(BIN)/ruff check schema_compat tests conformance
 	$(BIN)/mypy
 
 lint: install ## Run ruff on the package and the tests
-	$(BIN)/ruff check schema_compat tests
+	$(BIN)/ruff check schema_compat tests conformance
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
@@ -41,6 +41,29 @@ demo: install ## Check the example MCP server against Gemini and show the diff f
 	$(BIN)/schema-compat check --server "$(BIN)/python examples/fs_server.py" || true
 	$(BIN)/schema-compat diff read_files --server "$(BIN)/python examples/fs_server.py"
 
+# Conformance with the converters clients run (conformance/README.md): the pinned npm packages
+# are installed with `npm ci` into a cache folder inside the checkout (gitignored).
+CONF := .cache/conformance
+CONF_STAMP := $(CONF)/node_modules/.installed
+
+$(CONF_STAMP): conformance/package.json conformance/package-lock.json
+	mkdir -p $(CONF)
+	cp conformance/package.json conformance/package-lock.json $(CONF)/
+	cd $(CONF) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $(CONF_STAMP)
+
+conformance: install $(CONF_STAMP) ## Feed corpus + cases through LangChain's and the AI SDK's Gemini converters
+	$(BIN)/python conformance/prepare.py $(CONF)
+	CONFORMANCE_DIR=$(CONF) node --test conformance/conformance.test.mjs
+	$(BIN)/python conformance/table.py $(CONF)/results.json $(CONF)/conformance.md
+	@cmp -s $(CONF)/conformance.md docs/conformance.md || \
+		{ echo "docs/conformance.md is out of date: run 'make conformance-docs'"; exit 1; }
+
+conformance-docs: install $(CONF_STAMP) ## Rerun the conformance suite and rewrite docs/conformance.md
+	$(BIN)/python conformance/prepare.py $(CONF)
+	CONFORMANCE_DIR=$(CONF) node --test conformance/conformance.test.mjs
+	$(BIN)/python conformance/table.py $(CONF)/results.json docs/conformance.md
+
 clean: ## Remove .venv, caches and build output
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(CONF) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
