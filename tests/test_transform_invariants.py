@@ -316,3 +316,19 @@ def test_hand_written_examples_are_accepted_by_google_genai() -> None:
         assert_gemini_parameters(r.transformed_schema, r.transformed_name)
     again = run([ToolDef(r.transformed_name, r.transformed_schema) for r in results], "gemini")
     assert [r.transformed_schema for r in again] == [r.transformed_schema for r in results]
+
+
+def test_all_of_with_type_lists_merges_to_the_shared_types() -> None:
+    """A type list in an `allOf` branch once crashed the merge (unhashable list)."""
+    schema = {"type": "object", "properties": {
+        "k": {"allOf": [{"type": ["null", "number"]}, {"type": "null"}]},
+        "n": {"allOf": [{"type": ["integer", "string"]}, {"type": ["number", "boolean"]}]},
+        "x": {"allOf": [{"type": ["string"]}, {"type": "integer"}]}}}
+    assert not [f for f in run([ToolDef("t", schema)], "gemini")[0].remaining
+                if f.severity == "error"]
+    result = run([ToolDef("t", schema)], "gemini-json")[0]
+    props = result.transformed_schema["properties"]
+    assert props["k"]["type"] == "null"
+    assert props["n"]["type"] == "integer"
+    merges = {c.path[1]: c.safety for c in result.changes if c.code == "UNI004"}
+    assert merges == {"k": "lossless", "n": "lossless", "x": "lossy"}
