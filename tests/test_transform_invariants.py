@@ -332,3 +332,16 @@ def test_all_of_with_type_lists_merges_to_the_shared_types() -> None:
     assert props["n"]["type"] == "integer"
     merges = {c.path[1]: c.safety for c in result.changes if c.code == "UNI004"}
     assert merges == {"k": "lossless", "n": "lossless", "x": "lossy"}
+
+
+def test_closing_an_object_without_properties_is_not_dropped_as_lossless() -> None:
+    """`additionalProperties: false` with no properties accepts only `{}`; removing it widens
+    what is accepted, so the change is hinted and described, never lossless."""
+    schema = {"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}, "additionalProperties": False}}}
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    drop = [c for c in result.changes if c.code == "OBJ001"]
+    assert [(c.path, c.safety) for c in drop] == [
+        (("properties", "opts", "additionalProperties"), "hinted")]
+    assert result.transformed_schema["properties"]["opts"]["description"] == \
+        "No properties are accepted."
