@@ -345,3 +345,17 @@ def test_closing_an_object_without_properties_is_not_dropped_as_lossless() -> No
         (("properties", "opts", "additionalProperties"), "hinted")]
     assert result.transformed_schema["properties"]["opts"]["description"] == \
         "No properties are accepted."
+
+
+@pytest.mark.parametrize("profile", ["openai-strict", "anthropic-strict"])
+def test_closing_an_empty_object_in_strict_mode_is_lossy(profile: str) -> None:
+    """OBJ008's own docs: an object that lists no properties, once closed, accepts only `{}`."""
+    schema = {"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}},
+        "named": {"type": "object", "properties": {"a": {"type": "string"}},
+                  "required": ["a"]}},
+        "required": ["opts", "named"]}
+    result = run([ToolDef("t", schema)], profile)[0]
+    closed = {c.path[:2]: c.safety for c in result.changes if c.code == "OBJ008"}
+    assert closed[("properties", "opts")] == "lossy"
+    assert closed[("properties", "named")] == "lossless"

@@ -28,9 +28,10 @@ def _is_object(node: Any) -> bool:
 # --- OBJ008: additionalProperties false on every object ----------------------------------
 
 def _declared(node: dict[str, Any]) -> bool:
-    """The object lists its properties and requires none it does not list."""
+    """The object lists its properties (at least one: closing an empty one leaves only
+    `{}`) and requires none it does not list."""
     props, req = node.get("properties"), node.get("required")
-    return isinstance(props, dict) and (
+    return isinstance(props, dict) and bool(props) and (
         not isinstance(req, list) or all(r in props for r in req))
 
 
