@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo clean conformance conformance-docs
+.PHONY: help install test lint typecheck demo clean conformance conformance-docs bench-memory
 
 help: ## List the targets
 	@echo "schema-compat make targets:"
@@ -28,11 +28,11 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests conformance
+	$(BIN)/ruff check schema_compat tests conformance benchmarks
 	$(BIN)/mypy
 
 lint: install ## Run ruff on the package and the tests
-	$(BIN)/ruff check schema_compat tests conformance
+	$(BIN)/ruff check schema_compat tests conformance benchmarks
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
@@ -40,6 +40,9 @@ typecheck: install ## Run mypy (strict) on the package
 demo: install ## Check the example MCP server against Gemini and show the diff for read_files
 	$(BIN)/schema-compat check --server "$(BIN)/python examples/fs_server.py" || true
 	$(BIN)/schema-compat diff read_files --server "$(BIN)/python examples/fs_server.py"
+
+bench-memory: install ## Peak memory of check/transform on 100 MB inputs against the README's bound
+	$(BIN)/python benchmarks/memory.py
 
 # Conformance with the converters clients run (conformance/README.md): the pinned npm packages
 # are installed with `npm ci` into a cache folder inside the checkout (gitignored).
