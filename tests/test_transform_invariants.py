@@ -359,3 +359,36 @@ def test_closing_an_empty_object_in_strict_mode_is_lossy(profile: str) -> None:
     closed = {c.path[:2]: c.safety for c in result.changes if c.code == "OBJ008"}
     assert closed[("properties", "opts")] == "lossy"
     assert closed[("properties", "named")] == "lossless"
+
+
+def _follow_pointer(document: Any, text: str) -> Any:
+    from schema_compat.paths import parse_pointer
+
+    tokens = parse_pointer(text)
+    assert tokens is not None, text
+    node = document
+    for token in tokens:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node
+
+
+@pytest.mark.parametrize("profile", ["gemini-json", "vertex", "openai", "openai-strict",
+                                     "anthropic-strict", "portable"])
+def test_every_finding_path_reaches_the_pointers_node_in_every_profile(profile: str) -> None:
+    """The report's two strings for a finding, read independently (jsonpath-ng for the
+    JSONPath, RFC 6901 by hand for the pointer), land on the same node of the original."""
+    from jsonpath_ng import parse as jsonpath_parse
+
+    from schema_compat.paths import jsonpath, pointer
+
+    tools = [t for path in CORPUS_FILES for t in _tools(path)]
+    checked = 0
+    for r in run(tools, profile):
+        for f in r.findings:
+            if f.scope != "schema":
+                continue
+            node = _follow_pointer(r.tool.schema, pointer(f.path))
+            found = [m.value for m in jsonpath_parse(jsonpath(f.path)).find(r.tool.schema)]
+            assert found == [node], (profile, r.tool.name, jsonpath(f.path))
+            checked += 1
+    assert checked > 10, checked

@@ -118,7 +118,10 @@ def detect_all_required(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     elif missing:
         yield Hit("strict mode needs every property in `required`; missing "
                   + ", ".join(repr(m) for m in missing[:5])
-                  + (" …" if len(missing) > 5 else ""), ("required",), "required")
+                  + (" …" if len(missing) > 5 else ""),
+                  # The finding points at `required` when there is one, else at the object:
+                  # a path must reach a node of the original.
+                  ("required",) if "required" in node else (), "required")
 
 
 def fix_all_required(node: Any, ctx: NodeContext) -> Fixed | None:
