@@ -16,7 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from schema_compat.engine import run
 from schema_compat.extract.files import load_sources
+from schema_compat.model import ToolDef
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
@@ -62,11 +64,16 @@ def main(out: Path) -> int:
         if len(originals) != len(transformed):
             raise SystemExit(f"prepare: {label}: {len(originals)} tools in, "
                              f"{len(transformed)} out")
-        for before, after in zip(originals, transformed, strict=True):
+        # The findings our output still carries (warnings such as CNV001, which predicts
+        # what LangChain's converter will misread).
+        standing = run([ToolDef(t["name"], t["schema"], source=label) for t in transformed],
+                       "gemini")
+        for before, after, left in zip(originals, transformed, standing, strict=True):
             entries.append({"source": label, "name": before["name"],
                             "transformed_name": after["name"],
                             "description": before["description"],
-                            "original": before["schema"], "transformed": after["schema"]})
+                            "original": before["schema"], "transformed": after["schema"],
+                            "findings": sorted({f.code for f in left.findings})})
     (out / "inputs.json").write_text(json.dumps(entries))
     print(f"prepare: {len(entries)} tools from {len({e['source'] for e in entries})} files")
     return 0

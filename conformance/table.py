@@ -136,7 +136,7 @@ def render(data: dict[str, Any]) -> str:
         "- Our `gemini` output reaches Gemini through both with no error finding left and",
         "  every nested object still an object (asserted by `conformance/conformance.test.mjs`),",
         "  except the two hand-written cases with a property named `anyOf`, which LangChain",
-        "  rejects (Gemini itself accepts them).",
+        "  rejects (Gemini itself accepts them); `check` warns about such names (CNV001).",
         "",
     ]
     return "\n".join(lines)

@@ -392,3 +392,19 @@ def test_every_finding_path_reaches_the_pointers_node_in_every_profile(profile: 
             assert found == [node], (profile, r.tool.name, jsonpath(f.path))
             checked += 1
     assert checked > 10, checked
+
+
+def test_property_names_that_langchain_misreads_are_warned_about_and_kept() -> None:
+    schema = {"type": "object", "properties": {
+        "anyOf": {"type": "string"}, "additionalProperties": {"type": "boolean"},
+        "nested": {"type": "object", "properties": {"oneOf": {"type": "string"},
+                                                    "exclusiveMinimum": {"type": "integer"},
+                                                    "allOf": {"type": "string"}}}}}
+    for profile in ("gemini", "vertex", "portable"):
+        result = run([ToolDef("t", schema)], profile)[0]
+        flagged = sorted(f.path for f in result.findings if f.code == "CNV001")
+        assert flagged == [("properties", "additionalProperties"), ("properties", "anyOf"),
+                           ("properties", "nested", "properties", "exclusiveMinimum"),
+                           ("properties", "nested", "properties", "oneOf")], profile
+        assert {f.severity for f in result.findings if f.code == "CNV001"} == {"warning"}
+        assert result.transformed_schema == schema  # names are the server's: never renamed
