@@ -389,3 +389,18 @@ def test_a_100_mb_listing_is_checked_in_a_subprocess(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=300, check=False)
     assert_clean_exit(proc.returncode, proc.stdout, proc.stderr, findings_expected=True)
     assert "20 tools: 0 compatible, 20 incompatible" in proc.stdout
+
+
+def test_a_newline_in_a_key_keeps_each_text_finding_on_its_line() -> None:
+    keys = ["a\nb", "c\u2028d", "e\tf\r"]
+    schema = {"type": "object", "properties": {k: {"type": ["string", "null"]} for k in keys}}
+    code, out, err = cli("check", "-", stdin=_listing(schema))
+    assert_clean_exit(code, out, err, findings_expected=True)
+    starts = [line.split("$", 1)[1].split(" ", 1)[0] for line in out.splitlines()
+              if line.strip().startswith("error TYP001")]
+    assert starts == [".properties['a\\nb'].type", ".properties['c\\u2028d'].type",
+                      ".properties['e\\tf\\r'].type"], out
+    # The JSON report keeps the raw key: that is what jsonpath-ng reads back.
+    code, out, err = cli("check", "--json", "-", stdin=_listing(schema))
+    paths = [i["path"] for i in json.loads(out)["tools"][0]["issues"] if i["code"] == "TYP001"]
+    assert paths == [f"$.properties['{k}'].type" for k in keys]
