@@ -7,7 +7,8 @@ references), and each comes with instances drawn from its own shape, valid or no
 
 Asserted for every profile: transform never raises, leaves no error finding, and is
 idempotent. Where every change was lossless, the original and the transformed schema accept
-exactly the same instances (each direction of "valid under one is valid under the other").
+exactly the same instances (each direction of "valid under one is valid under the other");
+where none was lossy, in the non-strict profiles, what the original accepts stays accepted.
 OpenAPI's `nullable: true` (the Gemini profiles' way to say "or null") is read as JSON
 Schema's `anyOf [..., {"type": "null"}]` to validate the transformed schema.
 """
@@ -283,3 +284,22 @@ def test_the_instances_reach_both_sides_of_the_question() -> None:
 
     tally()
     assert seen[True] > 100 and seen[False] > 100, seen
+
+
+@PROPERTY_SETTINGS
+@given(schema_and_instances(),
+       st.sampled_from(["gemini", "vertex", "portable", "gemini-json", "openai", "anthropic"]))
+def test_without_lossy_changes_every_valid_instance_stays_valid(
+        case: tuple[dict[str, Any], list[Any]], profile: str) -> None:
+    """A hinted change only removes a constraint (and describes it): what the original
+    accepted, the output still accepts. (Not so in the strict profiles, where a hinted fix
+    makes optional properties required and nullable.)"""
+    schema, instances = case
+    result = _transform(schema, profile)
+    if any(c.safety == "lossy" for c in result.changes):
+        return
+    before = jsonschema.Draft202012Validator(schema)
+    after = jsonschema.Draft202012Validator(as_json_schema(result.transformed_schema))
+    for value in instances:
+        if before.is_valid(value):
+            assert after.is_valid(value), (profile, value, result.transformed_schema)
