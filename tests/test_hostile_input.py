@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -88,14 +89,24 @@ def assert_clean_exit(code: int, stdout: str, stderr: str, *, findings_expected:
 @HOSTILE
 @given(st.binary(max_size=300))
 def test_random_bytes_are_one_error_line_and_exit_2(data: bytes) -> None:
-    code, out, err = cli("check", "-", stdin=data)
-    assert_clean_exit(code, out, err)
     try:
         json.loads(data.decode("utf-8"))
+        is_json = True
     except (UnicodeDecodeError, ValueError):
-        assert code == 2
-        assert "no tools found" in out
-        assert len([line for line in err.splitlines() if "error" in line]) == 1, err
+        is_json = False
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "random.json"
+        path.write_bytes(data)
+        # stdin and a file take different read paths; transform must not write on failure.
+        for args, stdin in ((("check", "-"), data), (("check", str(path)), b""),
+                            (("transform", str(path), "-o", f"{tmp}/out.json"), b"")):
+            code, out, err = cli(*args, stdin=stdin)
+            assert_clean_exit(code, out, err)
+            if not is_json:
+                assert code == 2, args
+                assert len([line for line in err.splitlines() if "error" in line]) == 1, err
+        if not is_json:
+            assert not (Path(tmp) / "out.json").exists()
 
 
 JSON_VALUES = st.recursive(
