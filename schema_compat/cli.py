@@ -410,9 +410,9 @@ def check(
     loaded, errors = _load(sources, live, discover=True)
     report = _report(plan.profile.name, _run(_select_tools(loaded, tool), plan), errors)
     if json_out or output_format == Format.json:
-        from .report.json import render_json
+        from .report.json import write_json
 
-        sys.stdout.write(render_json(report))
+        write_json(report, sys.stdout)
         _print_errors(errors)
     else:
         from .report.text import make_console, render_check
@@ -483,9 +483,9 @@ def transform(
     document = _write_back(loaded, results, plan.profile.name)
     text = dump_json(document)
     if json_out:
-        from .report.json import render_json
+        from .report.json import write_json
 
-        sys.stdout.write(render_json(report))
+        write_json(report, sys.stdout)
     if output:
         _write_file(output, text)
     elif not json_out:
