@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 # The bound the README states: peak RSS of one command on an input of S bytes.
-BOUND_FACTOR = 16
+BOUND_FACTOR = 8
 BOUND_BASE = 150 * 2**20
 
 
