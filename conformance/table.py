@@ -112,7 +112,8 @@ def render(data: dict[str, Any]) -> str:
         for reason, count in s["rejected"].most_common():
             lines.append(f"- {conv}, {VARIANTS[variant]}: {count} x {reason}")
     lines += ["", "## Keywords each converter removes or adds", "",
-              "Counted per tool (a keyword removed anywhere in a tool counts once for it).", "",
+              "Tools in which a keyword occurs fewer times (removed) or more times (added) in",
+              "the converter's output than in what it was given.", "",
               "| converter | input | removed | added |", "|---|---|---|---|"]
     for (conv, variant), s in summaries.items():
         lines.append(f"| {conv} | {VARIANTS[variant]} | {_top(s['dropped'], 12)} | "
