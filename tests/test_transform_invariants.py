@@ -408,3 +408,25 @@ def test_property_names_that_langchain_misreads_are_warned_about_and_kept() -> N
                            ("properties", "nested", "properties", "oneOf")], profile
         assert {f.severity for f in result.findings if f.code == "CNV001"} == {"warning"}
         assert result.transformed_schema == schema  # names are the server's: never renamed
+
+
+@pytest.mark.parametrize("profile", ["gemini", "portable"])
+def test_an_empty_union_is_flagged_and_removed_as_lossy(profile: str) -> None:
+    """`anyOf: []` accepts nothing (and is not valid JSON Schema); it was once left in the
+    output, unflagged, as a union Gemini's clients refuse."""
+    schema = {"type": "object", "properties": {"a": {"anyOf": []},
+                                               "b": {"oneOf": [], "type": "string"}}}
+    result = run([ToolDef("t", schema)], profile)[0]
+    flagged = {f.path for f in result.findings if f.code in ("UNI002", "UNI003")}
+    assert flagged == {("properties", "a", "anyOf"), ("properties", "b", "oneOf")}
+    empties = [c for c in result.changes if "empty" in c.description]
+    assert {c.safety for c in empties} == {"lossy"} and len(empties) == 2
+    assert_gemini_parameters(result.transformed_schema, "t")
+    assert result.transformed_schema["properties"]["b"] == {"type": "string"}
+
+
+def test_an_empty_root_union_is_removed_in_openai_strict() -> None:
+    result = run([ToolDef("t", {"anyOf": []})], "openai-strict")[0]
+    assert [f for f in result.remaining if f.severity == "error"] == []
+    assert result.transformed_schema["type"] == "object"
+    assert any(c.code == "ROOT001" and c.safety == "lossy" for c in result.changes)

@@ -79,7 +79,16 @@ def _real_union(node: Any, key: str) -> list[Any] | None:
     return rest if rest else None
 
 
+def _empty_union(node: Any, key: str) -> Iterable[Hit]:
+    """`anyOf: []` is not valid JSON Schema and accepts nothing: flagged, and removed by the
+    fix (lossy: the node then accepts values)."""
+    if isinstance(node, dict) and node.get(key) == []:
+        yield Hit(f"`{key}` is empty: a union without branches accepts no value", (key,), key,
+                  "lossy")
+
+
 def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    yield from _empty_union(node, "oneOf")
     rest = _real_union(node, "oneOf")
     if rest is not None:
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
@@ -87,6 +96,7 @@ def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    yield from _empty_union(node, "anyOf")
     rest = _real_union(node, "anyOf")
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
         yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
@@ -120,6 +130,9 @@ def _subsumed(branches: list[Any]) -> Any:
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
     for key in UNION_KEYS:
+        if node.get(key) == []:
+            return Fixed({k: v for k, v in node.items() if k != key}, (Edit(
+                (key,), "lossy", f"removed an empty `{key}`, which accepted no value"),))
         rest = _real_union(node, key)
         if rest is None:
             continue
