@@ -430,3 +430,19 @@ def test_an_empty_root_union_is_removed_in_openai_strict() -> None:
     assert [f for f in result.remaining if f.severity == "error"] == []
     assert result.transformed_schema["type"] == "object"
     assert any(c.code == "ROOT001" and c.safety == "lossy" for c in result.changes)
+
+
+def test_keywords_with_values_of_the_wrong_type_are_removed_and_reported() -> None:
+    """google-genai's Schema refuses them, so one would get the whole request rejected."""
+    schema = {"type": "object", "description": {}, "properties": {
+        "n": {"type": "integer", "maximum": {"a": 1}, "minimum": 0, "minItems": 1.5},
+        "s": {"type": "string", "pattern": {"x": 1}, "nullable": "yes", "title": "S"}}}
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    flagged = sorted(f.path for f in result.findings if f.code == "VAL005")
+    assert flagged == [("description",), ("properties", "n", "maximum"),
+                       ("properties", "n", "minItems"), ("properties", "s", "nullable"),
+                       ("properties", "s", "pattern")]
+    assert {c.safety for c in result.changes if c.code == "VAL005"} == {"lossy"}
+    assert_gemini_parameters(result.transformed_schema, "t")
+    assert result.transformed_schema["properties"]["n"] == {"type": "integer", "minimum": 0}
+    assert result.transformed_schema["properties"]["s"] == {"type": "string", "title": "S"}
