@@ -1,5 +1,6 @@
 """Random schema-shaped JSON through every profile: transform never raises, leaves
-no error finding (a refused reference expansion aside) and is idempotent."""
+no error finding (a refused reference expansion aside) and is idempotent; for `gemini` and
+`portable`, no error finding means google-genai's Schema accepts the output."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_transform_invariants import assert_gemini_parameters
 
 from schema_compat.engine import run
 from schema_compat.model import ToolDef
@@ -45,3 +47,6 @@ def test_transform_never_raises_and_reaches_a_fixpoint(schema: Any, profile: str
     assert errors == []
     again = run([ToolDef("t", result.transformed_schema)], profile)[0]
     assert again.transformed_schema == result.transformed_schema
+    if profile in ("gemini", "portable") and not any(f.code == "REF006"
+                                                     for f in result.remaining):
+        assert_gemini_parameters(result.transformed_schema, "t")

@@ -20,6 +20,7 @@ from typing import Any
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_transform_invariants import assert_gemini_parameters
 
 from schema_compat.engine import run
 from schema_compat.model import ToolDef, ToolResult
@@ -237,6 +238,9 @@ def test_transform_never_raises_leaves_no_error_and_is_idempotent(
     again = _transform(result.transformed_schema, profile)
     assert again.transformed_schema == result.transformed_schema, profile
     assert again.changes == (), (profile, again.changes)
+    if profile in ("gemini", "portable"):
+        # No error finding must mean accepted: google-genai's Schema and the field rules.
+        assert_gemini_parameters(result.transformed_schema, "t")
 
 
 def _check_equivalence(profile: str, schema: dict[str, Any], instances: list[Any]) -> None:
