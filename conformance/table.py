@@ -3,7 +3,8 @@ AI SDK's Gemini converters do to the corpus as published and to our `gemini` out
 
 Each converter's output is then judged the way the project judges any schema: by
 google-genai's own `types.Schema` and by the `gemini` profile's error findings (what Gemini
-would still reject or silently degrade). Run by `make conformance-docs`.
+would still reject or silently degrade). Exits 1 when what a converter sends of our output
+fails either. Run by `make conformance` and `make conformance-docs`.
 
 Usage: python conformance/table.py RESULTS_JSON OUT_MD
 """
@@ -143,10 +144,31 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def check_ours(data: dict[str, Any]) -> list[str]:
+    """What each converter sends of our output must be what Gemini accepts: google-genai's
+    Schema takes it and the `gemini` profile finds no error in it."""
+    problems = []
+    for conv in CONVERTERS:
+        rows = [r for r in data["results"]
+                if r["converter"] == conv and r["variant"] == "transformed"]
+        s = _summarise(rows)
+        if s["genai"] != s["as_params"]:
+            problems.append(f"{conv}: google-genai refuses {s['as_params'] - s['genai']} of "
+                            "the converted tools")
+        if s["with_errors"]:
+            problems.append(f"{conv}: {s['with_errors']} converted tools have Gemini errors: "
+                            f"{_top(s['errors'])}")
+    return problems
+
+
 def main(results: Path, out: Path) -> int:
-    out.write_text(render(json.loads(results.read_text())))
+    data = json.loads(results.read_text())
+    out.write_text(render(data))
     print(f"wrote {out}")
-    return 0
+    problems = check_ours(data)
+    for problem in problems:
+        print(f"conformance: {problem}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
