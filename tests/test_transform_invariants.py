@@ -446,3 +446,23 @@ def test_keywords_with_values_of_the_wrong_type_are_removed_and_reported() -> No
     assert_gemini_parameters(result.transformed_schema, "t")
     assert result.transformed_schema["properties"]["n"] == {"type": "integer", "minimum": 0}
     assert result.transformed_schema["properties"]["s"] == {"type": "string", "title": "S"}
+
+
+def test_one_of_with_overlapping_branches_is_not_merged_as_lossless() -> None:
+    """`oneOf` refuses a value that matches two branches: integers under `oneOf [integer,
+    number]`, null when two branches take it. Merging those accepts them: lossy."""
+    schema = {"type": "object", "properties": {
+        "n": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+        "z": {"oneOf": [{"type": ["number", "null"]}, {"type": "null"}]},
+        "ok": {"oneOf": [{"type": "number"}, {"type": "null"}]},
+        "any": {"anyOf": [{"type": "integer"}, {"type": "number"}]}}}
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not validator.is_valid({"n": 1}) and not validator.is_valid({"z": None})
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    by_prop: dict[str, set[str]] = {}
+    for c in result.changes:
+        if c.code.startswith("UNI"):
+            by_prop.setdefault(c.path[1], set()).add(c.safety)
+    assert by_prop == {"n": {"lossy"}, "z": {"lossy"}, "ok": {"lossless"},
+                       "any": {"lossless"}}
+    assert "refuses" in result.transformed_schema["properties"]["n"]["description"]

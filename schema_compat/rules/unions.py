@@ -45,7 +45,11 @@ def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for key in UNION_KEYS:
         branches = node.get(key)
         if isinstance(branches, list) and any(is_null_schema(b) for b in branches):
-            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key)
+            overlap = key == "oneOf" and (
+                sum(is_null_schema(b) for b in branches) > 1
+                or any(_takes_null(b) for b in branches if not is_null_schema(b)))
+            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key,
+                      "lossy" if overlap else None)
 
 
 def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -54,6 +58,10 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if not (isinstance(branches, list) and any(is_null_schema(b) for b in branches)):
             continue
         rest = [b for b in branches if not is_null_schema(b)]
+        # `oneOf` accepts null only when exactly one branch does: if another branch takes
+        # null too, null was refused, and `nullable: true` now accepts it.
+        overlap = key == "oneOf" and (
+            sum(is_null_schema(b) for b in branches) > 1 or any(_takes_null(b) for b in rest))
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         if len(rest) == 1 and isinstance(rest[0], dict):
@@ -62,9 +70,28 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
             out = merged
         elif rest:
             out[key] = rest
+        if overlap:
+            return Fixed(out, (Edit((key,), "lossy",
+                                    f"removed the null branch of `{key}` and set `nullable: "
+                                    "true`; null matched more than one branch, so the "
+                                    "original refused it"),))
         return Fixed(out, (Edit((key,), "lossless",
                                 f"removed the null branch of `{key}` and set `nullable: true`"),))
     return None
+
+
+def _takes_null(schema: Any) -> bool:
+    """Whether a (non-null) branch also accepts null: a null type, `nullable`, an empty
+    schema, or a union with such a branch."""
+    if schema is True or schema == {}:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    t = schema.get("type")
+    if (isinstance(t, list) and "null" in t) or schema.get("nullable") is True:
+        return "enum" not in schema or None in schema["enum"]
+    return any(isinstance(schema.get(k), list) and any(
+        is_null_schema(b) or _takes_null(b) for b in schema[k]) for k in UNION_KEYS)
 
 
 # --- UNI002 / UNI003: unions without null ---------------------------------------------
@@ -92,7 +119,7 @@ def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     rest = _real_union(node, "oneOf")
     if rest is not None:
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
-                  ("oneOf",), "oneOf", _union_safety(rest))
+                  ("oneOf",), "oneOf", _union_safety(rest, "oneOf"))
 
 
 def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -104,14 +131,16 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   ("anyOf",), "anyOf", _union_safety(rest))
 
 
-def _union_safety(branches: list[Any]) -> Safety:
+def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
     uniq = _dedupe(branches)
     if len(uniq) <= 1:
         return "lossless"
     if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
         return "hinted"
     if _subsumed(uniq) is not None:
-        return "lossless"
+        # In a `oneOf`, a value both branches take (an integer, for number and integer)
+        # matches twice and is refused: keeping the wider branch accepts it.
+        return "lossy" if key == "oneOf" else "lossless"
     types = {single_type(b) for b in uniq}
     if len(types) == 1 and None not in types:
         return "lossless" if all(isinstance(b.get("enum"), list) for b in uniq) else "hinted"
@@ -257,13 +286,17 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     if same is not None:
         return same
     keep = _subsumed(branches)
-    safety: Safety = "lossless" if keep is not None else "lossy"
+    safety: Safety = "lossless" if keep is not None and key != "oneOf" else "lossy"
+    overlapping = keep is not None and key == "oneOf"
     if keep is None:
         keep = max(branches, key=lambda b: _RANK.get(single_type(b) or "", 0))
     others = [b for b in branches if b is not keep]
     out = copy.deepcopy(keep) if isinstance(keep, dict) else {}
     out.update(base)
-    if safety == "lossy":
+    if overlapping:
+        out = with_hint(out, "The server refuses a value that is also " +
+                        "; ".join(summarize(o) for o in others) + ".")
+    elif safety == "lossy":
         out = with_hint(out, "The server also accepts " +
                         "; ".join(summarize(o) for o in others) + ".")
     return Fixed(out, (Edit((key,), safety,
