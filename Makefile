@@ -9,14 +9,15 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo docs bench bench-quick clean
+.PHONY: help install test lint typecheck demo docs bench bench-quick bench-memory clean \
+	conformance conformance-docs
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
 help: ## List the targets
 	@echo "schema-compat make targets:"
 	@grep -E '^[a-z][a-z_-]*:.*## ' $(MAKEFILE_LIST) | \
-		awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+		awk 'BEGIN {FS = ":.*## "}; {printf "  %-17s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,11 +31,11 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests benchmarks
+	$(BIN)/ruff check schema_compat tests conformance benchmarks
 	$(BIN)/mypy
 
-lint: install ## Run ruff on the package, the tests and the benchmarks
-	$(BIN)/ruff check schema_compat tests benchmarks
+lint: install ## Run ruff on the package, the tests, the benchmarks and the conformance scripts
+	$(BIN)/ruff check schema_compat tests conformance benchmarks
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
@@ -62,6 +63,32 @@ bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against othe
 bench-quick: $(BENCH_STAMP) ## The benchmarks with fewer repeats and at most 1,000 tools (~1 min)
 	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run --quick $(BENCH_ARGS)
 
+bench-memory: install ## Peak memory of check/transform on 100 MB inputs against the README's bound
+	$(BIN)/python benchmarks/memory.py
+
+# Conformance with the converters clients run (conformance/README.md): the pinned npm packages
+# are installed with `npm ci` into a cache folder inside the checkout (gitignored).
+CONF := .cache/conformance
+CONF_STAMP := $(CONF)/node_modules/.installed
+
+$(CONF_STAMP): conformance/package.json conformance/package-lock.json
+	mkdir -p $(CONF)
+	cp conformance/package.json conformance/package-lock.json $(CONF)/
+	cd $(CONF) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $(CONF_STAMP)
+
+conformance: install $(CONF_STAMP) ## Feed corpus + cases through LangChain's and the AI SDK's Gemini converters
+	$(BIN)/python conformance/prepare.py $(CONF)
+	CONFORMANCE_DIR=$(CONF) node --test conformance/conformance.test.mjs
+	$(BIN)/python conformance/table.py $(CONF)/results.json $(CONF)/conformance.md
+	@cmp -s $(CONF)/conformance.md docs/conformance.md || \
+		{ echo "docs/conformance.md is out of date: run 'make conformance-docs'"; exit 1; }
+
+conformance-docs: install $(CONF_STAMP) ## Rerun the conformance suite and rewrite docs/conformance.md
+	$(BIN)/python conformance/prepare.py $(CONF)
+	CONFORMANCE_DIR=$(CONF) node --test conformance/conformance.test.mjs
+	$(BIN)/python conformance/table.py $(CONF)/results.json docs/conformance.md
+
 clean: ## Remove .venv, .venv-bench, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(CONF) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -471,9 +471,9 @@ def _print_check(reports: list[Report], output_format: Format, json_out: bool,
     elif len(reports) > 1:
         _print_matrix(reports, json_out)
     elif json_out:
-        from .report.json import render_json
+        from .report.json import write_json
 
-        sys.stdout.write(render_json(reports[0]))
+        write_json(reports[0], sys.stdout)
     else:
         from .report.text import make_console, render_check
 
@@ -681,9 +681,9 @@ def transform(
     document = _write_back(loaded, results, plan.profile.name)
     text = dump_json(document)
     if json_out:
-        from .report.json import render_json
+        from .report.json import write_json
 
-        sys.stdout.write(render_json(report))
+        write_json(report, sys.stdout)
     if output:
         _write_file(output, text)
     elif not json_out:

@@ -318,3 +318,14 @@ def test_json_writer_never_imports_rich() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_write_json_streams_exactly_what_render_json_returns() -> None:
+    import io
+
+    from schema_compat.report.json import write_json
+
+    report = _full_report()
+    out = io.StringIO()
+    write_json(report, out, generated_at=STAMP)
+    assert out.getvalue() == render_json(report, generated_at=STAMP)

@@ -316,3 +316,153 @@ def test_hand_written_examples_are_accepted_by_google_genai() -> None:
         assert_gemini_parameters(r.transformed_schema, r.transformed_name)
     again = run([ToolDef(r.transformed_name, r.transformed_schema) for r in results], "gemini")
     assert [r.transformed_schema for r in again] == [r.transformed_schema for r in results]
+
+
+def test_all_of_with_type_lists_merges_to_the_shared_types() -> None:
+    """A type list in an `allOf` branch once crashed the merge (unhashable list)."""
+    schema = {"type": "object", "properties": {
+        "k": {"allOf": [{"type": ["null", "number"]}, {"type": "null"}]},
+        "n": {"allOf": [{"type": ["integer", "string"]}, {"type": ["number", "boolean"]}]},
+        "x": {"allOf": [{"type": ["string"]}, {"type": "integer"}]}}}
+    assert not [f for f in run([ToolDef("t", schema)], "gemini")[0].remaining
+                if f.severity == "error"]
+    result = run([ToolDef("t", schema)], "gemini-json")[0]
+    props = result.transformed_schema["properties"]
+    assert props["k"]["type"] == "null"
+    assert props["n"]["type"] == "integer"
+    merges = {c.path[1]: c.safety for c in result.changes if c.code == "UNI004"}
+    assert merges == {"k": "lossless", "n": "lossless", "x": "lossy"}
+
+
+def test_closing_an_object_without_properties_is_not_dropped_as_lossless() -> None:
+    """`additionalProperties: false` with no properties accepts only `{}`; removing it widens
+    what is accepted, so the change is hinted and described, never lossless."""
+    schema = {"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}, "additionalProperties": False}}}
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    drop = [c for c in result.changes if c.code == "OBJ001"]
+    assert [(c.path, c.safety) for c in drop] == [
+        (("properties", "opts", "additionalProperties"), "hinted")]
+    assert result.transformed_schema["properties"]["opts"]["description"] == \
+        "No properties are accepted."
+
+
+@pytest.mark.parametrize("profile", ["openai-strict", "anthropic-strict"])
+def test_closing_an_empty_object_in_strict_mode_is_lossy(profile: str) -> None:
+    """OBJ008's own docs: an object that lists no properties, once closed, accepts only `{}`."""
+    schema = {"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}},
+        "named": {"type": "object", "properties": {"a": {"type": "string"}},
+                  "required": ["a"]}},
+        "required": ["opts", "named"]}
+    result = run([ToolDef("t", schema)], profile)[0]
+    closed = {c.path[:2]: c.safety for c in result.changes if c.code == "OBJ008"}
+    assert closed[("properties", "opts")] == "lossy"
+    assert closed[("properties", "named")] == "lossless"
+
+
+def _follow_pointer(document: Any, text: str) -> Any:
+    from schema_compat.paths import parse_pointer
+
+    tokens = parse_pointer(text)
+    assert tokens is not None, text
+    node = document
+    for token in tokens:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node
+
+
+@pytest.mark.parametrize("profile", ["gemini-json", "vertex", "openai", "openai-strict",
+                                     "anthropic-strict", "portable"])
+def test_every_finding_path_reaches_the_pointers_node_in_every_profile(profile: str) -> None:
+    """The report's two strings for a finding, read independently (jsonpath-ng for the
+    JSONPath, RFC 6901 by hand for the pointer), land on the same node of the original."""
+    from jsonpath_ng import parse as jsonpath_parse
+
+    from schema_compat.paths import jsonpath, pointer
+
+    tools = [t for path in CORPUS_FILES for t in _tools(path)]
+    checked = 0
+    for r in run(tools, profile):
+        for f in r.findings:
+            if f.scope != "schema":
+                continue
+            node = _follow_pointer(r.tool.schema, pointer(f.path))
+            found = [m.value for m in jsonpath_parse(jsonpath(f.path)).find(r.tool.schema)]
+            assert found == [node], (profile, r.tool.name, jsonpath(f.path))
+            checked += 1
+    assert checked > 10, checked
+
+
+def test_property_names_that_langchain_misreads_are_warned_about_and_kept() -> None:
+    schema = {"type": "object", "properties": {
+        "anyOf": {"type": "string"}, "additionalProperties": {"type": "boolean"},
+        "nested": {"type": "object", "properties": {"oneOf": {"type": "string"},
+                                                    "exclusiveMinimum": {"type": "integer"},
+                                                    "allOf": {"type": "string"}}}}}
+    for profile in ("gemini", "vertex", "portable"):
+        result = run([ToolDef("t", schema)], profile)[0]
+        flagged = sorted(f.path for f in result.findings if f.code == "CNV001")
+        assert flagged == [("properties", "additionalProperties"), ("properties", "anyOf"),
+                           ("properties", "nested", "properties", "exclusiveMinimum"),
+                           ("properties", "nested", "properties", "oneOf")], profile
+        assert {f.severity for f in result.findings if f.code == "CNV001"} == {"warning"}
+        assert result.transformed_schema == schema  # names are the server's: never renamed
+
+
+@pytest.mark.parametrize("profile", ["gemini", "portable"])
+def test_an_empty_union_is_flagged_and_removed_as_lossy(profile: str) -> None:
+    """`anyOf: []` accepts nothing (and is not valid JSON Schema); it was once left in the
+    output, unflagged, as a union Gemini's clients refuse."""
+    schema = {"type": "object", "properties": {"a": {"anyOf": []},
+                                               "b": {"oneOf": [], "type": "string"}}}
+    result = run([ToolDef("t", schema)], profile)[0]
+    flagged = {f.path for f in result.findings if f.code in ("UNI002", "UNI003")}
+    assert flagged == {("properties", "a", "anyOf"), ("properties", "b", "oneOf")}
+    empties = [c for c in result.changes if "empty" in c.description]
+    assert {c.safety for c in empties} == {"lossy"} and len(empties) == 2
+    assert_gemini_parameters(result.transformed_schema, "t")
+    assert result.transformed_schema["properties"]["b"] == {"type": "string"}
+
+
+def test_an_empty_root_union_is_removed_in_openai_strict() -> None:
+    result = run([ToolDef("t", {"anyOf": []})], "openai-strict")[0]
+    assert [f for f in result.remaining if f.severity == "error"] == []
+    assert result.transformed_schema["type"] == "object"
+    assert any(c.code == "ROOT001" and c.safety == "lossy" for c in result.changes)
+
+
+def test_keywords_with_values_of_the_wrong_type_are_removed_and_reported() -> None:
+    """google-genai's Schema refuses them, so one would get the whole request rejected."""
+    schema = {"type": "object", "description": {}, "properties": {
+        "n": {"type": "integer", "maximum": {"a": 1}, "minimum": 0, "minItems": 1.5},
+        "s": {"type": "string", "pattern": {"x": 1}, "nullable": "yes", "title": "S"}}}
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    flagged = sorted(f.path for f in result.findings if f.code == "VAL005")
+    assert flagged == [("description",), ("properties", "n", "maximum"),
+                       ("properties", "n", "minItems"), ("properties", "s", "nullable"),
+                       ("properties", "s", "pattern")]
+    assert {c.safety for c in result.changes if c.code == "VAL005"} == {"lossy"}
+    assert_gemini_parameters(result.transformed_schema, "t")
+    assert result.transformed_schema["properties"]["n"] == {"type": "integer", "minimum": 0}
+    assert result.transformed_schema["properties"]["s"] == {"type": "string", "title": "S"}
+
+
+def test_one_of_with_overlapping_branches_is_not_merged_as_lossless() -> None:
+    """`oneOf` refuses a value that matches two branches: integers under `oneOf [integer,
+    number]`, null when two branches take it. Merging those accepts them: lossy."""
+    schema = {"type": "object", "properties": {
+        "n": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+        "z": {"oneOf": [{"type": ["number", "null"]}, {"type": "null"}]},
+        "ok": {"oneOf": [{"type": "number"}, {"type": "null"}]},
+        "any": {"anyOf": [{"type": "integer"}, {"type": "number"}]}}}
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not validator.is_valid({"n": 1}) and not validator.is_valid({"z": None})
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    by_prop: dict[str, set[str]] = {}
+    for c in result.changes:
+        if c.code.startswith("UNI"):
+            by_prop.setdefault(c.path[1], set()).add(c.safety)
+    assert by_prop == {"n": {"lossy"}, "z": {"lossy"}, "ok": {"lossless"},
+                       "any": {"lossless"}}
+    assert "refuses" in result.transformed_schema["properties"]["n"]["description"]

@@ -23,11 +23,11 @@ NAME_RULE = ("start with a letter or underscore; letters, digits, _ . : - only; 
 # Order matters: on each node the first rule that fires is fixed, then all are re-checked.
 RULE_ORDER = (
     "REF006", "REF004", "REF005", "REF003", "REF001", "REF002",
-    "TYP009", "TYP008", "TYP005", "ANN001", "ANN003", "VAL001", "TYP003", "TYP001",
+    "TYP009", "TYP008", "VAL005", "TYP005", "ANN001", "ANN003", "VAL001", "TYP003", "TYP001",
     "UNI004", "UNI001", "VAL003", "UNI002", "UNI003", "CON005", "TYP002", "TYP007",
     "VAL002", "CON001", "CON002", "CON003", "CON004", "CON006",
     "OBJ001", "OBJ002", "OBJ003", "OBJ004", "OBJ005", "UNI005", "UNI006", "OBJ006",
-    "TYP004", "TYP006", "ANN002", "ANN004", "OBJ007",
+    "TYP004", "TYP006", "ANN002", "ANN004", "OBJ007", "CNV001",
     "NAM001", "NAM002", "NAM003", "LIM001",
 )
 

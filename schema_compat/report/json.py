@@ -10,13 +10,14 @@ import copy
 import json
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import IO, Any
 
 from ..jsonio import encode_indented
 from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ToolResult
 from ..paths import jsonpath, pointer
 
-__all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict"]
+__all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict",
+           "write_json"]
 
 # Bump only on an incompatible change of shape; adding optional fields keeps version 1.
 REPORT_VERSION = 1
@@ -58,7 +59,8 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
     }
 
 
-def _tool_to_dict(result: ToolResult, include_schemas: bool) -> dict[str, Any]:
+def _tool_to_dict(result: ToolResult, include_schemas: bool, copy_schemas: bool = True
+                  ) -> dict[str, Any]:
     tool = result.tool
     out: dict[str, Any] = {
         "name": tool.name,
@@ -72,10 +74,16 @@ def _tool_to_dict(result: ToolResult, include_schemas: bool) -> dict[str, Any]:
         "remaining_issues": [_finding_to_dict(f) for f in result.remaining],
     }
     if include_schemas:
-        # Copies, so a caller editing the dict cannot corrupt the frozen report behind it.
-        out["original_schema"] = copy.deepcopy(tool.schema)
-        out["transformed_schema"] = copy.deepcopy(result.transformed_schema)
+        # Copies, so a caller editing the dict cannot corrupt the frozen report behind it
+        # (write_json, which only serialises, skips them: they doubled its memory).
+        keep = copy.deepcopy if copy_schemas else _same
+        out["original_schema"] = keep(tool.schema)
+        out["transformed_schema"] = keep(result.transformed_schema)
     return out
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _summary(report: Report) -> dict[str, Any]:
@@ -103,7 +111,8 @@ def _summary(report: Report) -> dict[str, Any]:
 
 
 def report_to_dict(
-    report: Report, *, generated_at: str | None = None, include_schemas: bool = True
+    report: Report, *, generated_at: str | None = None, include_schemas: bool = True,
+    copy_schemas: bool = True,
 ) -> dict[str, Any]:
     """Build the version-1 report object documented by `report.schema.json`.
 
@@ -118,7 +127,7 @@ def report_to_dict(
         "provider": report.provider,
         "generated_at": generated_at if generated_at is not None else _now(),
         "summary": _summary(report),
-        "tools": [_tool_to_dict(r, include_schemas) for r in report.results],
+        "tools": [_tool_to_dict(r, include_schemas, copy_schemas) for r in report.results],
         "name_map": name_map,
         "errors": [
             {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
@@ -133,6 +142,14 @@ def render_json(
     data = report_to_dict(report, generated_at=generated_at, include_schemas=include_schemas)
     # what json.dumps(data, indent=2, ensure_ascii=False) + "\n" gives, with less memory
     return encode_indented(data, ensure_ascii=False, allow_nan=True)
+
+
+def write_json(report: Report, out: IO[str], *, generated_at: str | None = None) -> None:
+    """`render_json` streamed to `out`: neither the schemas nor the text are held twice, so a
+    100 MB input does not need the whole report as one string."""
+    data = report_to_dict(report, generated_at=generated_at, copy_schemas=False)
+    json.dump(data, out, indent=2, ensure_ascii=False)
+    out.write("\n")
 
 
 def report_json_schema() -> dict[str, Any]:

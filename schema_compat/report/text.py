@@ -134,12 +134,21 @@ def _safety_tag(finding: Finding) -> Text:
     return Text(f"[{finding.fix_safety}]", SAFETY_STYLE[finding.fix_safety])
 
 
+def printable(text: str) -> str:
+    """Control characters (a newline in a property name) shown as escapes, so that a finding
+    stays on its line; the JSON report keeps the raw key, which jsonpath-ng needs."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 def located_text(scope: str, path: Path, message: str, *, extra: Text | None = None) -> Text:
     """`$.json.path  message`: the one way every report line names a location."""
     body = Text()
-    body.append("(tool)" if scope == "tool" else jsonpath(path), "bold")
+    body.append("(tool)" if scope == "tool" else printable(jsonpath(path)), "bold")
     body.append("  ")
-    body.append(message)
+    body.append(printable(message))
     if extra is not None:
         body.append("  ")
         body.append_text(extra)

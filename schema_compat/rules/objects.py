@@ -13,8 +13,10 @@ from .hints import summarize, value_text, with_hint
 
 def _additional_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     if v is False:
+        # Without properties, `false` means "only {}": removing it widens what is accepted,
+        # so it is described (hinted), never dropped as lossless.
         return "No properties other than those listed are accepted." \
-            if node.get("properties") else None
+            if node.get("properties") else "No properties are accepted."
     if v is True or v == {}:
         return None if node.get("properties") else "Any keys and values are accepted."
     return f"Other keys are accepted, each value: {summarize(v)}."

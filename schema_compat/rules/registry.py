@@ -6,7 +6,19 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from . import annotations as annotation_rules
-from . import constraints, naming, objects, refs, root, strict, types, unions, values
+from . import (
+    clients,
+    constraints,
+    malformed,
+    naming,
+    objects,
+    refs,
+    root,
+    strict,
+    types,
+    unions,
+    values,
+)
 from .base import Rule
 
 if TYPE_CHECKING:
@@ -15,7 +27,7 @@ if TYPE_CHECKING:
 ALL_RULES: tuple[Rule, ...] = tuple(
     [*refs.RULES, *unions.RULES, *types.RULES, *values.RULES, *objects.RULES,
      *constraints.RULES, *annotation_rules.RULES, *naming.RULES, *root.RULES,
-     *strict.RULES]
+     *strict.RULES, *clients.RULES, *malformed.RULES]
 )
 RULES: dict[str, Rule] = {r.code: r for r in ALL_RULES}
 assert len(RULES) == len(ALL_RULES), "duplicate rule code"

@@ -29,9 +29,10 @@ def _is_object(node: Any) -> bool:
 # --- OBJ008: additionalProperties false on every object ----------------------------------
 
 def _declared(node: dict[str, Any]) -> bool:
-    """The object lists its properties and requires none it does not list."""
+    """The object lists its properties (at least one: closing an empty one leaves only
+    `{}`) and requires none it does not list."""
     props, req = node.get("properties"), node.get("required")
-    return isinstance(props, dict) and (
+    return isinstance(props, dict) and bool(props) and (
         not isinstance(req, list) or all(r in props for r in req))
 
 
@@ -118,7 +119,10 @@ def detect_all_required(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     elif missing:
         yield Hit("strict mode needs every property in `required`; missing "
                   + ", ".join(repr(m) for m in missing[:5])
-                  + (" …" if len(missing) > 5 else ""), ("required",), "required")
+                  + (" …" if len(missing) > 5 else ""),
+                  # The finding points at `required` when there is one, else at the object:
+                  # a path must reach a node of the original.
+                  ("required",) if "required" in node else (), "required")
 
 
 def fix_all_required(node: Any, ctx: NodeContext) -> Fixed | None:

@@ -45,7 +45,11 @@ def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for key in UNION_KEYS:
         branches = node.get(key)
         if isinstance(branches, list) and any(is_null_schema(b) for b in branches):
-            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key)
+            overlap = key == "oneOf" and (
+                sum(is_null_schema(b) for b in branches) > 1
+                or any(_takes_null(b) for b in branches if not is_null_schema(b)))
+            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key,
+                      "lossy" if overlap else None)
 
 
 def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -54,6 +58,10 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if not (isinstance(branches, list) and any(is_null_schema(b) for b in branches)):
             continue
         rest = [b for b in branches if not is_null_schema(b)]
+        # `oneOf` accepts null only when exactly one branch does: if another branch takes
+        # null too, null was refused, and `nullable: true` now accepts it.
+        overlap = key == "oneOf" and (
+            sum(is_null_schema(b) for b in branches) > 1 or any(_takes_null(b) for b in rest))
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         if len(rest) == 1 and isinstance(rest[0], dict):
@@ -62,9 +70,28 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
             out = merged
         elif rest:
             out[key] = rest
+        if overlap:
+            return Fixed(out, (Edit((key,), "lossy",
+                                    f"removed the null branch of `{key}` and set `nullable: "
+                                    "true`; null matched more than one branch, so the "
+                                    "original refused it"),))
         return Fixed(out, (Edit((key,), "lossless",
                                 f"removed the null branch of `{key}` and set `nullable: true`"),))
     return None
+
+
+def _takes_null(schema: Any) -> bool:
+    """Whether a (non-null) branch also accepts null: a null type, `nullable`, an empty
+    schema, or a union with such a branch."""
+    if schema is True or schema == {}:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    t = schema.get("type")
+    if (isinstance(t, list) and "null" in t) or schema.get("nullable") is True:
+        return "enum" not in schema or None in schema["enum"]
+    return any(isinstance(schema.get(k), list) and any(
+        is_null_schema(b) or _takes_null(b) for b in schema[k]) for k in UNION_KEYS)
 
 
 # --- UNI002 / UNI003: unions without null ---------------------------------------------
@@ -79,14 +106,24 @@ def _real_union(node: Any, key: str) -> list[Any] | None:
     return rest if rest else None
 
 
+def _empty_union(node: Any, key: str) -> Iterable[Hit]:
+    """`anyOf: []` is not valid JSON Schema and accepts nothing: flagged, and removed by the
+    fix (lossy: the node then accepts values)."""
+    if isinstance(node, dict) and node.get(key) == []:
+        yield Hit(f"`{key}` is empty: a union without branches accepts no value", (key,), key,
+                  "lossy")
+
+
 def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    yield from _empty_union(node, "oneOf")
     rest = _real_union(node, "oneOf")
     if rest is not None:
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
-                  ("oneOf",), "oneOf", _union_safety(rest))
+                  ("oneOf",), "oneOf", _union_safety(rest, "oneOf"))
 
 
 def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    yield from _empty_union(node, "anyOf")
     rest = _real_union(node, "anyOf")
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
         yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
@@ -94,14 +131,16 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   ("anyOf",), "anyOf", _union_safety(rest))
 
 
-def _union_safety(branches: list[Any]) -> Safety:
+def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
     uniq = _dedupe(branches)
     if len(uniq) <= 1:
         return "lossless"
     if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
         return "hinted"
     if _subsumed(uniq) is not None:
-        return "lossless"
+        # In a `oneOf`, a value both branches take (an integer, for number and integer)
+        # matches twice and is refused: keeping the wider branch accepts it.
+        return "lossy" if key == "oneOf" else "lossless"
     types = {single_type(b) for b in uniq}
     if len(types) == 1 and None not in types:
         return "lossless" if all(isinstance(b.get("enum"), list) for b in uniq) else "hinted"
@@ -120,6 +159,9 @@ def _subsumed(branches: list[Any]) -> Any:
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
     for key in UNION_KEYS:
+        if node.get(key) == []:
+            return Fixed({k: v for k, v in node.items() if k != key}, (Edit(
+                (key,), "lossy", f"removed an empty `{key}`, which accepted no value"),))
         rest = _real_union(node, key)
         if rest is None:
             continue
@@ -244,13 +286,17 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     if same is not None:
         return same
     keep = _subsumed(branches)
-    safety: Safety = "lossless" if keep is not None else "lossy"
+    safety: Safety = "lossless" if keep is not None and key != "oneOf" else "lossy"
+    overlapping = keep is not None and key == "oneOf"
     if keep is None:
         keep = max(branches, key=lambda b: _RANK.get(single_type(b) or "", 0))
     others = [b for b in branches if b is not keep]
     out = copy.deepcopy(keep) if isinstance(keep, dict) else {}
     out.update(base)
-    if safety == "lossy":
+    if overlapping:
+        out = with_hint(out, "The server refuses a value that is also " +
+                        "; ".join(summarize(o) for o in others) + ".")
+    elif safety == "lossy":
         out = with_hint(out, "The server also accepts " +
                         "; ".join(summarize(o) for o in others) + ".")
     return Fixed(out, (Edit((key,), safety,
@@ -300,11 +346,31 @@ def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 out[k] = [x for x in out[k] if x in v]
             elif k in ("description", "title", "default", "examples", "$comment"):
                 continue  # the node's own annotation wins
-            elif k == "type" and {out[k], v} == {"number", "integer"}:
-                out[k] = "integer"
+            elif k == "type" and (both := _merge_types(out[k], v)) is not None:
+                out[k] = both
             else:
                 conflicts.append(f"{k}: {value_text(out[k], 30)} vs {value_text(v, 30)}")
     return out, conflicts
+
+
+def _merge_types(a: Any, b: Any) -> str | list[str] | None:
+    """The types both `a` and `b` allow (a string or a list each; `integer` is within
+    `number`), or None when they share none or are not type names."""
+    first = [a] if isinstance(a, str) else a
+    second = [b] if isinstance(b, str) else b
+    if not (isinstance(first, list) and isinstance(second, list)
+            and all(isinstance(t, str) for t in [*first, *second])):
+        return None
+    both: list[str] = []
+    for t in first:
+        if t in second or (t == "integer" and "number" in second):
+            both.append(t)
+        elif t == "number" and "integer" in second:
+            both.append("integer")
+    both = list(dict.fromkeys(both))
+    if not both:
+        return None
+    return both[0] if len(both) == 1 else both
 
 
 def _num(v: Any) -> bool:
