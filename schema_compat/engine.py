@@ -214,16 +214,22 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
         findings = check_tool_level(info, plan)
         new_schema: Any = None
         changes: list[Change] = []
+        schema_left: list[Finding] = []
         if not no_params:
-            findings += check_schema(tool.schema, plan)
-            new_schema, changes = transform_schema(tool.schema, plan)
+            schema_findings = check_schema(tool.schema, plan)
+            findings += schema_findings
+            if any(RULES[f.code].fix is not None for f in schema_findings):
+                new_schema, changes = transform_schema(tool.schema, plan)
+                schema_left = check_schema(new_schema, plan)
+            else:
+                # No rule with a fix fired, so a transform would find the same nodes and
+                # change nothing: skip its passes and the second check walk.
+                new_schema, schema_left = copy.deepcopy(tool.schema), schema_findings
         new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
         after = ToolInfo(new_name, tool.description, position, tuple(renamed), total,
                          new_schema, dict(sums_after))
-        remaining = check_tool_level(after, plan)
-        if not no_params:
-            remaining += check_schema(new_schema, plan)
+        remaining = check_tool_level(after, plan) + schema_left
         before.append(tool.name)
         renamed.append(new_name)
         for rule in tally_rules:
