@@ -537,3 +537,21 @@ def test_strict_fidelity(case: dict[str, Any], provider: str) -> None:
     for sample in case["valid"]:
         sent = _fill_nulls(sample, out, out) if provider == "openai-strict" else sample
         assert validator.is_valid(sent), (sent, out)
+
+
+@pytest.mark.parametrize("provider", ["vertex", "gemini-json", "openai", "openai-strict",
+                                      "anthropic", "anthropic-strict", "gemini", "portable"])
+def test_an_empty_union_is_flagged_once_and_removed_lossy(provider: str) -> None:
+    """`anyOf: []` accepts nothing and breaks the meta-schema; every profile reports it once
+    (UNI009, or the union rules of gemini and portable) and no transform leaves it."""
+    schema = {"type": "object", "properties": {"a": {"anyOf": []}, "b": {"oneOf": []}}}
+    r = run([ToolDef("t", schema, "d")], provider)[0]
+    flagged = sorted((f.path, f.code) for f in r.findings if f.keyword in ("anyOf", "oneOf"))
+    assert [p for p, _ in flagged] == [("properties", "a", "anyOf"),
+                                       ("properties", "b", "oneOf")], flagged
+    out = r.transformed_schema
+    for key in ("a", "b"):
+        assert out["properties"][key].get("anyOf") != []
+        assert "oneOf" not in out["properties"][key]
+    lossy = {c.path for c in r.changes if c.safety == "lossy"}
+    assert ("properties", "a", "anyOf") in lossy and ("properties", "b", "oneOf") in lossy

@@ -25,7 +25,7 @@ def _vertex_order() -> tuple[str, ...]:
         if code == "UNI004":
             out.append("ROOT001")
         if code == "NAM001":
-            out.append("UNI007")
+            out.extend(("UNI009", "UNI007"))
         out.append(code)
     return tuple(out)
 

@@ -179,8 +179,8 @@ def _disjoint(branches: list[Any]) -> bool:
 
 
 def detect_one_of_any(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and \
-            not isinstance(node.get("anyOf"), list):
+    if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and node["oneOf"] and \
+            not isinstance(node.get("anyOf"), list):  # an empty one is UNI009's
         yield Hit("`oneOf` is not permitted in strict mode", ("oneOf",), "oneOf",
                   "lossless" if _disjoint(node["oneOf"]) else "hinted")
 

@@ -114,6 +114,27 @@ def _empty_union(node: Any, key: str) -> Iterable[Hit]:
                   "lossy")
 
 
+# The rule that already reports an empty union of its keyword, where the profile has it.
+_EMPTY_OWNER = {"anyOf": "UNI003", "oneOf": "UNI002"}
+
+
+def detect_empty_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    for key, owner in _EMPTY_OWNER.items():
+        if owner not in ctx.active:
+            yield from _empty_union(node, key)
+
+
+def fix_empty_union(node: Any, ctx: NodeContext) -> Fixed | None:
+    keys = [k for k in _EMPTY_OWNER if node.get(k) == [] and _EMPTY_OWNER[k] not in ctx.active]
+    if not keys:
+        return None
+    out = with_hint({k: v for k, v in node.items() if k not in keys},
+                    "The server's schema accepts no value here.")
+    return Fixed(out, tuple(Edit((k,), "lossy", f"removed the empty `{k}` (it accepted no "
+                                               "value; the node now accepts values)")
+                            for k in keys))
+
+
 def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     yield from _empty_union(node, "oneOf")
     rest = _real_union(node, "oneOf")
@@ -624,6 +645,29 @@ RULES = [
                 {"type": "integer", "nullable": True, "description": "The value."}]}}},
             sources=("provider-rules.md VTX-03", "anomalyco/opencode#15795",
                      "charmbracelet/crush#2294"),
+        ),
+    ),
+    Rule(
+        code="UNI009", name="empty-union", severity="error",
+        message="`anyOf` or `oneOf` without branches", safety="lossy",
+        fix_title="Remove it, saying so in `description`", detect=detect_empty_union,
+        fix=fix_empty_union, triggers=frozenset({"anyOf", "oneOf"}),
+        docs=RuleDocs(
+            what="`anyOf: []` or `oneOf: []`. The JSON Schema meta-schema requires at least "
+                 "one branch, so providers that validate schemas (OpenAI, Anthropic) refuse "
+                 "it, and it accepts no value at all. In `gemini` and `portable` the union "
+                 "rules (UNI002, UNI003) report it.",
+            error="(JSON Schema meta-schema validation, which OpenAI and Anthropic run on "
+                  "tool schemas; no provider message on record) [] should be non-empty",
+            fix="Remove the empty union and say in the description that the server's schema "
+                "accepts no value there (lossy: the node now accepts values).",
+            before={"type": "object", "properties": {"a": {"anyOf": []}}},
+            after={"type": "object", "properties": {"a": {
+                "description": "The server's schema accepts no value here."}}},
+            passing={"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}},
+            profile="vertex",
+            sources=("JSON Schema 2020-12 meta-schema (schemaArray minItems 1)",
+                     "provider-rules.md OAI-09, ANT-05"),
         ),
     ),
 ]
