@@ -6,7 +6,6 @@ map; a client or proxy maps calls back through it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,8 @@ class ToolInfo:
 def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str,
              letter_first: bool = True) -> str:
     """Replace what the pattern forbids with `_`; keep it unique-ish when cut to length."""
+    import hashlib  # here: loading OpenSSL costs ~10 ms at start-up, and few runs rename
+
     cleaned = re.sub(f"[^{allowed}]", "_", name) or "_"
     if letter_first and not re.match(r"[A-Za-z_]", cleaned):
         cleaned = "_" + cleaned
