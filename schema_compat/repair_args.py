@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from .model import Path
 from .paths import jsonpath, pointer
+from .rules.shape import value_type
 
 __all__ = ["Coercion", "RepairResult", "repair"]
 
@@ -365,24 +366,8 @@ def _json_equal(a: Any, b: Any) -> bool:
 def _type_fits(value: Any, schema: Any) -> bool:
     """Whether the value's JSON type is one the schema's own `type` names."""
     types = _types(schema) if isinstance(schema, dict) else set()
-    kind = _kind(value)
+    kind = value_type(value)
     return kind in types or (kind == "integer" and "number" in types)
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _short(value: Any, limit: int = 40) -> str:
