@@ -31,6 +31,19 @@ RULE_ORDER = (
     "NAM001", "NAM002", "NAM003", "LIM001",
 )
 
+# The formats the OpenAPI `Schema` of Gemini (and Vertex) takes, per type.
+FORMATS = {
+    "string": frozenset({"enum", "date-time"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+# Subschemas removed whole and described: the dialect has no field for them.
+OPAQUE = frozenset({
+    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+    "additionalProperties", "dependentSchemas", "dependencies", "unevaluatedProperties",
+    "unevaluatedItems", "additionalItems",
+})
+
 GEMINI = Profile(
     name="gemini",
     short="GEM",
@@ -40,18 +53,10 @@ GEMINI = Profile(
     allowed_keywords=SCHEMA_FIELDS,
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,
-    formats={
-        "string": frozenset({"enum", "date-time"}),
-        "integer": frozenset({"int32", "int64"}),
-        "number": frozenset({"float", "double"}),
-    },
+    formats=FORMATS,
     max_tools=512,
     nullable_keyword=True,
-    opaque_keywords=frozenset({
-        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
-        "additionalProperties", "dependentSchemas", "dependencies", "unevaluatedProperties",
-        "unevaluatedItems", "additionalItems",
-    }),
+    opaque_keywords=OPAQUE,
     sources=(
         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto",
         "provider-rules.md §1.1-1.4",

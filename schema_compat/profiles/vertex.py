@@ -10,7 +10,7 @@ spellings are taken is unverified.
 from __future__ import annotations
 
 from .base import Profile
-from .gemini import RULE_ORDER, SCHEMA_FIELDS
+from .gemini import FORMATS, OPAQUE, RULE_ORDER, SCHEMA_FIELDS
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
 NAME_RULE = ("start with a letter or underscore; letters, digits, _ . - only; at most 64 "
@@ -41,18 +41,10 @@ VERTEX = Profile(
     allowed_keywords=SCHEMA_FIELDS | {"additionalProperties"},
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,
-    formats={
-        "string": frozenset({"enum", "date-time"}),
-        "integer": frozenset({"int32", "int64"}),
-        "number": frozenset({"float", "double"}),
-    },
+    formats=FORMATS,
     max_tools=128,
     nullable_keyword=True,
-    opaque_keywords=frozenset({
-        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
-        "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
-        "additionalItems",
-    }),
+    opaque_keywords=OPAQUE - {"additionalProperties"},  # a field here (VTX-01)
     sources=(
         "googleapis/googleapis google/cloud/aiplatform/v1/openapi.proto, tool.proto",
         "provider-rules.md §2",
