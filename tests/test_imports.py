@@ -34,12 +34,12 @@ try:
         runpy.run_module("schema_compat", run_name="__main__", alter_sys=True)
 except SystemExit as exc:
     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-tops = sorted({name.split(".")[0] for name in sys.modules})
-print(json.dumps({"code": code, "modules": tops, "stderr": err.getvalue()}))
+print(json.dumps({"code": code, "modules": sorted(sys.modules), "stderr": err.getvalue()}))
 """
 
 
-def _imported(*args: str) -> tuple[int, set[str], str]:
+def _modules(*args: str) -> tuple[int, set[str], str]:
+    """The exit code, every module imported (full dotted names) and stderr."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
     env.pop("FORCE_COLOR", None)
     proc = subprocess.run(
@@ -48,7 +48,13 @@ def _imported(*args: str) -> tuple[int, set[str], str]:
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout.strip().splitlines()[-1])
-    return data["code"], set(data["modules"]) & set(WATCHED), data["stderr"]
+    return data["code"], set(data["modules"]), data["stderr"]
+
+
+def _imported(*args: str) -> tuple[int, set[str], str]:
+    """The exit code, the WATCHED top-level packages imported and stderr."""
+    code, modules, stderr = _modules(*args)
+    return code, {name.split(".")[0] for name in modules} & set(WATCHED), stderr
 
 
 def test_help_imports_nothing_heavy() -> None:
@@ -82,6 +88,16 @@ def test_references_are_followed_by_jsonref_without_requests() -> None:
     code, imported, stderr = _imported("check", "examples/fs_read_files.json")
     assert code == 1, stderr
     assert "jsonref" in imported and "requests" not in imported
+
+
+@pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
+def test_following_references_does_not_import_the_url_fetching_stack(args: list[str]) -> None:
+    """jsonref imports `urlopen` at its own import; we never fetch, so urllib.request (and
+    http.client, ssl, email behind it) stays unimported."""
+    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    assert code in (0, 1), stderr
+    assert "jsonref" in modules
+    assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
 
 
 def test_check_json_does_not_import_rich() -> None:
