@@ -475,9 +475,9 @@ def _print_check(reports: list[Report], output_format: Format, json_out: bool,
 
         write_json(reports[0], sys.stdout)
     else:
-        from .report.text import make_console, render_check
+        from .report.text import render_check, text_output
 
-        render_check(reports[0], make_console(), verbose=verbose)
+        render_check(reports[0], text_output(), verbose=verbose)
         return True
     return False
 
@@ -689,9 +689,9 @@ def transform(
     elif not json_out:
         sys.stdout.write(text)
     if not quiet and not json_out:
-        from .report.text import make_console, render_transform_summary
+        from .report.text import render_transform_summary, text_output
 
-        render_transform_summary(report, make_console(stderr=True))
+        render_transform_summary(report, text_output(stderr=True))
     _print_errors(errors)
     raise typer.Exit(_exit_code(report, "error", "remaining"))
 

@@ -100,6 +100,16 @@ def test_following_references_does_not_import_the_url_fetching_stack(args: list[
     assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
 
 
+@pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
+def test_text_report_through_a_pipe_does_not_import_rich_console(args: list[str]) -> None:
+    """Nothing is styled through a pipe: report/styled.py writes the report (and the
+    transform summary on stderr) with rich's line breaking only."""
+    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    assert code in (0, 1), stderr
+    assert modules.isdisjoint({"rich.console", "rich.text", "rich.style"})
+    assert "schema_compat.report.styled" in modules  # the report was printed
+
+
 def test_check_json_does_not_import_rich() -> None:
     code, imported, stderr = _imported("check", "--json", "examples/fs_read_files.json")
     assert code == 1, stderr
