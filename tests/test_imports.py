@@ -70,6 +70,27 @@ def test_version_is_answered_before_typer_is_imported(flag: str) -> None:
     assert imported == set()
 
 
+_GC_PROBE = """
+import gc, sys
+sys.argv = ["schema-compat", *sys.argv[1:]]
+from schema_compat.entry import main
+try:
+    main()
+except SystemExit:
+    pass
+print(gc.isenabled(), gc.get_freeze_count() > 0, "typer" in sys.modules)
+"""
+
+
+def test_collector_is_back_on_once_the_cli_is_imported() -> None:
+    """The start-up objects are frozen, and the commands (the proxy runs for hours) run with
+    the garbage collector on."""
+    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, "profiles"], capture_output=True,
+                          text=True, cwd=REPO_ROOT, check=False, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "True True True"
+
+
 def test_version_with_a_command_still_goes_through_the_cli() -> None:
     """Only the bare flag takes the short cut; anything else is typer's to parse."""
     code, imported, _ = _imported("--version", "check")
