@@ -131,6 +131,15 @@ def test_text_report_through_a_pipe_does_not_import_rich_console(args: list[str]
     assert "schema_compat.report.styled" in modules  # the report was printed
 
 
+def test_check_json_does_not_read_package_data() -> None:
+    """Only report_json_schema() reads the shipped schema; importlib.resources (with tempfile
+    and random behind it) stays off the `check --json` path."""
+    code, modules, stderr = _modules("check", "--json", "examples/fs_read_files.json")
+    assert code == 1, stderr
+    assert "schema_compat.report.json" in modules
+    assert "importlib.resources" not in modules
+
+
 def test_check_json_does_not_import_rich() -> None:
     code, imported, stderr = _imported("check", "--json", "examples/fs_read_files.json")
     assert code == 1, stderr
