@@ -170,6 +170,13 @@ def plain_output(*, stderr: bool = False) -> PlainOutput | None:
     file = sys.stderr if stderr else sys.stdout
     if sys.platform == "win32" or hasattr(builtins, "get_ipython"):
         return None
+    try:  # rich's line breaking is a private module: should it move, rich prints it all
+        import rich._wrap
+        import rich.cells
+    except ImportError:
+        return None
+    if not hasattr(rich._wrap, "divide_line"):
+        return None
     if any(name in os.environ for name in _FORCING):
         return None
     try:
