@@ -17,6 +17,8 @@ import typer
 from . import __version__
 
 if TYPE_CHECKING:
+    from typer.models import CommandInfo
+
     from .engine import Plan
     from .extract.files import LoadedSource
     from .model import Report, SourceError, ToolResult
@@ -475,9 +477,9 @@ def _print_check(reports: list[Report], output_format: Format, json_out: bool,
 
         write_json(reports[0], sys.stdout)
     else:
-        from .report.text import make_console, render_check
+        from .report.text import render_check, text_output
 
-        render_check(reports[0], make_console(), verbose=verbose)
+        render_check(reports[0], text_output(), verbose=verbose)
         return True
     return False
 
@@ -689,9 +691,9 @@ def transform(
     elif not json_out:
         sys.stdout.write(text)
     if not quiet and not json_out:
-        from .report.text import make_console, render_transform_summary
+        from .report.text import render_transform_summary, text_output
 
-        render_transform_summary(report, make_console(stderr=True))
+        render_transform_summary(report, text_output(stderr=True))
     _print_errors(errors)
     raise typer.Exit(_exit_code(report, "error", "remaining"))
 
@@ -1005,11 +1007,37 @@ def profiles() -> None:
     render_profiles(PROFILES.values(), make_console())
 
 
+def app_for(args: list[str]) -> typer.Typer:
+    """The app, holding only the command that `args` start with when they name one.
+
+    typer turns every registered command into a click command (signature, type hints, help
+    text) on each start, and a run uses one. Anything else (`--help`, `--version`, a typo,
+    nothing) gets the whole app, so the list of commands and "No such command" stay as they
+    are; the command itself is built by typer exactly as in the whole app.
+    """
+    if args:
+        chosen = [c for c in app.registered_commands if _command_name(c) == args[0]]
+        if len(chosen) == 1:
+            import copy
+
+            lean = copy.copy(app)
+            lean.registered_commands = chosen
+            return lean
+    return app
+
+
+def _command_name(info: CommandInfo) -> str | None:
+    """The name typer gives a registered command: its own, or the function's, dashed."""
+    if info.name:
+        return info.name
+    return info.callback.__name__.lower().replace("_", "-") if info.callback else None
+
+
 def main() -> None:
     """Entry point: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1 shows one."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     try:
-        app()
+        app_for(sys.argv[1:])()
     except KeyboardInterrupt:
         print("schema-compat: interrupted", file=sys.stderr)
         sys.exit(130)

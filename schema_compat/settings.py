@@ -4,12 +4,11 @@ Found the way ruff finds its configuration: walk up from the current directory a
 first directory that has one (`.schema-compat.toml` before `pyproject.toml`; a
 `pyproject.toml` without the table is passed over). Command-line flags win over the file,
 and every setting remembers where its value came from, so `check --show-config` can say.
-Stdlib only (tomllib).
+Stdlib only (tomllib, imported when there is a file to read: most runs find none).
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,20 +80,37 @@ def find_settings_file(start: Path) -> tuple[Path, str] | None:
 
 
 def _has_table(pyproject: Path) -> bool:
+    # A broken pyproject.toml is reported only if it is the file we use; it is not ours to
+    # judge otherwise. Look for the table header in the text instead.
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        # A broken pyproject.toml is reported only if it is the file we use; it is not ours
-        # to judge otherwise. Look for the table header in the text instead.
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         try:
             return f"[tool.{TABLE}]" in pyproject.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
+    if not _may_name_table(text):
+        return False
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return f"[tool.{TABLE}]" in text
     tool = data.get("tool")
     return isinstance(tool, dict) and TABLE in tool
 
 
+def _may_name_table(text: str) -> bool:
+    """False when no key of this TOML text can be `schema-compat`, so it need not be parsed:
+    the name is not written out, and no \\u or \\U escape could spell it (the only escapes
+    that give letters or `-`)."""
+    return TABLE in text or "\\u" in text or "\\U" in text
+
+
 def load_file(path: Path, table: str) -> FileSettings:
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -34,12 +34,12 @@ try:
         runpy.run_module("schema_compat", run_name="__main__", alter_sys=True)
 except SystemExit as exc:
     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-tops = sorted({name.split(".")[0] for name in sys.modules})
-print(json.dumps({"code": code, "modules": tops, "stderr": err.getvalue()}))
+print(json.dumps({"code": code, "modules": sorted(sys.modules), "stderr": err.getvalue()}))
 """
 
 
-def _imported(*args: str) -> tuple[int, set[str], str]:
+def _modules(*args: str) -> tuple[int, set[str], str]:
+    """The exit code, every module imported (full dotted names) and stderr."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
     env.pop("FORCE_COLOR", None)
     proc = subprocess.run(
@@ -48,7 +48,13 @@ def _imported(*args: str) -> tuple[int, set[str], str]:
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout.strip().splitlines()[-1])
-    return data["code"], set(data["modules"]) & set(WATCHED), data["stderr"]
+    return data["code"], set(data["modules"]), data["stderr"]
+
+
+def _imported(*args: str) -> tuple[int, set[str], str]:
+    """The exit code, the WATCHED top-level packages imported and stderr."""
+    code, modules, stderr = _modules(*args)
+    return code, {name.split(".")[0] for name in modules} & set(WATCHED), stderr
 
 
 def test_help_imports_nothing_heavy() -> None:
@@ -62,6 +68,27 @@ def test_version_is_answered_before_typer_is_imported(flag: str) -> None:
     code, imported, _ = _imported(flag)
     assert code == 0
     assert imported == set()
+
+
+_GC_PROBE = """
+import gc, sys
+sys.argv = ["schema-compat", *sys.argv[1:]]
+from schema_compat.entry import main
+try:
+    main()
+except SystemExit:
+    pass
+print(gc.isenabled(), gc.get_freeze_count() > 0, "typer" in sys.modules)
+"""
+
+
+def test_collector_is_back_on_once_the_cli_is_imported() -> None:
+    """The start-up objects are frozen, and the commands (the proxy runs for hours) run with
+    the garbage collector on."""
+    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, "profiles"], capture_output=True,
+                          text=True, cwd=REPO_ROOT, check=False, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "True True True"
 
 
 def test_version_with_a_command_still_goes_through_the_cli() -> None:
@@ -82,6 +109,35 @@ def test_references_are_followed_by_jsonref_without_requests() -> None:
     code, imported, stderr = _imported("check", "examples/fs_read_files.json")
     assert code == 1, stderr
     assert "jsonref" in imported and "requests" not in imported
+
+
+@pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
+def test_following_references_does_not_import_the_url_fetching_stack(args: list[str]) -> None:
+    """jsonref imports `urlopen` at its own import; we never fetch, so urllib.request (and
+    http.client, ssl, email behind it) stays unimported."""
+    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    assert code in (0, 1), stderr
+    assert "jsonref" in modules
+    assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
+
+
+@pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
+def test_text_report_through_a_pipe_does_not_import_rich_console(args: list[str]) -> None:
+    """Nothing is styled through a pipe: report/styled.py writes the report (and the
+    transform summary on stderr) with rich's line breaking only."""
+    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    assert code in (0, 1), stderr
+    assert modules.isdisjoint({"rich.console", "rich.text", "rich.style"})
+    assert "schema_compat.report.styled" in modules  # the report was printed
+
+
+def test_check_json_does_not_read_package_data() -> None:
+    """Only report_json_schema() reads the shipped schema; importlib.resources (with tempfile
+    and random behind it) stays off the `check --json` path."""
+    code, modules, stderr = _modules("check", "--json", "examples/fs_read_files.json")
+    assert code == 1, stderr
+    assert "schema_compat.report.json" in modules
+    assert "importlib.resources" not in modules
 
 
 def test_check_json_does_not_import_rich() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,3 +57,28 @@ def test_resolver_reports_a_dangling_pointer_as_unresolvable() -> None:
     assert target.kind == "unresolvable"
     assert "#/$defs/Nope" in target.reason
     assert resolver.resolve("https://example.com/s.json#/x").kind == "remote"
+
+
+_FRESH_JSONREF = """
+import sys, urllib.parse
+from schema_compat.schema.refs import _jsonref, resolve_pointer
+assert resolve_pointer({"a": [1, {"b": 2}]}, "/a/1/b") == 2
+jsonref = _jsonref()
+assert "urllib.request" not in sys.modules and "requests" not in sys.modules
+# jsonref's own fetcher still reaches the real urlopen, imported when it is first called
+with jsonref.urlopen(sys.argv[1]) as response:
+    print(response.read().decode())
+import urllib.request
+assert urllib.request.__file__  # the real module, not the stand-in used during the import
+"""
+
+
+def test_jsonref_is_imported_with_urlopen_deferred_to_the_real_one(tmp_path: Path) -> None:
+    """In a fresh interpreter: following a pointer imports neither urllib.request nor
+    requests, and jsonref's `urlopen` (never used by us) still fetches when called."""
+    target = tmp_path / "doc.json"
+    target.write_text('{"ok": true}', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", _FRESH_JSONREF, target.as_uri()],
+                          capture_output=True, text=True, check=False, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == '{"ok": true}'

@@ -89,6 +89,41 @@ def test_pyproject_without_the_table_is_passed_over(project: Path) -> None:
     assert set(c for codes in _codes(proc).values() for c in codes) == {"REF001"}
 
 
+@pytest.mark.parametrize("header", [
+    "[tool.schema-compat]", '[tool."schema-compat"]', "[tool.'schema-compat']",
+    '[tool."schema\\u002Dcompat"]', '[tool."\\U00000073chema-compat"]',
+])
+def test_pyproject_table_is_found_however_its_name_is_written(tmp_path: Path,
+                                                                header: str) -> None:
+    """Only a pyproject.toml that cannot name the table is passed over unparsed."""
+    (tmp_path / "pyproject.toml").write_text(f'{header}\nprovider = "vertex"\n', "utf-8")
+    assert find_settings_file(tmp_path) == (tmp_path / "pyproject.toml",
+                                            "[tool.schema-compat]")
+
+
+@pytest.mark.parametrize("text", [
+    '[project]\nname = "x"\ndependencies = ["schema-compat"]\n',  # parsed: no table
+    '[project]\nname = "x"\n',  # cannot name the table: not parsed
+    '[project\nname = "schema-compat"\n',  # broken: only the header would count
+])
+def test_pyproject_without_the_table_is_never_the_settings_file(tmp_path: Path,
+                                                                 text: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(text, "utf-8")
+    assert find_settings_file(tmp_path) is None
+
+
+def test_toml_is_not_imported_without_a_settings_file(tmp_path: Path) -> None:
+    probe = ("import sys; from pathlib import Path; from schema_compat.settings import "
+             "find_settings_file; (Path.cwd() / 'pyproject.toml').write_text("
+             "'[project]\\nname = \"x\"\\n'); assert find_settings_file(Path.cwd()) is None; "
+             "print('tomllib' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
 def test_per_tool_ignores(project: Path) -> None:
     (project / ".schema-compat.toml").write_text(
         '[per-tool-ignores]\n"read_*" = ["UNI001", "REF"]\n')

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
+from .styled import Styled
 from .text import located_text, print_line, print_rows
 
 __all__ = ["pretty_lines", "render_diff", "render_diff_text"]
@@ -242,10 +243,10 @@ def _summary(changes: tuple[Change, ...]) -> str:
     return f"{len(changes)} change{'s' if len(changes) != 1 else ''} ({parts})"
 
 
-def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Text], Text]]:
+def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Styled], Styled]]:
     return [
         (
-            [Text(c.code, "bold"), Text(c.safety, SAFETY_STYLE[c.safety])],
+            [Styled(c.code, "bold"), Styled(c.safety, SAFETY_STYLE[c.safety])],
             located_text(c.scope, c.path, c.description),
         )
         for c in changes
@@ -260,7 +261,7 @@ def render_diff(result: ToolResult, console: Console) -> None:
     bar = " | " if ascii_only else " │ "
     col = max(4, (width - cell_len(bar)) // 2)
 
-    head = Text("diff ", "bold")
+    head = Styled("diff ", "bold")
     head.append(tool.name, "bold")
     if tool.source:
         head.append(f"  {tool.source}", "dim")
@@ -272,11 +273,11 @@ def render_diff(result: ToolResult, console: Console) -> None:
         [
             (
                 [
-                    Text("tool", "bold"),
-                    Text(c.code, "bold"),
-                    Text(c.safety, SAFETY_STYLE[c.safety]),
+                    Styled("tool", "bold"),
+                    Styled(c.code, "bold"),
+                    Styled(c.safety, SAFETY_STYLE[c.safety]),
                 ],
-                Text(c.description),
+                Styled(c.description),
             )
             for c in result.changes
             if c.scope == "tool"
@@ -329,15 +330,16 @@ def render_diff(result: ToolResult, console: Console) -> None:
 
     if result.changes:
         console.print()
-        print_line(console, Text("changes:", "bold"))
+        print_line(console, Styled("changes:", "bold"))
         print_rows(console, _legend_rows(result.changes))
     remaining = [f for f in result.remaining if f.severity == "error"]
     if remaining:
         console.print()
-        print_line(console, Text("still rejected after transform:", "bold red"))
+        print_line(console, Styled("still rejected after transform:", "bold red"))
         print_rows(
             console,
-            [([Text(f.code, "bold")], located_text(f.scope, f.path, f.message)) for f in remaining],
+            [([Styled(f.code, "bold")], located_text(f.scope, f.path, f.message))
+             for f in remaining],
         )
 
 

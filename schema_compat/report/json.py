@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 from datetime import UTC, datetime
-from importlib import resources
 from typing import IO, Any
 
 from ..jsonio import encode_indented
@@ -153,7 +152,10 @@ def write_json(report: Report, out: IO[str], *, generated_at: str | None = None)
 
 
 def report_json_schema() -> dict[str, Any]:
-    """The shipped JSON Schema of the report, read as package data so installs carry it."""
+    """The shipped JSON Schema of the report, read as package data so installs carry it.
+    (importlib.resources is imported here: `check --json` does not need it.)"""
+    from importlib import resources
+
     text = resources.files(_PACKAGE).joinpath("report.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

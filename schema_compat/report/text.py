@@ -1,9 +1,11 @@
 """Terminal reports for people: `check` output and the stderr summary after `transform`.
 
-Everything is printed as `rich.text.Text`, never as markup strings: tool names, messages
-and JSONPaths (`['$ref']`) are user data and would otherwise be parsed as markup or
-auto-highlighted. Every colour has a word beside it (severity, status, safety), so the
-report reads the same with NO_COLOR or through a pipe.
+Everything is printed as styled text (`Styled`, which becomes `rich.text.Text`), never as
+markup strings: tool names, messages and JSONPaths (`['$ref']`) are user data and would
+otherwise be parsed as markup or auto-highlighted. Every colour has a word beside it
+(severity, status, safety), so the report reads the same with NO_COLOR or through a pipe;
+there, `text_output` gives a `PlainOutput`, which prints the same characters without
+importing rich.console.
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ import os
 import shlex
 from collections import Counter
 from collections.abc import Iterable
-from typing import IO
-
-from rich.console import Console
-from rich.text import Text
+from typing import IO, TYPE_CHECKING, Union
 
 from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ToolResult
 from ..paths import jsonpath
+from .styled import PlainOutput, Styled, plain_output
 
-__all__ = ["make_console", "render_check", "render_transform_summary"]
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+__all__ = ["make_console", "render_check", "render_transform_summary", "text_output"]
+
+# Where a report is printed: a rich console, or plain text where rich would style nothing.
+Output = Union["Console", PlainOutput]
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
@@ -44,6 +51,8 @@ def make_console(
     the rest to rich: colour on a terminal, plain text through a pipe, FORCE_COLOR honoured.
     `color=True` forces colour even under NO_COLOR (an explicit `--color` beats the env).
     """
+    from rich.console import Console
+
     if color is None and os.environ.get("NO_COLOR", ""):
         color = False
     if color is False:
@@ -67,16 +76,34 @@ def make_console(
     )
 
 
+def text_output(*, stderr: bool = False) -> Output:
+    """The CLI's output for a report on stdout (stderr): plain where nothing would be
+    styled (see report/styled.py), else a console from `make_console`."""
+    return plain_output(stderr=stderr) or make_console(stderr=stderr)
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-def print_hanging(console: Console, lead: Text, body: Text) -> None:
+def print_hanging(console: Output, lead: Styled, body: Styled) -> None:
     """Print `lead` then `body`, wrapping the body under itself instead of under the lead.
 
     Long JSONPaths have no spaces, so they fold; nothing is ever cut off, and no line
     carries trailing padding (a rich Table would pad every cell to the full width).
     """
+    if isinstance(console, PlainOutput):
+        plain_lead, plain_body = lead.plain, body.plain
+        if console.can_write(plain_lead, plain_body):
+            console.hanging(plain_lead, plain_body)
+            return
+        console = console.rich_console()
+    _print_hanging(console, lead.to_text(), body.to_text())
+
+
+def _print_hanging(console: Console, lead: Text, body: Text) -> None:
+    from rich.text import Text
+
     indent = lead.cell_len
     avail = max(1, console.size.width - indent)
     lines = body.wrap(console, avail, overflow="fold") if body.plain else [Text()]
@@ -91,7 +118,8 @@ def print_hanging(console: Console, lead: Text, body: Text) -> None:
     console.print(Text("\n").join(out), no_wrap=True, crop=False, highlight=False)
 
 
-def print_rows(console: Console, rows: list[tuple[list[Text], Text]], *, indent: int = 2) -> None:
+def print_rows(console: Output, rows: list[tuple[list[Styled], Styled]], *,
+               indent: int = 2) -> None:
     """Rows of short fixed cells (severity, code, tool) followed by a wrapping body, the
     fixed cells aligned across rows like a table."""
     if not rows:
@@ -101,37 +129,38 @@ def print_rows(console: Console, rows: list[tuple[list[Text], Text]], *, indent:
         for k, cell in enumerate(cells):
             widths[k] = max(widths[k], cell.cell_len)
     for cells, body in rows:
-        lead = Text(" " * indent)
+        lead = Styled(" " * indent)
         for k, cell in enumerate(cells):
             lead.append_text(cell)
             lead.append(" " * (widths[k] - cell.cell_len + 1))
         print_hanging(console, lead, body)
 
 
-def print_line(console: Console, text: Text) -> None:
+def print_line(console: Output, text: Styled) -> None:
     """A paragraph: wrapped at words, without trailing spaces."""
-    print_hanging(console, Text(), text)
+    print_hanging(console, Styled(), text)
 
 
 def _provider_flag(provider: str) -> str:
     return "" if provider == _DEFAULT_PROVIDER else f" --provider {shlex.quote(provider)}"
 
 
-def _fix_label(result: ToolResult) -> Text:
+def _fix_label(result: ToolResult) -> Styled:
     """What `transform` can do for this tool, in words."""
     status = result.fix_status
     if status == "unfixable":
         left = sum(1 for f in result.remaining if f.severity == "error")
-        return Text(f"not fixable ({_plural(left, 'error')} left after transform)", UNFIXABLE_STYLE)
+        return Styled(f"not fixable ({_plural(left, 'error')} left after transform)",
+                      UNFIXABLE_STYLE)
     if status == "compatible":
-        return Text("nothing to fix" if not result.errors else "accepted", "green")
-    return Text(f"fixable ({status})", SAFETY_STYLE[status])
+        return Styled("nothing to fix" if not result.errors else "accepted", "green")
+    return Styled(f"fixable ({status})", SAFETY_STYLE[status])
 
 
-def _safety_tag(finding: Finding) -> Text:
+def _safety_tag(finding: Finding) -> Styled:
     if finding.fix_safety is None:
-        return Text("[no fix]", "dim")
-    return Text(f"[{finding.fix_safety}]", SAFETY_STYLE[finding.fix_safety])
+        return Styled("[no fix]", "dim")
+    return Styled(f"[{finding.fix_safety}]", SAFETY_STYLE[finding.fix_safety])
 
 
 def printable(text: str) -> str:
@@ -143,9 +172,9 @@ def printable(text: str) -> str:
                    for c in text)
 
 
-def located_text(scope: str, path: Path, message: str, *, extra: Text | None = None) -> Text:
+def located_text(scope: str, path: Path, message: str, *, extra: Styled | None = None) -> Styled:
     """`$.json.path  message`: the one way every report line names a location."""
-    body = Text()
+    body = Styled()
     body.append("(tool)" if scope == "tool" else printable(jsonpath(path)), "bold")
     body.append("  ")
     body.append(printable(message))
@@ -155,20 +184,22 @@ def located_text(scope: str, path: Path, message: str, *, extra: Text | None = N
     return body
 
 
-def _finding_rows(findings: Iterable[Finding], *, verbose: bool) -> list[tuple[list[Text], Text]]:
-    rows: list[tuple[list[Text], Text]] = []
+def _finding_rows(findings: Iterable[Finding], *, verbose: bool
+                  ) -> list[tuple[list[Styled], Styled]]:
+    rows: list[tuple[list[Styled], Styled]] = []
     for f in findings:
         body = located_text(f.scope, f.path, f.message, extra=_safety_tag(f))
         if verbose and f.fix_title:
             body.append("\nfix: ", "dim")
             body.append(f.fix_title)
-        rows.append(([Text(f.severity, SEVERITY_STYLE[f.severity]), Text(f.code, "bold")], body))
+        cells = [Styled(f.severity, SEVERITY_STYLE[f.severity]), Styled(f.code, "bold")]
+        rows.append((cells, body))
     return rows
 
 
-def _tool_header(result: ToolResult) -> Text:
+def _tool_header(result: ToolResult) -> Styled:
     tool = result.tool
-    header = Text()
+    header = Styled()
     header.append(tool.name, "bold")
     if tool.source:
         header.append("  ")
@@ -183,8 +214,8 @@ def _tool_header(result: ToolResult) -> Text:
     return header
 
 
-def _names_line(prefix: str, names: list[str], style: str) -> Text:
-    text = Text(prefix, style)
+def _names_line(prefix: str, names: list[str], style: str) -> Styled:
+    text = Styled(prefix, style)
     if names:
         text.append(": ")
         text.append(", ".join(names))
@@ -200,7 +231,7 @@ def _counts(counter: Counter[str], order: Iterable[str], *, plural: bool = False
     return ", ".join(parts)
 
 
-def render_check(report: Report, console: Console, *, verbose: bool = False) -> None:
+def render_check(report: Report, console: Output, *, verbose: bool = False) -> None:
     """The `check` report: findings per tool, then unreadable sources, then the totals."""
     results = report.results
     with_findings = [r for r in results if r.findings]
@@ -220,11 +251,13 @@ def render_check(report: Report, console: Console, *, verbose: bool = False) -> 
         if clean:
             console.print()
         print_line(
-            console, Text(f"{_plural(len(report.errors), 'source')} could not be read:", "bold red")
+            console,
+            Styled(f"{_plural(len(report.errors), 'source')} could not be read:", "bold red"),
         )
         print_rows(
             console,
-            [([Text("error", SEVERITY_STYLE["error"])], Text(e.one_line())) for e in report.errors],
+            [([Styled("error", SEVERITY_STYLE["error"])], Styled(e.one_line()))
+             for e in report.errors],
         )
 
     if clean or report.errors:
@@ -233,11 +266,11 @@ def render_check(report: Report, console: Console, *, verbose: bool = False) -> 
         print_line(console, line)
 
 
-def _summary_lines(report: Report, *, verbose: bool) -> list[Text]:
+def _summary_lines(report: Report, *, verbose: bool) -> list[Styled]:
     results = report.results
     if not results:
         return [
-            Text("no tools found" + (" (see the errors above)" if report.errors else ""), "bold")
+            Styled("no tools found" + (" (see the errors above)" if report.errors else ""), "bold")
         ]
 
     incompatible = sum(1 for r in results if r.status == "INCOMPATIBLE")
@@ -245,7 +278,7 @@ def _summary_lines(report: Report, *, verbose: bool) -> list[Text]:
     severities: Counter[str] = Counter(f.severity for f in findings)
     fixes: Counter[str] = Counter(f.fix_safety or "unfixable" for f in findings)
 
-    line = Text()
+    line = Styled()
     line.append(f"{_plural(len(results), 'tool')}: ", "bold")
     line.append(f"{len(results) - incompatible} compatible", "green")
     line.append(", ")
@@ -268,7 +301,7 @@ def _summary_lines(report: Report, *, verbose: bool) -> list[Text]:
     flag = _provider_flag(report.provider)
     if changes:
         lossy = sum(1 for c in changes if c.safety == "lossy")
-        hint = Text("run ")
+        hint = Styled("run ")
         hint.append(f"`schema-compat transform{flag}`", "bold")
         hint.append(f" to apply {_plural(len(changes), 'change')}")
         if lossy:
@@ -303,7 +336,7 @@ def _summary_lines(report: Report, *, verbose: bool) -> list[Text]:
     return lines
 
 
-def render_transform_summary(report: Report, console: Console) -> None:
+def render_transform_summary(report: Report, console: Output) -> None:
     """The stderr note after `transform`: the JSON goes to stdout, so this is the only
     place a person sees what was given up. No lossy change passes without a line here."""
     results = report.results
@@ -311,7 +344,7 @@ def render_transform_summary(report: Report, console: Console) -> None:
     changes = [c for r in results for c in r.changes]
     by_safety: Counter[str] = Counter(c.safety for c in changes)
 
-    head = Text(f"transform ({report.provider}): ", "bold")
+    head = Styled(f"transform ({report.provider}): ", "bold")
     head.append(f"{len(changed)} of {_plural(len(results), 'tool')} changed")
     if changes:
         head.append(f", {_plural(len(changes), 'change')} (")
@@ -327,7 +360,7 @@ def render_transform_summary(report: Report, console: Console) -> None:
 
     lossy_rows = [
         (
-            [Text("lossy", SAFETY_STYLE["lossy"]), Text(r.tool.name), Text(c.code, "bold")],
+            [Styled("lossy", SAFETY_STYLE["lossy"]), Styled(r.tool.name), Styled(c.code, "bold")],
             located_text(c.scope, c.path, c.description),
         )
         for r in results
@@ -336,7 +369,7 @@ def render_transform_summary(report: Report, console: Console) -> None:
     ]
     if lossy_rows:
         print_line(
-            console, Text("lossy changes (the accepted arguments differ):", SAFETY_STYLE["lossy"])
+            console, Styled("lossy changes (the accepted arguments differ):", SAFETY_STYLE["lossy"])
         )
         print_rows(console, lossy_rows)
 
@@ -349,7 +382,7 @@ def render_transform_summary(report: Report, console: Console) -> None:
     if unfixable:
         print_line(
             console,
-            Text(
+            Styled(
                 f"{_plural(len(unfixable), 'tool')} still incompatible after transform:",
                 UNFIXABLE_STYLE,
             ),
@@ -358,7 +391,7 @@ def render_transform_summary(report: Report, console: Console) -> None:
             console,
             [
                 (
-                    [Text(r.tool.name), Text(f.code, "bold")],
+                    [Styled(r.tool.name), Styled(f.code, "bold")],
                     located_text(f.scope, f.path, f.message),
                 )
                 for r in unfixable

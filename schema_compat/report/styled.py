@@ -1,0 +1,187 @@
+"""Styled text for the terminal reports, and a writer for when there is nothing to style.
+
+The reports are laid out once, as `Styled` text: plain strings with rich style names attached,
+built with the same calls as `rich.text.Text` (a base style, `append`, `append_text`). On a
+console that shows styles they become rich `Text` and rich renders them. Through a pipe with
+no colour forced, rich would write the same characters without any escape; `PlainOutput`
+writes them itself, so that `check tools.json | ...` does not import rich.console (most of
+the cost of a `check` of a small file, beyond Python's own start-up). Its wrapping is rich's
+own (`divide_line`, cell widths); anything it does not reproduce exactly (tabs, control and
+other non-printable characters) is handed to a rich console instead.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sys
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+__all__ = ["PlainOutput", "Styled", "plain_output"]
+
+# The variables that make rich style output that is not a terminal: then rich decides.
+_FORCING = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+class Styled:
+    """Text with rich style names: `Styled(text, style)` styles all of it, as `Text` does."""
+
+    __slots__ = ("_parts", "style")
+
+    def __init__(self, text: str = "", style: str = "") -> None:
+        self.style = style
+        self._parts: list[tuple[str, str] | Styled] = [(text, "")] if text else []
+
+    def append(self, text: str, style: str = "") -> Styled:
+        if text:
+            self._parts.append((text, style))
+        return self
+
+    def append_text(self, text: Styled) -> Styled:
+        self._parts.append(text)
+        return self
+
+    @property
+    def plain(self) -> str:
+        return "".join(p[0] if isinstance(p, tuple) else p.plain for p in self._parts)
+
+    @property
+    def cell_len(self) -> int:
+        """Terminal cells, as rich counts them."""
+        text = self.plain
+        if text.isprintable():
+            if text.isascii():
+                return len(text)
+            from rich.cells import cell_len
+
+            return cell_len(text)  # wide characters
+        return self.to_text().cell_len  # without the control codes rich drops
+
+    def to_text(self) -> Text:
+        """The rich Text the same calls would have built."""
+        from rich.text import Text
+
+        text = Text(style=self.style)
+        for part in self._parts:
+            if isinstance(part, tuple):
+                text.append(part[0], part[1] or None)
+            else:
+                text.append_text(part.to_text())
+        return text
+
+
+class PlainOutput:
+    """Writes reports without styles where a rich console would write no escape either: an
+    output that is not a terminal, with no colour forced. Width as rich takes it: `width`,
+    else $COLUMNS, else the size of a terminal on stdin, stdout or stderr, else 80."""
+
+    def __init__(self, *, stderr: bool = False, file: IO[str] | None = None,
+                 width: int | None = None) -> None:
+        self._stderr = stderr
+        self._file = file
+        self._width = width
+        self._console: Console | None = None
+
+    @property
+    def file(self) -> IO[str]:
+        if self._file is not None:
+            return self._file
+        return sys.stderr if self._stderr else sys.stdout
+
+    @property
+    def width(self) -> int:
+        if self._width is None:
+            self._width = _console_width()
+        return self._width
+
+    def rich_console(self) -> Console:
+        """A rich console writing the same, for what this writer does not reproduce."""
+        if self._console is None:
+            from .text import make_console
+
+            self._console = make_console(stderr=self._stderr, file=self._file, width=self._width)
+        return self._console
+
+    def print(self) -> None:
+        """An empty line, like `Console.print()`."""
+        if self.width < 1:  # rich's to say what then (nothing, these days)
+            self.rich_console().print()
+        else:
+            self._write("\n")
+
+    def can_write(self, lead: str, body: str) -> bool:
+        """True when rich would print these characters as they are, lines split at the
+        newlines of the body, and there is room for them."""
+        return self.width > 0 and lead.isprintable() and body.replace("\n", "").isprintable()
+
+    def hanging(self, lead: str, body: str) -> None:
+        """`lead`, then `body` wrapped to the width under itself, as `print_hanging` prints
+        them on a rich console: the same breaks, no trailing spaces, lines cut at the width."""
+        from rich._wrap import divide_line
+        from rich.cells import cell_len, set_cell_size
+
+        width = self.width
+        indent = cell_len(lead)
+        avail = max(1, width - indent)
+        pieces: list[str] = []
+        for line in body.split("\n") if body else []:
+            offsets = divide_line(line, avail, fold=True)
+            for start, end in zip([0, *offsets], [*offsets, len(line)], strict=True):
+                piece = line[start:end]  # a wide character may still overflow: it is cut
+                pieces.append(set_cell_size(piece, avail) if cell_len(piece) > avail else piece)
+        rows = []
+        for k, piece in enumerate(pieces or [""]):
+            row = ((lead if k == 0 else " " * indent) + piece.rstrip()).rstrip()
+            rows.append(set_cell_size(row, width) if cell_len(row) > width else row)
+        self._write("\n".join(rows) + "\n")
+
+    def _write(self, text: str) -> None:
+        file = self.file
+        try:
+            file.write(text)
+        except UnicodeEncodeError as error:  # as rich says it
+            error.reason = (f"{error.reason}\n*** You may need to add PYTHONIOENCODING=utf-8 "
+                            "to your environment ***")
+            raise
+        file.flush()
+
+
+def _console_width() -> int:
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns)
+    width = 0
+    for fd in (0, 1, 2):
+        try:
+            width = os.get_terminal_size(fd).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        break
+    return width or 80
+
+
+def plain_output(*, stderr: bool = False) -> PlainOutput | None:
+    """A PlainOutput when rich would write no style to stdout (stderr) either: not a
+    terminal, no colour forced, not Windows or Jupyter (whose consoles differ). Else None."""
+    file = sys.stderr if stderr else sys.stdout
+    if sys.platform == "win32" or hasattr(builtins, "get_ipython"):
+        return None
+    try:  # rich's line breaking is a private module: should it move, rich prints it all
+        import rich._wrap
+        import rich.cells
+    except ImportError:
+        return None
+    if not hasattr(rich._wrap, "divide_line"):
+        return None
+    if any(name in os.environ for name in _FORCING):
+        return None
+    try:
+        if file is None or file.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    return PlainOutput(stderr=stderr)
