@@ -38,18 +38,23 @@ class Plan:
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
-        self._for_keys: dict[frozenset[str], list[Rule]] = {}
+        self._for_keys: dict[frozenset[str] | None, list[Rule]] = {}
 
     def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them. Cached by the node's set of keys, which
-        repeats a great deal across a listing."""
-        keys = frozenset(node) if isinstance(node, dict) else frozenset()
+        only where the node holds one of them, a rule with a `gate` only where it lets it.
+        Cached by the node's set of keys (None: not an object), which repeats a great deal
+        across a listing, so most detectors are never called on most nodes."""
+        keys = frozenset(node) if isinstance(node, dict) else None
         found = self._for_keys.get(keys)
         if found is None:
-            found = self._for_keys[keys] = [
-                r for r in self.node if r.triggers is None or not r.triggers.isdisjoint(keys)]
+            found = self._for_keys[keys] = [r for r in self.node if self._may_fire(r, keys)]
         return found
+
+    def _may_fire(self, rule: Rule, keys: frozenset[str] | None) -> bool:
+        if rule.triggers is not None and (keys is None or rule.triggers.isdisjoint(keys)):
+            return False
+        return rule.gate is None or rule.gate(keys, self.profile)
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
         return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,

@@ -505,6 +505,7 @@ def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES = [
     Rule(
         code="UNI001", name="nullable-union", severity="error",
+        triggers=frozenset(UNION_KEYS),
         message="union with null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_nullable_union, fix=fix_nullable_union,
         docs=RuleDocs(
@@ -523,6 +524,7 @@ RULES = [
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
+        triggers=frozenset({"oneOf"}),
         message="`oneOf` is not supported", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"oneOf"}),
         detect=detect_one_of, fix=fix_union,
@@ -550,6 +552,7 @@ RULES = [
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
+        triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
         detect=detect_any_of, fix=fix_union,
@@ -571,6 +574,7 @@ RULES = [
     ),
     Rule(
         code="UNI004", name="all-of-unsupported", severity="error",
+        triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
         detect=detect_all_of, fix=fix_all_of,
@@ -592,6 +596,7 @@ RULES = [
     ),
     Rule(
         code="UNI005", name="not-unsupported", severity="error",
+        triggers=frozenset({"not"}),
         message="`not` is not supported", safety="hinted", fix_title="Describe it instead",
         claims=frozenset({"not"}), detect=detect_not, fix=fix_not,
         docs=RuleDocs(
@@ -607,6 +612,7 @@ RULES = [
     ),
     Rule(
         code="UNI006", name="conditional-unsupported", severity="error",
+        triggers=frozenset(_COND),
         message="`if`/`then`/`else` are not supported", safety="hinted",
         fix_title="Describe the condition instead", claims=frozenset(_COND),
         detect=detect_conditional, fix=fix_conditional,
