@@ -32,6 +32,9 @@ def clear_cache() -> None:
     _cache.clear()
 
 
+_TOO_DEEP = (10**18, 10**6)  # the size reported when measuring overflows Python's stack
+
+
 def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     hit = _cache.get(id(root))
     if hit is not None and hit[0] is root:
@@ -39,15 +42,24 @@ def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     try:
         result = analyse(root, unroll=ctx.profile.unroll_depth)
     except RecursionError:  # a reference chain longer than Python's stack
-        result = RefAnalysis(expanded_nodes=10**18, expanded_depth=10**6)
+        result = RefAnalysis(size=_TOO_DEEP)
     _cache.clear()
     _cache[id(root)] = (root, result)
     return result
 
 
+def _size(a: RefAnalysis) -> tuple[int, int]:
+    try:
+        return a.expanded_nodes, a.expanded_depth
+    except RecursionError:
+        a.size = _TOO_DEEP
+        return _TOO_DEEP
+
+
 def _too_large(a: RefAnalysis, ctx: NodeContext) -> bool:
     p = ctx.profile
-    return a.expanded_nodes > p.max_inlined_nodes or a.expanded_depth > p.max_inlined_depth
+    nodes, depth = _size(a)
+    return nodes > p.max_inlined_nodes or depth > p.max_inlined_depth
 
 
 def _kind_hits(root: Any, ctx: NodeContext, kind: str, recursive: bool | None) -> Iterable[Hit]:
@@ -105,9 +117,10 @@ def detect_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     a = _analysis(root, ctx)
     if _too_large(a, ctx):
         p = ctx.profile
+        nodes, depth = _size(a)
         yield Hit(
-            f"inlining the references would make about {a.expanded_nodes:,} schema nodes "
-            f"{a.expanded_depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
+            f"inlining the references would make about {nodes:,} schema nodes "
+            f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
             f"{p.max_inlined_depth} levels); refused",
             (), "$ref",
         )
@@ -118,7 +131,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     a = _analysis(root, ctx)
     if _too_large(a, ctx):  # REF006: left as it is, never half inlined
         return None
-    resolver = RefResolver(root)
+    resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
     if "REF001" in ctx.active:
         new, events = inline(root, resolver, unroll=unroll)

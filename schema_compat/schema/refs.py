@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal
@@ -88,8 +88,17 @@ class RefResolver:
     def __init__(self, root: Any) -> None:
         self.root = root
         self._cache: dict[str, RefTarget] = {}
+        self._indexed = False
         self._ids: dict[str, Any] = {}
         self._anchors: dict[str, Any] = {}
+
+    def _index(self) -> None:
+        """Find the `$id`s and `$anchor`s, on the first reference that needs them: most
+        references are JSON Pointers, and most documents have no reference at all."""
+        if self._indexed:
+            return
+        self._indexed = True
+        root = self.root
         for _, node in iter_nodes(root):
             if isinstance(node, dict):
                 ident = node.get("$id")
@@ -112,6 +121,8 @@ class RefResolver:
 
     def _resolve(self, ref: str) -> RefTarget:
         uri, fragment = urldefrag(ref)
+        if uri or (fragment and not fragment.startswith("/")):
+            self._index()
         if uri:
             base = self._ids.get(uri.rstrip("#"))
             if base is None:
@@ -152,18 +163,39 @@ def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
 
 @dataclass
 class RefAnalysis:
-    """What the references of one document look like before anything is inlined."""
+    """What the references of one document look like before anything is inlined.
+
+    A document without references is measured only when first asked (`measure`): one is
+    analysed on every check and transform pass, and its size matters only when its
+    `$defs` are to be dropped.
+    """
 
     kinds: dict[Path, RefTarget] = field(default_factory=dict)
     recursive: set[Path] = field(default_factory=set)
-    expanded_nodes: int = 0
-    expanded_depth: int = 0
+    size: tuple[int, int] | None = None  # (expanded nodes, expanded depth) once measured
+    measure: Callable[[], tuple[int, int]] | None = field(default=None, repr=False,
+                                                          compare=False)
+    resolver: RefResolver | None = field(default=None, repr=False, compare=False)
+
+    def _size(self) -> tuple[int, int]:
+        if self.size is None:
+            assert self.measure is not None
+            self.size = self.measure()
+        return self.size
+
+    @property
+    def expanded_nodes(self) -> int:
+        return self._size()[0]
+
+    @property
+    def expanded_depth(self) -> int:
+        return self._size()[1]
 
 
 def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3) -> RefAnalysis:
     """Classify every reference and estimate the size of the fully inlined schema."""
     resolver = resolver or RefResolver(schema)
-    result = RefAnalysis()
+    result = RefAnalysis(resolver=resolver)
     targets: dict[int, Any] = {}
     for path, node in iter_refs(schema):
         target = resolver.resolve(node["$ref"])
@@ -197,7 +229,10 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
         if target.kind == "local" and id(target.node) in cyclic:
             result.recursive.add(path)
 
-    result.expanded_nodes, result.expanded_depth = _measure(schema, resolver, cyclic, unroll)
+    if result.kinds:
+        result.size = _measure(schema, resolver, cyclic, unroll)
+    else:
+        result.measure = lambda: _measure(schema, resolver, cyclic, unroll)
     return result
 
 

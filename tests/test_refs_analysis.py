@@ -1,0 +1,48 @@
+"""The reference analysis does only the work a document needs: `$id`s and `$anchor`s are
+indexed when a reference names one, and a document without references is measured only
+when its size is asked for. What it answers must not depend on that order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schema_compat.schema.refs import RefResolver, analyse
+
+ANCHORED: dict[str, Any] = {
+    "$id": "https://example.com/root.json",
+    "properties": {
+        "a": {"$ref": "#/$defs/A"},
+        "b": {"$ref": "#named"},
+        "c": {"$ref": "https://example.com/other.json#/x"},
+    },
+    "$defs": {
+        "A": {"type": "string"},
+        "N": {"$anchor": "named", "type": "integer"},
+        "O": {"$id": "https://example.com/other.json", "x": {"type": "boolean"}},
+    },
+}
+
+
+def test_anchors_and_ids_resolve_after_a_pointer_was_resolved_first() -> None:
+    resolver = RefResolver(ANCHORED)
+    assert resolver.resolve("#/$defs/A").node == {"type": "string"}
+    assert resolver.resolve("#named").node is ANCHORED["$defs"]["N"]
+    assert resolver.resolve("https://example.com/other.json#/x").node == {"type": "boolean"}
+    assert resolver.resolve("#missing").kind == "unresolvable"
+    assert resolver.resolve("https://example.com/elsewhere.json").kind == "remote"
+
+
+def test_a_document_without_references_is_measured_when_asked() -> None:
+    doc = {"type": "object", "properties": {"a": {"type": "array", "items": {}}},
+           "$defs": {"Unused": {"type": "object", "properties": {"x": {}}}}}
+    analysis = analyse(doc)
+    assert analysis.kinds == {} and analysis.size is None
+    # The root, `a` and its `items`; `$defs` are a store, not part of the sent schema.
+    assert (analysis.expanded_nodes, analysis.expanded_depth) == (3, 2)
+    assert analysis.size == (3, 2)
+
+
+def test_a_document_with_references_is_measured_at_once() -> None:
+    analysis = analyse(ANCHORED)
+    assert analysis.size is not None
+    assert analysis.expanded_nodes == analysis.size[0] > 4
