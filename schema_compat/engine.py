@@ -9,7 +9,6 @@ changes nothing, so what a fix creates (a union from a type list) is fixed in tu
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -21,6 +20,7 @@ from .rules import refs as ref_rules
 from .rules.base import Fixed, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
+from .schema.jsoncopy import json_copy
 from .schema.walker import iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
@@ -106,7 +106,7 @@ def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
 
 
 def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
-    work = copy.deepcopy(schema)
+    work = json_copy(schema)
     changes: list[Change] = []
     for _ in range(MAX_PASSES):
         changed = False
@@ -229,7 +229,7 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and
                 # change nothing: skip its passes and the second check walk.
-                new_schema, schema_left = copy.deepcopy(tool.schema), schema_findings
+                new_schema, schema_left = json_copy(tool.schema), schema_findings
         new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
         after = ToolInfo(new_name, tool.description, position, tuple(renamed), total,

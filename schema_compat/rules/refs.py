@@ -7,11 +7,11 @@ shares; the rules differ in what they flag and in the safety of their part of th
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any
 
 from ..model import Path
+from ..schema.jsoncopy import json_copy
 from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
 from ..schema.walker import iter_nodes
 from . import doc_examples
@@ -181,7 +181,7 @@ def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     a = _analysis(ctx.root, ctx)
     if ctx.path in a.recursive:
         return None
-    body = {k: copy.deepcopy(v) for k, v in target.node.items()
+    body = {k: json_copy(v) for k, v in target.node.items()
             if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
     body.update({k: v for k, v in node.items() if k != "$ref"})
     return Fixed(body, (Edit(("$ref",), "lossless", f"inlined `{node['$ref']}` to keep its "
@@ -218,7 +218,7 @@ def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
     found = _required_recursion(root, ctx)
     if not found:
         return None
-    new = copy.deepcopy(root)
+    new = json_copy(root)
     edits = []
     for obj_path, name, _ in found:
         obj = new

@@ -3,10 +3,10 @@ boolean schemas, values that are not schemas at all, and the root's type."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..schema.jsoncopy import json_copy
 from ..schema.keywords import (
     ALL_TYPE_KEYWORDS,
     JSON_TYPES,
@@ -66,7 +66,7 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
             branch: dict[str, Any] = {"type": t}
             for k in TYPE_KEYWORDS.get(t, frozenset()):
                 if k in out:
-                    branch[k] = copy.deepcopy(out[k])
+                    branch[k] = json_copy(out[k])
             branches.append(branch)
         out = shared
         out["anyOf"] = branches
@@ -260,7 +260,7 @@ def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
 
 
 def fix_not_a_schema(node: Any, ctx: NodeContext) -> Fixed:
-    out = copy.deepcopy(node)
+    out = json_copy(node)
     edits = []
     for key, rel, _ in _malformed(node):
         if len(rel) == 1:

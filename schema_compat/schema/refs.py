@@ -11,7 +11,6 @@ references that point at each other twice per level inline to hundreds of megaby
 
 from __future__ import annotations
 
-import copy
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
 from ..model import Path, Safety
+from .jsoncopy import json_copy
 from .walker import iter_nodes, subschemas
 
 RefKind = Literal["local", "remote", "unresolvable"]
@@ -338,7 +338,7 @@ def inline(
                                     f"removed `{key}` after inlining its definitions")
                     )
                 continue
-            out[key] = copy.deepcopy(value) if not _holds_schemas(key, value, children) else value
+            out[key] = json_copy(value) if not _holds_schemas(key, value, children) else value
         for rel, child in children.items():
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
