@@ -4,7 +4,9 @@ fixes to a fixpoint to transform them.
 Check walks the schema top-down once and asks every node rule about every node.
 Transform works on a copy: document rules (reference inlining) first, then a bottom-up
 rewrite where each node is fixed rule by rule until none fires; passes repeat until one
-changes nothing, so what a fix creates (a union from a type list) is fixed in turn.
+changes nothing, so what a fix creates (a union from a type list) is fixed in turn. That
+last pass has asked every rule about every node of the result, so its findings are the
+check of the result: `run` does not walk the result again.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
 from .profiles import Profile, get_profile
 from .rules import refs as ref_rules
-from .rules.base import Fixed, NodeContext, Rule
+from .rules.base import Fixed, Hit, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
 from .schema.jsoncopy import json_copy
@@ -85,14 +87,22 @@ def make_plan(profile: str | Profile, select: list[str] | None = None,
 
 
 def check_schema(schema: Any, plan: Plan) -> list[Finding]:
-    findings: list[Finding] = []
     ref_rules.clear_cache()
+    return _document_findings(schema, plan) + _node_findings(schema, schema, plan)
+
+
+def _document_findings(schema: Any, plan: Plan) -> list[Finding]:
     root_ctx = plan.ctx(schema)
-    for rule in plan.document:
-        for hit in rule.detect(schema, root_ctx):
-            findings.append(plan.finding(rule, hit.rel, hit))
-    for path, node, keyword in iter_nodes_keyed(schema):
-        ctx = plan.ctx(schema, path, keyword)
+    return [plan.finding(rule, hit.rel, hit) for rule in plan.document
+            for hit in rule.detect(schema, root_ctx)]
+
+
+def _node_findings(root: Any, schema: Any, plan: Plan, base: Path = (),
+                   keyword: str | None = None) -> list[Finding]:
+    """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`)."""
+    findings: list[Finding] = []
+    for path, node, key in iter_nodes_keyed(schema, base, keyword):
+        ctx = plan.ctx(root, path, key)
         for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
@@ -106,6 +116,15 @@ def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
 
 
 def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
+    work, changes, _ = _transform(schema, plan)
+    return work, changes
+
+
+def _transform(schema: Any, plan: Plan) -> tuple[Any, list[Change], list[Finding] | None]:
+    """`transform_schema`, and what `check_schema` finds in the result: the last pass,
+    which changes nothing, runs every detector on the final document anyway, so it
+    collects their findings instead of a second walk doing it again (None when the
+    passes ran out before one changed nothing)."""
     work = json_copy(schema)
     changes: list[Change] = []
     for _ in range(MAX_PASSES):
@@ -125,30 +144,38 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
-        work, rewritten = _node_pass(work, plan, changes)
-        changed = changed or rewritten
-        if not changed:
-            break
-    return work, changes
+        work, rewritten, found = _node_pass(work, plan, changes)
+        if not (changed or rewritten):
+            # Nothing changed since this pass's document rules looked, so their reference
+            # analysis of `work` is still current: no cache clearing here.
+            return work, changes, _document_findings(work, plan) + found
+    return work, changes, None
 
 
-def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]:
-    """One bottom-up rewrite: each node is fixed rule by rule until no rule fires."""
+def _node_pass(root: Any, plan: Plan, changes: list[Change],
+               ) -> tuple[Any, bool, list[Finding]]:
+    """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
+    returns the findings of the nodes as they are left, in the order of a check walk:
+    when the pass changed nothing, they are the node findings of a check of the result."""
     changed = False
 
-    def visit(node: Any, path: Path, keyword: str | None) -> Any:
+    def visit(node: Any, path: Path, keyword: str | None) -> tuple[Any, list[Finding]]:
         nonlocal changed
         declined: set[str] = set()
         for _ in range(MAX_FIXES_PER_NODE):
             ctx = plan.ctx(root, path, keyword)
+            declined_before = set(declined)  # rules this round does not ask again
+            hits: dict[str, list[Hit]] = {}
             for rule in plan.node_rules(node):
                 if rule.fix is None or rule.code in declined:
                     continue
-                if not any(True for _ in rule.detect(node, ctx)):
+                found = list(rule.detect(node, ctx))
+                if not found:
                     continue
                 fixed = rule.fix(node, ctx)
                 if fixed is None or not plan.allows(fixed):
                     declined.add(rule.code)
+                    hits[rule.code] = found
                     continue
                 node = fixed.node
                 changed = True
@@ -156,10 +183,28 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]
                                       e.description) for e in fixed.edits)
                 break
             else:
-                return node
-        return node
+                return node, _left(node, ctx, declined_before, hits)
+        return node, []
 
-    return rewrite(root, visit, skip=plan.profile.opaque_keywords), changed
+    def _left(node: Any, ctx: NodeContext, declined_before: set[str],
+              hits: dict[str, list[Hit]]) -> list[Finding]:
+        """The node's findings: this round's hits, and a fresh look by the rules this
+        round did not ask (no fix, or declined in an earlier round)."""
+        out: list[Finding] = []
+        for rule in plan.node_rules(node):
+            if rule.fix is None or rule.code in declined_before:
+                found: Any = rule.detect(node, ctx)
+            else:
+                found = hits.get(rule.code, ())
+            for hit in found:
+                out.append(plan.finding(rule, ctx.path + hit.rel, hit))
+        return out
+
+    def skipped(node: Any, path: Path, keyword: str) -> list[Finding]:
+        return _node_findings(root, node, plan, path, keyword)
+
+    new, found = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
+    return new, changed, found
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
@@ -224,8 +269,8 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
             schema_findings = check_schema(tool.schema, plan)
             findings += schema_findings
             if any(RULES[f.code].fix is not None for f in schema_findings):
-                new_schema, changes = transform_schema(tool.schema, plan)
-                schema_left = check_schema(new_schema, plan)
+                new_schema, changes, left = _transform(tool.schema, plan)
+                schema_left = check_schema(new_schema, plan) if left is None else left
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and
                 # change nothing: skip its passes and the second check walk.

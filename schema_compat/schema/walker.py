@@ -9,12 +9,13 @@ branches that are already in the provider's dialect. Both visit exactly the subs
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import Path
 from .keywords import MIXED_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 Node = Any  # a dict, or a boolean schema
+T = TypeVar("T")
 
 
 def is_schema(value: Any) -> bool:
@@ -71,9 +72,11 @@ def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
         yield path, node
 
 
-def iter_nodes_keyed(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any, str | None]]:
-    """Like `iter_nodes`, with the keyword that holds each node (None for the root)."""
-    stack: list[tuple[Path, Any, str | None]] = [(base, schema, None)]
+def iter_nodes_keyed(schema: Any, base: Path = (), keyword: str | None = None,
+                     ) -> Iterator[tuple[Path, Any, str | None]]:
+    """Like `iter_nodes`, with the keyword that holds each node (`keyword` for `schema`
+    itself: None for the root)."""
+    stack: list[tuple[Path, Any, str | None]] = [(base, schema, keyword)]
     while stack:
         path, node, keyword = stack.pop()
         yield path, node, keyword
@@ -82,23 +85,38 @@ def iter_nodes_keyed(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any, 
             stack.append((path + rel, child, str(rel[0])))
 
 
-def rewrite(node: Any, visit: Callable[[Any, Path, str | None], Any], path: Path = (),
-            keyword: str | None = None, skip: frozenset[str] = frozenset()) -> Any:
-    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword)`.
+Visit = Callable[[Any, Path, str | None], tuple[Any, list[T]]]
 
-    Subschemas under `skip` keywords are left as they are: the parent's rule removes and
-    describes them whole, and describing them needs them as written.
+
+def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = None,
+            skip: frozenset[str] = frozenset(),
+            skipped: Callable[[Any, Path, str], list[T]] | None = None) -> tuple[Any, list[T]]:
+    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword)`, which
+    returns the new node and what it found there.
+
+    What the visits found comes back in top-down order (a node before its children, as
+    `iter_nodes` meets them), so a pass that ends up changing nothing has made the findings
+    of a check walk of its result. Subschemas under `skip` keywords are left as they are:
+    the parent's rule removes and describes them whole, and describing them needs them as
+    written; `skipped(subschema, path, keyword)` says what is found in one.
     `node` is modified in place where it is a dict, so callers pass a copy they own.
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
+    below: list[T] = []
     if isinstance(node, dict):
         for rel, child in list(subschemas(node)):
             if rel[0] in skip:
+                if skipped is not None:
+                    below += skipped(child, path + rel, str(rel[0]))
                 continue
-            new = rewrite(child, visit, path + rel, str(rel[0]), skip)
+            new, found = rewrite(child, visit, path + rel, str(rel[0]), skip, skipped)
+            below += found
             if new is not child:
                 _set(node, rel, new)
-    return visit(node, path, keyword)
+    node, own = visit(node, path, keyword)
+    if below:
+        own = own + below
+    return node, own
 
 
 def _set(node: dict[str, Any], rel: Path, value: Any) -> None:
