@@ -46,3 +46,11 @@ def test_a_document_with_references_is_measured_at_once() -> None:
     analysis = analyse(ANCHORED)
     assert analysis.size is not None
     assert analysis.expanded_nodes == analysis.size[0] > 4
+
+
+def test_the_walk_for_references_also_finds_every_defs_block() -> None:
+    doc = {"definitions": {"A": {"$defs": {"B": {}}}}, "properties": {"p": {"$defs": {}}},
+           "$defs": {}}
+    assert analyse(doc).defs == [((), "$defs"), ((), "definitions"),
+                                 (("definitions", "A"), "$defs"),
+                                 (("properties", "p"), "$defs")]

@@ -90,11 +90,12 @@ def detect_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
-    for path, node in iter_nodes(root):
-        if isinstance(node, dict):
-            for key in DEFS_KEYWORDS:
-                if key in node:
-                    yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
+    found = _analysis(root, ctx).defs
+    if found is None:
+        found = [(path, key) for path, node in iter_nodes(root) if isinstance(node, dict)
+                 for key in DEFS_KEYWORDS if key in node]
+    for path, key in found:
+        yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
 
 
 def detect_recursive(root: Any, ctx: NodeContext) -> Iterable[Hit]:

@@ -172,6 +172,9 @@ class RefAnalysis:
 
     kinds: dict[Path, RefTarget] = field(default_factory=dict)
     recursive: set[Path] = field(default_factory=set)
+    # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
+    # references (None when the analysis failed and found nothing).
+    defs: list[tuple[Path, str]] | None = None
     size: tuple[int, int] | None = None  # (expanded nodes, expanded depth) once measured
     measure: Callable[[], tuple[int, int]] | None = field(default=None, repr=False,
                                                           compare=False)
@@ -195,9 +198,17 @@ class RefAnalysis:
 def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3) -> RefAnalysis:
     """Classify every reference and estimate the size of the fully inlined schema."""
     resolver = resolver or RefResolver(schema)
-    result = RefAnalysis(resolver=resolver)
+    result = RefAnalysis(resolver=resolver, defs=[])
+    assert result.defs is not None
     targets: dict[int, Any] = {}
-    for path, node in iter_refs(schema):
+    for path, node in iter_nodes(schema):
+        if not isinstance(node, dict):
+            continue
+        for defs_key in DEFS_KEYWORDS:
+            if defs_key in node:
+                result.defs.append((path, defs_key))
+        if "$ref" not in node:
+            continue
         target = resolver.resolve(node["$ref"])
         result.kinds[path] = target
         if target.kind == "local":
