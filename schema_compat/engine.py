@@ -162,8 +162,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
     def visit(node: Any, path: Path, keyword: str | None) -> tuple[Any, list[Finding]]:
         nonlocal changed
         declined: set[str] = set()
+        ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
-            ctx = plan.ctx(root, path, keyword)
             declined_before = set(declined)  # rules this round does not ask again
             hits: dict[str, list[Hit]] = {}
             for rule in plan.node_rules(node):

@@ -20,7 +20,7 @@ from urllib.parse import unquote, urldefrag
 
 from ..model import Path, Safety
 from .jsoncopy import json_copy
-from .walker import iter_nodes, subschemas
+from .walker import children, iter_nodes
 
 RefKind = Literal["local", "remote", "unresolvable"]
 DEFS_KEYWORDS = ("$defs", "definitions")
@@ -156,7 +156,7 @@ def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
         if isinstance(cur, dict):
             if "$ref" in cur:
                 yield cur
-            for rel, child in subschemas(cur):
+            for rel, child in children(cur):
                 if rel[0] not in DEFS_KEYWORDS:
                     stack.append(child)
 
@@ -272,7 +272,7 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) 
                         n, d = n * unroll, d * unroll
                     total += n
                     deepest = max(deepest, d)
-            for rel, child in subschemas(node):
+            for rel, child in children(node):
                 if rel[0] in DEFS_KEYWORDS:
                     continue
                 n, d = measure(child)
@@ -340,7 +340,8 @@ def inline(
         if "$ref" in node and (only is None or (top and path in only)):
             return expand_ref(node, path, active)
         out: dict[str, Any] = {}
-        children = {rel: child for rel, child in subschemas(node)}
+        subs = dict(children(node))
+        holders = {rel[0] for rel in subs}
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
                 if path == ():
@@ -349,11 +350,12 @@ def inline(
                                     f"removed `{key}` after inlining its definitions")
                     )
                 continue
-            out[key] = json_copy(value) if not _holds_schemas(key, value, children) else value
-        for rel, child in children.items():
+            out[key] = value if key in holders else json_copy(value)
+        copied: set[str] = set()  # holders of several subschemas, copied once
+        for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
-            _assign(out, rel, expand(child, path + rel, active, top))
+            _assign(out, rel, expand(child, path + rel, active, top), copied)
         return out
 
     def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...]) -> Any:
@@ -396,24 +398,25 @@ def inline(
     return expand(schema, (), root_key, True), events
 
 
-def _holds_schemas(key: str, value: Any, children: dict[Path, Any]) -> bool:
-    return any(rel[0] == key for rel in children)
-
-
-def _assign(out: dict[str, Any], rel: Path, value: Any) -> None:
+def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> None:
+    """Put `value` at `rel` in `out`, copying the list or map it goes into the first time
+    (it is the input's until then)."""
     if len(rel) == 1:
         out[str(rel[0])] = value
         return
     key, sub = str(rel[0]), rel[1]
-    container = out.get(key)
-    if isinstance(container, list):
-        container = list(container)
+    container: Any = out.get(key)
+    if key not in copied:
+        copied.add(key)
+        if isinstance(container, list):
+            container = list(container)
+        else:
+            container = dict(container) if isinstance(container, dict) else {}
         out[key] = container
+    if isinstance(container, list):
         container[int(sub)] = value
     else:
-        new = dict(container) if isinstance(container, dict) else {}
-        out[key] = new
-        new[str(sub)] = value
+        container[str(sub)] = value
 
 
 def _merge(base: dict[str, Any], siblings: dict[str, Any]) -> dict[str, Any]:

@@ -32,10 +32,21 @@ _KIND: dict[str, int] = {
 }
 
 
+_HOLDERS = frozenset(_KIND)
+
+
 def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
     """Yield (relative path, child) for every direct subschema of `node`."""
-    if not isinstance(node, dict):
-        return
+    yield from children(node)
+
+
+def children(node: Any) -> list[tuple[Path, Any]]:
+    """`subschemas` as a list: the walks call this once per node, and most nodes (leaves)
+    hold no keyword with subschemas at all, which one set test tells."""
+    if not isinstance(node, dict) or _HOLDERS.isdisjoint(node):
+        return []
+    found: list[tuple[Path, Any]] = []
+    add = found.append
     kind_of = _KIND.get
     for key, value in node.items():
         kind = kind_of(key)
@@ -45,25 +56,26 @@ def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
             if isinstance(value, dict):
                 for name, sub in value.items():
                     if isinstance(sub, (dict, bool)):
-                        yield (key, name), sub
+                        add(((key, name), sub))
         elif kind == _LIST:
             if isinstance(value, list):
                 for i, sub in enumerate(value):
                     if isinstance(sub, (dict, bool)):
-                        yield (key, i), sub
+                        add(((key, i), sub))
         elif kind == _ONE:
             if isinstance(value, (dict, bool)):
-                yield (key,), value
+                add(((key,), value))
         elif key == "items" and isinstance(value, (dict, bool)):
-            yield (key,), value
+            add(((key,), value))
         elif key == "items" and isinstance(value, list):
             for i, sub in enumerate(value):
                 if isinstance(sub, (dict, bool)):
-                    yield (key, i), sub
+                    add(((key, i), sub))
         elif key == "dependencies" and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, (dict, bool)):
-                    yield (key, name), sub
+                    add(((key, name), sub))
+    return found
 
 
 def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
@@ -80,8 +92,7 @@ def iter_nodes_keyed(schema: Any, base: Path = (), keyword: str | None = None,
     while stack:
         path, node, keyword = stack.pop()
         yield path, node, keyword
-        children = list(subschemas(node))
-        for rel, child in reversed(children):
+        for rel, child in reversed(children(node)):
             stack.append((path + rel, child, str(rel[0])))
 
 
@@ -104,7 +115,7 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     """
     below: list[T] = []
     if isinstance(node, dict):
-        for rel, child in list(subschemas(node)):
+        for rel, child in children(node):
             if rel[0] in skip:
                 if skipped is not None:
                     below += skipped(child, path + rel, str(rel[0]))
@@ -133,6 +144,6 @@ def depth(schema: Any) -> int:
     while stack:
         level, node = stack.pop()
         best = max(best, level)
-        for _, child in subschemas(node):
+        for _, child in children(node):
             stack.append((level + 1, child))
     return best
