@@ -120,16 +120,25 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
     return work, changes
 
 
-def _transform(schema: Any, plan: Plan) -> tuple[Any, list[Change], list[Finding] | None]:
+def _transform(schema: Any, plan: Plan, checked: bool = False,
+               ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, and what `check_schema` finds in the result: the last pass,
     which changes nothing, runs every detector on the final document anyway, so it
     collects their findings instead of a second walk doing it again (None when the
-    passes ran out before one changed nothing)."""
-    work = json_copy(schema)
+    passes ran out before one changed nothing).
+
+    The first pass's document rules look at `schema` itself: their fixes build a new
+    document, so the copy is made only when none applies; and with `checked` (the caller
+    has just run `check_schema` on it, unchanged since) they reuse that check's
+    reference analysis.
+    """
+    work = schema
     changes: list[Change] = []
     for _ in range(MAX_PASSES):
         changed = False
-        ref_rules.clear_cache()
+        if not checked:
+            ref_rules.clear_cache()
+        checked = False
         done: set[Any] = set()
         for rule in plan.document:
             if rule.fix is None or rule.fix in done:
@@ -144,6 +153,8 @@ def _transform(schema: Any, plan: Plan) -> tuple[Any, list[Change], list[Finding
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
+        if work is schema:  # the node pass rewrites in place
+            work = json_copy(schema)
         work, rewritten, found = _node_pass(work, plan, changes)
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
@@ -269,7 +280,7 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
             schema_findings = check_schema(tool.schema, plan)
             findings += schema_findings
             if any(RULES[f.code].fix is not None for f in schema_findings):
-                new_schema, changes, left = _transform(tool.schema, plan)
+                new_schema, changes, left = _transform(tool.schema, plan, checked=True)
                 schema_left = check_schema(new_schema, plan) if left is None else left
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and

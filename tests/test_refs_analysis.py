@@ -54,3 +54,34 @@ def test_the_walk_for_references_also_finds_every_defs_block() -> None:
     assert analyse(doc).defs == [((), "$defs"), ((), "definitions"),
                                  (("definitions", "A"), "$defs"),
                                  (("properties", "p"), "$defs")]
+
+
+def _containers(value: Any) -> list[Any]:
+    found = []
+    stack = [value]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, (dict, list)):
+            found.append(cur)
+            stack.extend(cur.values() if isinstance(cur, dict) else cur)
+    return found
+
+
+def test_a_transformed_schema_shares_nothing_with_the_input() -> None:
+    """Transform inlines straight from the input, not from a copy of it: the result must
+    still be the caller's to change without touching the input."""
+    import copy
+
+    from schema_compat.engine import run
+    from schema_compat.model import ToolDef
+
+    schema = {"type": "object", "required": ["a"],
+              "properties": {"a": {"$ref": "#/$defs/A"}, "odd": [1, [2]]},
+              "$defs": {"A": {"type": "object", "properties": {
+                  "x": {"type": "string", "enum": ["p", "q"], "examples": [["e"]]}}}}}
+    before = copy.deepcopy(schema)
+    [result] = run([ToolDef(name="t", schema=schema)], "gemini", ignore=["TYP008"])
+    assert result.changes and result.transformed_schema["properties"]["odd"] == [1, [2]]
+    for container in _containers(result.transformed_schema):
+        container.clear()
+    assert schema == before

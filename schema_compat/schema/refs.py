@@ -400,7 +400,9 @@ def inline(
 
 def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> None:
     """Put `value` at `rel` in `out`, copying the list or map it goes into the first time
-    (it is the input's until then)."""
+    (it is the input's until then). Its subschemas (the dicts and booleans) are all
+    replaced by their expansions; anything else in it is copied, so the result shares
+    nothing that can change with the input."""
     if len(rel) == 1:
         out[str(rel[0])] = value
         return
@@ -409,9 +411,12 @@ def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> Non
     if key not in copied:
         copied.add(key)
         if isinstance(container, list):
-            container = list(container)
+            container = [v if isinstance(v, (dict, bool)) else json_copy(v) for v in container]
+        elif isinstance(container, dict):
+            container = {k: v if isinstance(v, (dict, bool)) else json_copy(v)
+                         for k, v in container.items()}
         else:
-            container = dict(container) if isinstance(container, dict) else {}
+            container = {}
         out[key] = container
     if isinstance(container, list):
         container[int(sub)] = value
