@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
 from .profiles import Profile, get_profile
@@ -29,6 +29,14 @@ MAX_PASSES = 8
 MAX_FIXES_PER_NODE = 64
 
 
+class NodeRules(NamedTuple):
+    """The node rules for one set of keys: all of them, and those with and without a fix."""
+
+    all: list[Rule]
+    fixable: list[Rule]
+    unfixable: list[Rule]
+
+
 class Plan:
     """The rules of one run, split by scope, with the profile's severities applied."""
 
@@ -40,17 +48,23 @@ class Plan:
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
-        self._for_keys: dict[frozenset[str] | None, list[Rule]] = {}
+        self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
 
     def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
         only where the node holds one of them, a rule with a `gate` only where it lets it.
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
+        return self.node_rule_sets(node).all
+
+    def node_rule_sets(self, node: Any) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
         found = self._for_keys.get(keys)
         if found is None:
-            found = self._for_keys[keys] = [r for r in self.node if self._may_fire(r, keys)]
+            rules = [r for r in self.node if self._may_fire(r, keys)]
+            found = self._for_keys[keys] = NodeRules(
+                rules, [r for r in rules if r.fix is not None],
+                [r for r in rules if r.fix is None])
         return found
 
     def _may_fire(self, rule: Rule, keys: frozenset[str] | None) -> bool:
@@ -175,11 +189,13 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
+            rules = plan.node_rule_sets(node)
             declined_before = set(declined)  # rules this round does not ask again
             hits: dict[str, list[Hit]] = {}
-            for rule in plan.node_rules(node):
-                if rule.fix is None or rule.code in declined:
+            for rule in rules.fixable:
+                if rule.code in declined:
                     continue
+                assert rule.fix is not None
                 found = list(rule.detect(node, ctx))
                 if not found:
                     continue
@@ -194,15 +210,17 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
                                       e.description) for e in fixed.edits)
                 break
             else:
-                return node, _left(node, ctx, declined_before, hits)
+                if not hits and not declined_before:  # the usual case: no fix was refused
+                    return node, _left(node, ctx, rules.unfixable, declined_before, hits)
+                return node, _left(node, ctx, rules.all, declined_before, hits)
         return node, []
 
-    def _left(node: Any, ctx: NodeContext, declined_before: set[str],
+    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: set[str],
               hits: dict[str, list[Hit]]) -> list[Finding]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round)."""
         out: list[Finding] = []
-        for rule in plan.node_rules(node):
+        for rule in rules:
             if rule.fix is None or rule.code in declined_before:
                 found: Any = rule.detect(node, ctx)
             else:
