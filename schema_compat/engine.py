@@ -37,6 +37,15 @@ class NodeRules(NamedTuple):
     unfixable: list[Rule]
 
 
+class _Unchecked(NamedTuple):
+    """A subtree a node pass leaves alone: checked only if that pass turns out the last
+    (usually the rule of the keyword holding it removes it in the same pass)."""
+
+    node: Any
+    path: Path
+    keyword: str
+
+
 class Plan:
     """The rules of one run, split by scope, with the profile's severities applied."""
 
@@ -173,18 +182,25 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
-            return work, changes, _document_findings(work, plan) + found
+            left = _document_findings(work, plan)
+            for item in found:
+                if isinstance(item, _Unchecked):
+                    left += _node_findings(work, item.node, plan, item.path, item.keyword)
+                else:
+                    left.append(item)
+            return work, changes, left
     return work, changes, None
 
 
 def _node_pass(root: Any, plan: Plan, changes: list[Change],
-               ) -> tuple[Any, bool, list[Finding]]:
+               ) -> tuple[Any, bool, list[Finding | _Unchecked]]:
     """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
     returns the findings of the nodes as they are left, in the order of a check walk:
     when the pass changed nothing, they are the node findings of a check of the result."""
     changed = False
 
-    def visit(node: Any, path: Path, keyword: str | None) -> tuple[Any, list[Finding]]:
+    def visit(node: Any, path: Path, keyword: str | None,
+              ) -> tuple[Any, list[Finding | _Unchecked]]:
         nonlocal changed
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
@@ -216,10 +232,10 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
         return node, []
 
     def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: set[str],
-              hits: dict[str, list[Hit]]) -> list[Finding]:
+              hits: dict[str, list[Hit]]) -> list[Finding | _Unchecked]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round)."""
-        out: list[Finding] = []
+        out: list[Finding | _Unchecked] = []
         for rule in rules:
             if rule.fix is None or rule.code in declined_before:
                 found: Any = rule.detect(node, ctx)
@@ -229,8 +245,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
                 out.append(plan.finding(rule, ctx.path + hit.rel, hit))
         return out
 
-    def skipped(node: Any, path: Path, keyword: str) -> list[Finding]:
-        return _node_findings(root, node, plan, path, keyword)
+    def skipped(node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
+        return [_Unchecked(node, path, keyword)]
 
     new, found = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
     return new, changed, found

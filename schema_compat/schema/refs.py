@@ -201,18 +201,22 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
     result = RefAnalysis(resolver=resolver, defs=[])
     assert result.defs is not None
     targets: dict[int, Any] = {}
-    for path, node in iter_nodes(schema):
+    # The walk of `iter_nodes`, written out: it runs on every check and transform pass.
+    todo: list[tuple[Path, Any]] = [((), schema)]
+    while todo:
+        path, node = todo.pop()
         if not isinstance(node, dict):
             continue
         for defs_key in DEFS_KEYWORDS:
             if defs_key in node:
                 result.defs.append((path, defs_key))
-        if "$ref" not in node:
-            continue
-        target = resolver.resolve(node["$ref"])
-        result.kinds[path] = target
-        if target.kind == "local":
-            targets[id(target.node)] = target.node
+        if "$ref" in node:
+            target = resolver.resolve(node["$ref"])
+            result.kinds[path] = target
+            if target.kind == "local":
+                targets[id(target.node)] = target.node
+        for rel, child in reversed(children(node)):
+            todo.append((path + rel, child))
 
     # Which targets reach themselves through references (a recursive schema)?
     edges: dict[int, set[int]] = {}
