@@ -63,6 +63,18 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
         if part.startswith("-") or (part.isdigit() and len(part) > 1 and part[0] == "0"):
             raise LookupError(part)
     jsonref = _jsonref()
+    if fragment[1:2] != "/" and fragment[:1] == "/" and "%" not in fragment \
+            and "~" not in fragment and fragment.isprintable():
+        # The usual `#/$defs/Name`: when every step is a key of a plain object, jsonref
+        # would make the same lookups (no escapes to decode, nothing its URI parsing would
+        # strip), only through a proxy that costs ~50 µs per reference.
+        node = document
+        for part in fragment[1:].split("/"):
+            if type(node) is not dict or part not in node:
+                break
+            node = node[part]
+        else:
+            return node
     proxy = jsonref.JsonRef({"$ref": "#" + fragment}, base_uri="", loader=_refuse,
                             load_on_repr=False, _store=jsonref.URIDict({"": document}))
     try:
