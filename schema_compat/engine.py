@@ -58,6 +58,9 @@ class Plan:
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
+        # Node rules see only the node's subtree and its place (not the rest of the
+        # document), so a subtree that has not changed since a pass found it clean is clean.
+        self.subtree_local = not any(r.reads_root for r in self.node)
 
     def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
@@ -157,6 +160,7 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     """
     work = schema
     changes: list[Change] = []
+    clean: Clean = {}
     for _ in range(MAX_PASSES):
         changed = False
         if not checked:
@@ -178,7 +182,7 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
                 ref_rules.clear_cache()
         if work is schema:  # the node pass rewrites in place
             work = json_copy(schema)
-        work, rewritten, found = _node_pass(work, plan, changes)
+        work, rewritten, found, clean = _node_pass(work, plan, changes, clean)
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
@@ -192,16 +196,33 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     return work, changes, None
 
 
-def _node_pass(root: Any, plan: Plan, changes: list[Change],
-               ) -> tuple[Any, bool, list[Finding | _Unchecked]]:
+# id(node) -> (node, path, findings) for nodes a pass left with no fixable rule firing
+Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
+
+
+def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
+               ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean]:
     """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
     returns the findings of the nodes as they are left, in the order of a check walk:
-    when the pass changed nothing, they are the node findings of a check of the result."""
-    changed = False
+    when the pass changed nothing, they are the node findings of a check of the result.
 
-    def visit(node: Any, path: Path, keyword: str | None,
+    A node the pass before left clean (no rule with a fix firing), met again as the same
+    object at the same place with nothing below it replaced since, is clean again with the
+    same findings: its rules are not asked twice (fixes build new nodes; they never change
+    the one they are given).
+    """
+    changed = False
+    clean: Clean = {}
+    reuse = plan.subtree_local and bool(was_clean)
+
+    def visit(node: Any, path: Path, keyword: str | None, changed_below: bool,
               ) -> tuple[Any, list[Finding | _Unchecked]]:
         nonlocal changed
+        if reuse and not changed_below:
+            seen = was_clean.get(id(node))
+            if seen is not None and seen[0] is node and seen[1] == path:
+                clean[id(node)] = seen
+                return node, list(seen[2])
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
@@ -227,7 +248,10 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
                 break
             else:
                 if not hits and not declined_before:  # the usual case: no fix was refused
-                    return node, _left(node, ctx, rules.unfixable, declined_before, hits)
+                    left = _left(node, ctx, rules.unfixable, declined_before, hits)
+                    if plan.subtree_local:
+                        clean[id(node)] = (node, path, left)
+                    return node, list(left)
                 return node, _left(node, ctx, rules.all, declined_before, hits)
         return node, []
 
@@ -248,8 +272,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change],
     def skipped(node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
         return [_Unchecked(node, path, keyword)]
 
-    new, found = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
-    return new, changed, found
+    new, found, _ = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
+    return new, changed, found, clean
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:

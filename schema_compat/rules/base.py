@@ -115,6 +115,9 @@ class Rule:
     # For rules whose trigger is not "one of these keys" (a key outside the profile's, a
     # node without `type`, a boolean schema): the engine asks once per set of keys.
     gate: KeyGate | None = None
+    # Whether the detector or fix reads `ctx.root` (the rest of the document): a node pass
+    # then cannot reuse what it found on an unchanged subtree in the pass before.
+    reads_root: bool = False
 
     @property
     def family(self) -> str:

@@ -358,6 +358,7 @@ RULES = [
     ),
     Rule(
         code="REF007", name="ref-with-siblings", severity="error",
+        reads_root=True,
         message="`$ref` has sibling keywords", safety="lossless",
         fix_title="Inline the reference so the siblings can stay",
         detect=detect_ref_siblings, fix=fix_ref_siblings,

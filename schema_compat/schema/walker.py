@@ -96,14 +96,17 @@ def iter_nodes_keyed(schema: Any, base: Path = (), keyword: str | None = None,
             stack.append((path + rel, child, str(rel[0])))
 
 
-Visit = Callable[[Any, Path, str | None], tuple[Any, list[T]]]
+Visit = Callable[[Any, Path, "str | None", bool], tuple[Any, list[T]]]
 
 
 def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = None,
             skip: frozenset[str] = frozenset(),
-            skipped: Callable[[Any, Path, str], list[T]] | None = None) -> tuple[Any, list[T]]:
-    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword)`, which
-    returns the new node and what it found there.
+            skipped: Callable[[Any, Path, str], list[T]] | None = None,
+            ) -> tuple[Any, list[T], bool]:
+    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword, changed)`,
+    which returns the new node and what it found there; `changed` says whether anything
+    below the node was replaced (the node itself was then modified in place). The third
+    result says whether anything in the subtree, the node included, was replaced.
 
     What the visits found comes back in top-down order (a node before its children, as
     `iter_nodes` meets them), so a pass that ends up changing nothing has made the findings
@@ -114,20 +117,25 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
     below: list[T] = []
+    changed = False
     if isinstance(node, dict):
         for rel, child in children(node):
             if rel[0] in skip:
                 if skipped is not None:
                     below += skipped(child, path + rel, str(rel[0]))
                 continue
-            new, found = rewrite(child, visit, path + rel, str(rel[0]), skip, skipped)
+            new, found, changed_below = rewrite(child, visit, path + rel, str(rel[0]), skip,
+                                                skipped)
             below += found
             if new is not child:
                 _set(node, rel, new)
-    node, own = visit(node, path, keyword)
+                changed = True
+            elif changed_below:
+                changed = True
+    new_node, own = visit(node, path, keyword, changed)
     if below:
         own = own + below
-    return node, own
+    return new_node, own, changed or new_node is not node
 
 
 def _set(node: dict[str, Any], rel: Path, value: Any) -> None:
