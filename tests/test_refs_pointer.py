@@ -92,3 +92,14 @@ def test_a_plain_pointer_resolves_as_jsonref_resolves_it(document: Any, steps: l
     if any(s.startswith("-") or (s.isdigit() and len(s) > 1 and s[0] == "0") for s in steps):
         return  # refused before jsonref is asked (checked above)
     assert ours is theirs
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12))
+def test_a_local_reference_splits_as_urldefrag_splits_it(text: str) -> None:
+    """The resolver splits a printable `#...` reference itself instead of through
+    urldefrag; that must be exactly what urldefrag would give."""
+    from urllib.parse import urldefrag
+
+    ref = "#" + text
+    if ref.isprintable():
+        assert tuple(urldefrag(ref)) == ("", text)

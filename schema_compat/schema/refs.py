@@ -132,7 +132,10 @@ class RefResolver:
         return cached
 
     def _resolve(self, ref: str) -> RefTarget:
-        uri, fragment = urldefrag(ref)
+        if ref[:1] == "#" and ref.isprintable():
+            uri, fragment = "", ref[1:]  # what urldefrag makes of it, without its parsing
+        else:
+            uri, fragment = urldefrag(ref)
         if uri or (fragment and not fragment.startswith("/")):
             self._index()
         if uri:
