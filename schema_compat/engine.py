@@ -4,27 +4,46 @@ fixes to a fixpoint to transform them.
 Check walks the schema top-down once and asks every node rule about every node.
 Transform works on a copy: document rules (reference inlining) first, then a bottom-up
 rewrite where each node is fixed rule by rule until none fires; passes repeat until one
-changes nothing, so what a fix creates (a union from a type list) is fixed in turn.
+changes nothing, so what a fix creates (a union from a type list) is fixed in turn. That
+last pass has asked every rule about every node of the result, so its findings are the
+check of the result: `run` does not walk the result again.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
 from .profiles import Profile, get_profile
 from .rules import refs as ref_rules
-from .rules.base import Fixed, NodeContext, Rule
+from .rules.base import Fixed, Hit, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
+from .schema.jsoncopy import json_copy
 from .schema.walker import iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
 MAX_FIXES_PER_NODE = 64
+
+
+class NodeRules(NamedTuple):
+    """The node rules for one set of keys: all of them, and those with and without a fix."""
+
+    all: list[Rule]
+    fixable: list[Rule]
+    unfixable: list[Rule]
+
+
+class _Unchecked(NamedTuple):
+    """A subtree a node pass leaves alone: checked only if that pass turns out the last
+    (usually the rule of the keyword holding it removes it in the same pass)."""
+
+    node: Any
+    path: Path
+    keyword: str
 
 
 class Plan:
@@ -38,18 +57,32 @@ class Plan:
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
-        self._for_keys: dict[frozenset[str], list[Rule]] = {}
+        self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
+        # Node rules see only the node's subtree and its place (not the rest of the
+        # document), so a subtree that has not changed since a pass found it clean is clean.
+        self.subtree_local = not any(r.reads_root for r in self.node)
 
     def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them. Cached by the node's set of keys, which
-        repeats a great deal across a listing."""
-        keys = frozenset(node) if isinstance(node, dict) else frozenset()
+        only where the node holds one of them, a rule with a `gate` only where it lets it.
+        Cached by the node's set of keys (None: not an object), which repeats a great deal
+        across a listing, so most detectors are never called on most nodes."""
+        return self.node_rule_sets(node).all
+
+    def node_rule_sets(self, node: Any) -> NodeRules:
+        keys = frozenset(node) if isinstance(node, dict) else None
         found = self._for_keys.get(keys)
         if found is None:
-            found = self._for_keys[keys] = [
-                r for r in self.node if r.triggers is None or not r.triggers.isdisjoint(keys)]
+            rules = [r for r in self.node if self._may_fire(r, keys)]
+            found = self._for_keys[keys] = NodeRules(
+                rules, [r for r in rules if r.fix is not None],
+                [r for r in rules if r.fix is None])
         return found
+
+    def _may_fire(self, rule: Rule, keys: frozenset[str] | None) -> bool:
+        if rule.triggers is not None and (keys is None or rule.triggers.isdisjoint(keys)):
+            return False
+        return rule.gate is None or rule.gate(keys, self.profile)
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
         return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
@@ -80,14 +113,22 @@ def make_plan(profile: str | Profile, select: list[str] | None = None,
 
 
 def check_schema(schema: Any, plan: Plan) -> list[Finding]:
-    findings: list[Finding] = []
     ref_rules.clear_cache()
+    return _document_findings(schema, plan) + _node_findings(schema, schema, plan)
+
+
+def _document_findings(schema: Any, plan: Plan) -> list[Finding]:
     root_ctx = plan.ctx(schema)
-    for rule in plan.document:
-        for hit in rule.detect(schema, root_ctx):
-            findings.append(plan.finding(rule, hit.rel, hit))
-    for path, node, keyword in iter_nodes_keyed(schema):
-        ctx = plan.ctx(schema, path, keyword)
+    return [plan.finding(rule, hit.rel, hit) for rule in plan.document
+            for hit in rule.detect(schema, root_ctx)]
+
+
+def _node_findings(root: Any, schema: Any, plan: Plan, base: Path = (),
+                   keyword: str | None = None) -> list[Finding]:
+    """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`)."""
+    findings: list[Finding] = []
+    for path, node, key in iter_nodes_keyed(schema, base, keyword):
+        ctx = plan.ctx(root, path, key)
         for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
@@ -101,11 +142,30 @@ def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
 
 
 def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
-    work = copy.deepcopy(schema)
+    work, changes, _ = _transform(schema, plan)
+    return work, changes
+
+
+def _transform(schema: Any, plan: Plan, checked: bool = False,
+               ) -> tuple[Any, list[Change], list[Finding] | None]:
+    """`transform_schema`, and what `check_schema` finds in the result: the last pass,
+    which changes nothing, runs every detector on the final document anyway, so it
+    collects their findings instead of a second walk doing it again (None when the
+    passes ran out before one changed nothing).
+
+    The first pass's document rules look at `schema` itself: their fixes build a new
+    document, so the copy is made only when none applies; and with `checked` (the caller
+    has just run `check_schema` on it, unchanged since) they reuse that check's
+    reference analysis.
+    """
+    work = schema
     changes: list[Change] = []
+    clean: Clean = {}
     for _ in range(MAX_PASSES):
         changed = False
-        ref_rules.clear_cache()
+        if not checked:
+            ref_rules.clear_cache()
+        checked = False
         done: set[Any] = set()
         for rule in plan.document:
             if rule.fix is None or rule.fix in done:
@@ -120,30 +180,66 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
-        work, rewritten = _node_pass(work, plan, changes)
-        changed = changed or rewritten
-        if not changed:
-            break
-    return work, changes
+        if work is schema:  # the node pass rewrites in place
+            work = json_copy(schema)
+        work, rewritten, found, clean = _node_pass(work, plan, changes, clean)
+        if not (changed or rewritten):
+            # Nothing changed since this pass's document rules looked, so their reference
+            # analysis of `work` is still current: no cache clearing here.
+            left = _document_findings(work, plan)
+            for item in found:
+                if isinstance(item, _Unchecked):
+                    left += _node_findings(work, item.node, plan, item.path, item.keyword)
+                else:
+                    left.append(item)
+            return work, changes, left
+    return work, changes, None
 
 
-def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]:
-    """One bottom-up rewrite: each node is fixed rule by rule until no rule fires."""
+# id(node) -> (node, path, findings) for nodes a pass left with no fixable rule firing
+Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
+
+
+def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
+               ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean]:
+    """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
+    returns the findings of the nodes as they are left, in the order of a check walk:
+    when the pass changed nothing, they are the node findings of a check of the result.
+
+    A node the pass before left clean (no rule with a fix firing), met again as the same
+    object at the same place with nothing below it replaced since, is clean again with the
+    same findings: its rules are not asked twice (fixes build new nodes; they never change
+    the one they are given).
+    """
     changed = False
+    clean: Clean = {}
+    reuse = plan.subtree_local and bool(was_clean)
 
-    def visit(node: Any, path: Path, keyword: str | None) -> Any:
+    def visit(node: Any, path: Path, keyword: str | None, changed_below: bool,
+              ) -> tuple[Any, list[Finding | _Unchecked]]:
         nonlocal changed
+        if reuse and not changed_below:
+            seen = was_clean.get(id(node))
+            if seen is not None and seen[0] is node and seen[1] == path:
+                clean[id(node)] = seen
+                return node, list(seen[2])
         declined: set[str] = set()
+        ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
-            ctx = plan.ctx(root, path, keyword)
-            for rule in plan.node_rules(node):
-                if rule.fix is None or rule.code in declined:
+            rules = plan.node_rule_sets(node)
+            declined_before = set(declined)  # rules this round does not ask again
+            hits: dict[str, list[Hit]] = {}
+            for rule in rules.fixable:
+                if rule.code in declined:
                     continue
-                if not any(True for _ in rule.detect(node, ctx)):
+                assert rule.fix is not None
+                found = list(rule.detect(node, ctx))
+                if not found:
                     continue
                 fixed = rule.fix(node, ctx)
                 if fixed is None or not plan.allows(fixed):
                     declined.add(rule.code)
+                    hits[rule.code] = found
                     continue
                 node = fixed.node
                 changed = True
@@ -151,10 +247,33 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change]) -> tuple[Any, bool]
                                       e.description) for e in fixed.edits)
                 break
             else:
-                return node
-        return node
+                if not hits and not declined_before:  # the usual case: no fix was refused
+                    left = _left(node, ctx, rules.unfixable, declined_before, hits)
+                    if plan.subtree_local:
+                        clean[id(node)] = (node, path, left)
+                    return node, list(left)
+                return node, _left(node, ctx, rules.all, declined_before, hits)
+        return node, []
 
-    return rewrite(root, visit, skip=plan.profile.opaque_keywords), changed
+    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: set[str],
+              hits: dict[str, list[Hit]]) -> list[Finding | _Unchecked]:
+        """The node's findings: this round's hits, and a fresh look by the rules this
+        round did not ask (no fix, or declined in an earlier round)."""
+        out: list[Finding | _Unchecked] = []
+        for rule in rules:
+            if rule.fix is None or rule.code in declined_before:
+                found: Any = rule.detect(node, ctx)
+            else:
+                found = hits.get(rule.code, ())
+            for hit in found:
+                out.append(plan.finding(rule, ctx.path + hit.rel, hit))
+        return out
+
+    def skipped(node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
+        return [_Unchecked(node, path, keyword)]
+
+    new, found, _ = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
+    return new, changed, found, clean
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
@@ -219,12 +338,12 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
             schema_findings = check_schema(tool.schema, plan)
             findings += schema_findings
             if any(RULES[f.code].fix is not None for f in schema_findings):
-                new_schema, changes = transform_schema(tool.schema, plan)
-                schema_left = check_schema(new_schema, plan)
+                new_schema, changes, left = _transform(tool.schema, plan, checked=True)
+                schema_left = check_schema(new_schema, plan) if left is None else left
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and
                 # change nothing: skip its passes and the second check walk.
-                new_schema, schema_left = copy.deepcopy(tool.schema), schema_findings
+                new_schema, schema_left = json_copy(tool.schema), schema_findings
         new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
                                                plan)
         after = ToolInfo(new_name, tool.description, position, tuple(renamed), total,

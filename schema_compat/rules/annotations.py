@@ -7,11 +7,14 @@ so each keyword is reported once, by the rule that knows what it means.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
 from .hints import value_text, values_text, with_hint
+
+if TYPE_CHECKING:
+    from ..profiles.base import Profile
 
 METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnchor")
 
@@ -19,22 +22,34 @@ METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnc
 _CLAIMED: dict[tuple[str, ...], frozenset[str]] = {}
 
 
-def _claimed(ctx: NodeContext) -> frozenset[str]:
-    found = _CLAIMED.get(ctx.profile.rules)
+def _claimed(profile: Profile) -> frozenset[str]:
+    found = _CLAIMED.get(profile.rules)
     if found is None:
         from .registry import claimed_keywords  # here: the registry imports this module
 
-        found = _CLAIMED[ctx.profile.rules] = claimed_keywords(ctx.profile)
+        found = _CLAIMED[profile.rules] = claimed_keywords(profile)
     return found
+
+
+def _unknown_keys(keys: Iterable[str], profile: Profile) -> list[str]:
+    allowed = profile.allowed_keywords
+    claimed = _claimed(profile)
+    return [k for k in keys if k not in allowed and k not in claimed
+            and not k.startswith("x-") and k not in METADATA]
 
 
 def _unknown(node: Any, ctx: NodeContext) -> list[str]:
     if not isinstance(node, dict):
         return []
-    allowed = ctx.profile.allowed_keywords
-    claimed = _claimed(ctx)
-    return [k for k in node if k not in allowed and k not in claimed
-            and not k.startswith("x-") and k not in METADATA]
+    return _unknown_keys(node, ctx.profile)
+
+
+def _may_be_unknown(keys: frozenset[str] | None, profile: Profile) -> bool:
+    return keys is not None and bool(_unknown_keys(keys, profile))
+
+
+def _has_extension(keys: frozenset[str] | None, profile: Profile) -> bool:
+    return keys is not None and any(k.startswith("x-") for k in keys)
 
 
 _DESCRIBE: dict[str, Callable[[Any], str | None]] = {
@@ -106,6 +121,7 @@ RULES = [
     ),
     Rule(
         code="ANN003", name="extension-keyword", severity="error",
+        gate=_has_extension,
         message="`x-*` extension keys are not fields of the provider's schema",
         safety="lossless", fix_title="Remove them",
         detect=lambda node, ctx: (
@@ -126,6 +142,7 @@ RULES = [
     ),
     Rule(
         code="ANN004", name="unknown-keyword", severity="error",
+        gate=_may_be_unknown,
         message="keyword is not a field of the provider's schema", safety="hinted",
         fix_title="Remove it, keeping its meaning in `description`",
         detect=detect_unknown, fix=fix_unknown,

@@ -68,6 +68,9 @@ class Fixed:
 
 
 Detector = Callable[[Any, NodeContext], Iterable[Hit]]
+# Given a node's keys (None when the node is not an object) and the profile: whether the
+# rule may fire on such a node at all. False must mean its detector finds nothing there.
+KeyGate = Callable[["frozenset[str] | None", "Profile"], bool]
 Fixer = Callable[[Any, NodeContext], "Fixed | None"]
 
 
@@ -109,6 +112,12 @@ class Rule:
     # the engine offers them nothing else (most nodes hold none of the keywords a rule drops).
     # None: the rule looks at every node.
     triggers: frozenset[str] | None = None
+    # For rules whose trigger is not "one of these keys" (a key outside the profile's, a
+    # node without `type`, a boolean schema): the engine asks once per set of keys.
+    gate: KeyGate | None = None
+    # Whether the detector or fix reads `ctx.root` (the rest of the document): a node pass
+    # then cannot reuse what it found on an unchanged subtree in the pass before.
+    reads_root: bool = False
 
     @property
     def family(self) -> str:

@@ -132,6 +132,7 @@ def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
 RULES = [
     Rule(
         code="CON001", name="exclusive-bound", severity="error",
+        triggers=frozenset(_EXCL),
         message="exclusive bounds are not supported", safety="hinted",
         fix_title="Exact inclusive bound for integers, a description for numbers",
         claims=frozenset(_EXCL), detect=detect_exclusive, fix=fix_exclusive,
@@ -203,6 +204,7 @@ RULES = [
     ),
     Rule(
         code="CON005", name="tuple-items", severity="error",
+        triggers=frozenset({"prefixItems", "items"}),
         message="tuple arrays are not supported", safety="hinted",
         fix_title="One `items` schema, positions described",
         claims=frozenset({"prefixItems", "additionalItems"}),
@@ -225,6 +227,7 @@ RULES = [
     ),
     Rule(
         code="CON006", name="unsupported-format", severity="error",
+        triggers=frozenset({"format"}),
         message="`format` value not accepted", safety="hinted",
         fix_title="Remove it, naming it in `description`", claims=frozenset({"format"}),
         detect=detect_format, fix=fix_format,

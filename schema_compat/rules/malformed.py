@@ -43,10 +43,17 @@ EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+_ORDER = {k: i for i, k in enumerate(EXPECTED)}
+
+
 def _wrong(node: Any) -> list[str]:
+    """The node's keywords with a value of the wrong type, in the order of EXPECTED."""
     if not isinstance(node, dict):
         return []
-    return [k for k, (ok, _) in EXPECTED.items() if k in node and not ok(node[k])]
+    bad = [k for k in node if k in EXPECTED and not EXPECTED[k][0](node[k])]
+    if len(bad) > 1:
+        bad.sort(key=_ORDER.__getitem__)
+    return bad
 
 
 def detect_malformed_value(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -67,6 +74,7 @@ def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES = [
     Rule(
         code="VAL005", name="malformed-value", severity="error",
+        triggers=frozenset(EXPECTED),
         message="a keyword whose value has the wrong type", safety="lossy",
         fix_title="Remove the keyword", detect=detect_malformed_value,
         fix=fix_malformed_value,

@@ -200,6 +200,7 @@ RULES = [
     ),
     Rule(
         code="OBJ006", name="dangling-required", severity="error",
+        triggers=frozenset({"required"}),
         message="`required` names a property that does not exist", safety="hinted",
         fix_title="Remove the name (the description keeps it)",
         detect=detect_dangling_required, fix=fix_dangling_required,
@@ -219,6 +220,7 @@ RULES = [
     ),
     Rule(
         code="OBJ007", name="empty-parameters", severity="warning",
+        triggers=frozenset({"type"}),
         message="parameters object without properties", safety=None, fix_title=None,
         detect=detect_empty_root,
         docs=RuleDocs(

@@ -7,11 +7,11 @@ shares; the rules differ in what they flag and in the safety of their part of th
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any
 
 from ..model import Path
+from ..schema.jsoncopy import json_copy
 from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
 from ..schema.walker import iter_nodes
 from . import doc_examples
@@ -32,6 +32,9 @@ def clear_cache() -> None:
     _cache.clear()
 
 
+_TOO_DEEP = (10**18, 10**6)  # the size reported when measuring overflows Python's stack
+
+
 def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     hit = _cache.get(id(root))
     if hit is not None and hit[0] is root:
@@ -39,15 +42,24 @@ def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     try:
         result = analyse(root, unroll=ctx.profile.unroll_depth)
     except RecursionError:  # a reference chain longer than Python's stack
-        result = RefAnalysis(expanded_nodes=10**18, expanded_depth=10**6)
+        result = RefAnalysis(size=_TOO_DEEP)
     _cache.clear()
     _cache[id(root)] = (root, result)
     return result
 
 
+def _size(a: RefAnalysis) -> tuple[int, int]:
+    try:
+        return a.expanded_nodes, a.expanded_depth
+    except RecursionError:
+        a.size = _TOO_DEEP
+        return _TOO_DEEP
+
+
 def _too_large(a: RefAnalysis, ctx: NodeContext) -> bool:
     p = ctx.profile
-    return a.expanded_nodes > p.max_inlined_nodes or a.expanded_depth > p.max_inlined_depth
+    nodes, depth = _size(a)
+    return nodes > p.max_inlined_nodes or depth > p.max_inlined_depth
 
 
 def _kind_hits(root: Any, ctx: NodeContext, kind: str, recursive: bool | None) -> Iterable[Hit]:
@@ -78,11 +90,12 @@ def detect_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
-    for path, node in iter_nodes(root):
-        if isinstance(node, dict):
-            for key in DEFS_KEYWORDS:
-                if key in node:
-                    yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
+    found = _analysis(root, ctx).defs
+    if found is None:
+        found = [(path, key) for path, node in iter_nodes(root) if isinstance(node, dict)
+                 for key in DEFS_KEYWORDS if key in node]
+    for path, key in found:
+        yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
 
 
 def detect_recursive(root: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -105,9 +118,10 @@ def detect_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     a = _analysis(root, ctx)
     if _too_large(a, ctx):
         p = ctx.profile
+        nodes, depth = _size(a)
         yield Hit(
-            f"inlining the references would make about {a.expanded_nodes:,} schema nodes "
-            f"{a.expanded_depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
+            f"inlining the references would make about {nodes:,} schema nodes "
+            f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
             f"{p.max_inlined_depth} levels); refused",
             (), "$ref",
         )
@@ -118,7 +132,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     a = _analysis(root, ctx)
     if _too_large(a, ctx):  # REF006: left as it is, never half inlined
         return None
-    resolver = RefResolver(root)
+    resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
     if "REF001" in ctx.active:
         new, events = inline(root, resolver, unroll=unroll)
@@ -168,7 +182,7 @@ def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     a = _analysis(ctx.root, ctx)
     if ctx.path in a.recursive:
         return None
-    body = {k: copy.deepcopy(v) for k, v in target.node.items()
+    body = {k: json_copy(v) for k, v in target.node.items()
             if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
     body.update({k: v for k, v in node.items() if k != "$ref"})
     return Fixed(body, (Edit(("$ref",), "lossless", f"inlined `{node['$ref']}` to keep its "
@@ -205,7 +219,7 @@ def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
     found = _required_recursion(root, ctx)
     if not found:
         return None
-    new = copy.deepcopy(root)
+    new = json_copy(root)
     edits = []
     for obj_path, name, _ in found:
         obj = new
@@ -344,6 +358,7 @@ RULES = [
     ),
     Rule(
         code="REF007", name="ref-with-siblings", severity="error",
+        reads_root=True,
         message="`$ref` has sibling keywords", safety="lossless",
         fix_title="Inline the reference so the siblings can stay",
         detect=detect_ref_siblings, fix=fix_ref_siblings,

@@ -449,6 +449,7 @@ RULES = [
     ),
     Rule(
         code="REF009", name="ref-with-any-sibling", severity="warning",
+        reads_root=True,
         message="`$ref` must stand alone in strict mode", safety="lossless",
         fix_title="Inline one level of the reference", detect=detect_ref_any_sibling,
         fix=fix_ref_any_sibling,

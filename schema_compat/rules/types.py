@@ -3,10 +3,10 @@ boolean schemas, values that are not schemas at all, and the root's type."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..schema.jsoncopy import json_copy
 from ..schema.keywords import (
     ALL_TYPE_KEYWORDS,
     JSON_TYPES,
@@ -19,12 +19,22 @@ from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import value_text, with_hint
 from .shape import infer_type
 
+if TYPE_CHECKING:
+    from ..profiles.base import Profile
+
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
 _SYNONYMS = {
     "str": "string", "text": "string", "int": "integer", "long": "integer",
     "float": "number", "double": "number", "bool": "boolean", "dict": "object",
     "map": "object", "list": "array", "tuple": "array",
 }
+
+
+_SUBSCHEMA_KEYS = SCHEMA_KEYWORDS | SCHEMA_LIST_KEYWORDS | SCHEMA_MAP_KEYWORDS | {"items"}
+
+
+def _not_an_object(keys: frozenset[str] | None, profile: Profile) -> bool:
+    return keys is None
 
 
 # --- TYP001 type arrays ----------------------------------------------------------------
@@ -56,7 +66,7 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
             branch: dict[str, Any] = {"type": t}
             for k in TYPE_KEYWORDS.get(t, frozenset()):
                 if k in out:
-                    branch[k] = copy.deepcopy(out[k])
+                    branch[k] = json_copy(out[k])
             branches.append(branch)
         out = shared
         out["anyOf"] = branches
@@ -66,10 +76,17 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
 
 # --- TYP002 missing type ---------------------------------------------------------------
 
+_TYPED_ELSEWHERE = ("anyOf", "oneOf", "allOf", "$ref")
+
+
 def _needs_type(node: Any, ctx: NodeContext) -> bool:
     if not isinstance(node, dict) or "type" in node:
         return False
-    return not any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref"))
+    return not any(k in node for k in _TYPED_ELSEWHERE)
+
+
+def _may_need_type(keys: frozenset[str] | None, profile: Profile) -> bool:
+    return keys is not None and "type" not in keys and keys.isdisjoint(_TYPED_ELSEWHERE)
 
 
 def detect_missing_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -243,7 +260,7 @@ def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
 
 
 def fix_not_a_schema(node: Any, ctx: NodeContext) -> Fixed:
-    out = copy.deepcopy(node)
+    out = json_copy(node)
     edits = []
     for key, rel, _ in _malformed(node):
         if len(rel) == 1:
@@ -282,6 +299,7 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
 RULES = [
     Rule(
         code="TYP001", name="type-array", severity="error",
+        triggers=frozenset({"type"}),
         message="`type` is a list", safety="lossless",
         fix_title="Use one type (`nullable` for null)", detect=detect_type_array,
         fix=fix_type_array,
@@ -301,6 +319,7 @@ RULES = [
     ),
     Rule(
         code="TYP002", name="missing-type", severity="error",
+        gate=_may_need_type,
         message="no `type`", safety="lossless", fix_title="Add the evident type",
         detect=detect_missing_type, fix=fix_missing_type,
         docs=RuleDocs(
@@ -320,6 +339,7 @@ RULES = [
     ),
     Rule(
         code="TYP003", name="invalid-type", severity="error",
+        triggers=frozenset({"type"}),
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
         docs=RuleDocs(
@@ -336,6 +356,7 @@ RULES = [
     ),
     Rule(
         code="TYP004", name="array-without-items", severity="error",
+        triggers=frozenset({"type"}),
         message="`type: array` without `items`", safety="lossy",
         fix_title="Add string items", detect=detect_array_without_items,
         fix=fix_array_without_items,
@@ -351,6 +372,7 @@ RULES = [
     ),
     Rule(
         code="TYP005", name="boolean-schema", severity="error",
+        gate=_not_an_object,
         message="boolean schema", safety="lossless", fix_title="Use an object schema",
         detect=detect_boolean_schema, fix=fix_boolean_schema,
         docs=RuleDocs(
@@ -367,6 +389,7 @@ RULES = [
     ),
     Rule(
         code="TYP006", name="items-on-non-array", severity="error",
+        triggers=frozenset({"items"}),
         message="`items` on a non-array", safety="lossless", fix_title="Remove `items`",
         detect=detect_items_on_non_array, fix=fix_items_on_non_array,
         docs=RuleDocs(
@@ -381,6 +404,7 @@ RULES = [
     ),
     Rule(
         code="TYP007", name="root-not-object", severity="error",
+        triggers=frozenset({"type"}),
         message="the parameters root is not an object", safety="lossy",
         fix_title="Wrap it in an object", detect=detect_root_not_object,
         fix=fix_root_not_object,
@@ -397,6 +421,7 @@ RULES = [
     ),
     Rule(
         code="TYP008", name="not-a-schema", severity="error",
+        triggers=_SUBSCHEMA_KEYS,
         message="a schema keyword holds something that is not a schema", safety="lossy",
         fix_title="Remove the malformed entry", detect=detect_not_a_schema,
         fix=fix_not_a_schema,
@@ -412,6 +437,7 @@ RULES = [
     ),
     Rule(
         code="TYP009", name="invalid-root", severity="error",
+        gate=_not_an_object,
         message="the input schema is missing or not an object", safety="lossless",
         fix_title="Use an empty parameters object", detect=detect_invalid_root,
         fix=fix_invalid_root,

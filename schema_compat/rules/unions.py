@@ -6,12 +6,12 @@ bottom-up), so merging only has to combine clean schemas.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..model import Safety
+from ..schema.jsoncopy import json_copy
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
@@ -65,7 +65,7 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         if len(rest) == 1 and isinstance(rest[0], dict):
-            merged = copy.deepcopy(rest[0])
+            merged = json_copy(rest[0])
             merged.update(out)  # the node's own keywords (description, default) win
             out = merged
         elif rest:
@@ -189,7 +189,7 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
         base = {k: v for k, v in node.items() if k != key}
         uniq = _dedupe(rest)
         if len(uniq) == 1:
-            merged = copy.deepcopy(uniq[0]) if isinstance(uniq[0], dict) else {}
+            merged = json_copy(uniq[0]) if isinstance(uniq[0], dict) else {}
             merged.update(base)
             return Fixed(merged, (Edit((key,), "lossless",
                                        f"replaced a one-branch `{key}` by its branch"),))
@@ -197,7 +197,7 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
             return _merge_objects(base, uniq, key)
         if all(single_type(b) == "array" for b in uniq):
             out = {**base, "type": "array",
-                   "items": {"anyOf": [copy.deepcopy(b.get("items", {})) for b in uniq]}}
+                   "items": {"anyOf": [json_copy(b.get("items", {})) for b in uniq]}}
             return Fixed(out, (Edit((key,), "hinted",
                                     f"merged {len(uniq)} array branches of `{key}` into one "
                                     "array whose items may be any of theirs"),))
@@ -228,9 +228,9 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Fixed
             tag["enum"] = list(dict.fromkeys(values))
             merged_props[name] = tag
         elif len(uniq) == 1:
-            merged_props[name] = copy.deepcopy(uniq[0])
+            merged_props[name] = json_copy(uniq[0])
         else:
-            merged_props[name] = {"anyOf": copy.deepcopy(uniq)}
+            merged_props[name] = {"anyOf": json_copy(uniq)}
     required_sets = [set(b.get("required") or []) for b in branches]
     common = set.intersection(*required_sets) if required_sets else set()
     out: dict[str, Any] = dict(base)
@@ -290,7 +290,7 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
     shared = {k: v for k, v in branches[0].items()
               if all(k in b and b[k] == v for b in branches[1:])}
     enums = [b.get("enum") for b in branches]
-    out: dict[str, Any] = {**copy.deepcopy(shared), **base, "type": t}
+    out: dict[str, Any] = {**json_copy(shared), **base, "type": t}
     if all(isinstance(e, list) for e in enums):
         out["enum"] = list(dict.fromkeys(v for e in enums for v in e))
         return Fixed(out, (Edit((key,), "lossless", f"merged the enums of `{key}`"),))
@@ -312,7 +312,7 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     if keep is None:
         keep = max(branches, key=lambda b: _RANK.get(single_type(b) or "", 0))
     others = [b for b in branches if b is not keep]
-    out = copy.deepcopy(keep) if isinstance(keep, dict) else {}
+    out = json_copy(keep) if isinstance(keep, dict) else {}
     out.update(base)
     if overlapping:
         out = with_hint(out, "The server refuses a value that is also " +
@@ -347,15 +347,15 @@ def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             continue
         for k, v in member.items():
             if k not in out:
-                out[k] = copy.deepcopy(v)
+                out[k] = json_copy(v)
             elif out[k] == v:
                 continue
             elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
                 props = dict(out[k])
                 for name, sch in v.items():
-                    props[name] = ({"allOf": [props[name], copy.deepcopy(sch)]}
+                    props[name] = ({"allOf": [props[name], json_copy(sch)]}
                                    if name in props and props[name] != sch else
-                                   copy.deepcopy(sch))
+                                   json_copy(sch))
                 out[k] = props
             elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
                 out[k] = list(dict.fromkeys([*out[k], *v]))
@@ -505,6 +505,7 @@ def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES = [
     Rule(
         code="UNI001", name="nullable-union", severity="error",
+        triggers=frozenset(UNION_KEYS),
         message="union with null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_nullable_union, fix=fix_nullable_union,
         docs=RuleDocs(
@@ -523,6 +524,7 @@ RULES = [
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
+        triggers=frozenset({"oneOf"}),
         message="`oneOf` is not supported", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"oneOf"}),
         detect=detect_one_of, fix=fix_union,
@@ -550,6 +552,7 @@ RULES = [
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
+        triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
         detect=detect_any_of, fix=fix_union,
@@ -571,6 +574,7 @@ RULES = [
     ),
     Rule(
         code="UNI004", name="all-of-unsupported", severity="error",
+        triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
         detect=detect_all_of, fix=fix_all_of,
@@ -592,6 +596,7 @@ RULES = [
     ),
     Rule(
         code="UNI005", name="not-unsupported", severity="error",
+        triggers=frozenset({"not"}),
         message="`not` is not supported", safety="hinted", fix_title="Describe it instead",
         claims=frozenset({"not"}), detect=detect_not, fix=fix_not,
         docs=RuleDocs(
@@ -607,6 +612,7 @@ RULES = [
     ),
     Rule(
         code="UNI006", name="conditional-unsupported", severity="error",
+        triggers=frozenset(_COND),
         message="`if`/`then`/`else` are not supported", safety="hinted",
         fix_title="Describe the condition instead", claims=frozenset(_COND),
         detect=detect_conditional, fix=fix_conditional,

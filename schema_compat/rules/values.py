@@ -140,6 +140,7 @@ def fix_enum_kinds(node: Any, ctx: NodeContext) -> Fixed:
 RULES = [
     Rule(
         code="VAL001", name="const-unsupported", severity="error",
+        triggers=frozenset({"const"}),
         message="`const` is not supported", safety="lossless",
         fix_title="Use a one-value `enum`", claims=frozenset({"const"}),
         detect=detect_const, fix=fix_const,
@@ -157,6 +158,7 @@ RULES = [
     ),
     Rule(
         code="VAL002", name="enum-not-string", severity="error",
+        triggers=frozenset({"enum"}),
         message="`enum` must hold strings on a string type", safety="hinted",
         fix_title="Describe the values (or stringify mixed enums)", claims=frozenset({"enum"}),
         detect=detect_enum, fix=fix_enum,
@@ -178,6 +180,7 @@ RULES = [
     ),
     Rule(
         code="VAL003", name="enum-null-member", severity="error",
+        triggers=frozenset({"enum"}),
         message="`enum` contains null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_enum_null, fix=fix_enum_null,
         docs=RuleDocs(

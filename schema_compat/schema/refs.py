@@ -12,16 +12,16 @@ references that point at each other twice per level inline to hundreds of megaby
 
 from __future__ import annotations
 
-import copy
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
 from ..model import Path, Safety
-from .walker import iter_nodes, subschemas
+from .jsoncopy import json_copy
+from .walker import children, iter_nodes
 
 RefKind = Literal["local", "remote", "unresolvable"]
 DEFS_KEYWORDS = ("$defs", "definitions")
@@ -82,6 +82,18 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
         if part.startswith("-") or (part.isdigit() and len(part) > 1 and part[0] == "0"):
             raise LookupError(part)
     jsonref = _jsonref()
+    if fragment[1:2] != "/" and fragment[:1] == "/" and "%" not in fragment \
+            and "~" not in fragment and fragment.isprintable():
+        # The usual `#/$defs/Name`: when every step is a key of a plain object, jsonref
+        # would make the same lookups (no escapes to decode, nothing its URI parsing would
+        # strip), only through a proxy that costs ~50 µs per reference.
+        node = document
+        for part in fragment[1:].split("/"):
+            if type(node) is not dict or part not in node:
+                break
+            node = node[part]
+        else:
+            return node
     proxy = jsonref.JsonRef({"$ref": "#" + fragment}, base_uri="", loader=_refuse,
                             load_on_repr=False, _store=jsonref.URIDict({"": document}))
     try:
@@ -107,8 +119,17 @@ class RefResolver:
     def __init__(self, root: Any) -> None:
         self.root = root
         self._cache: dict[str, RefTarget] = {}
+        self._indexed = False
         self._ids: dict[str, Any] = {}
         self._anchors: dict[str, Any] = {}
+
+    def _index(self) -> None:
+        """Find the `$id`s and `$anchor`s, on the first reference that needs them: most
+        references are JSON Pointers, and most documents have no reference at all."""
+        if self._indexed:
+            return
+        self._indexed = True
+        root = self.root
         for _, node in iter_nodes(root):
             if isinstance(node, dict):
                 ident = node.get("$id")
@@ -130,7 +151,12 @@ class RefResolver:
         return cached
 
     def _resolve(self, ref: str) -> RefTarget:
-        uri, fragment = urldefrag(ref)
+        if ref[:1] == "#" and ref.isprintable():
+            uri, fragment = "", ref[1:]  # what urldefrag makes of it, without its parsing
+        else:
+            uri, fragment = urldefrag(ref)
+        if uri or (fragment and not fragment.startswith("/")):
+            self._index()
         if uri:
             base = self._ids.get(uri.rstrip("#"))
             if base is None:
@@ -164,31 +190,67 @@ def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
         if isinstance(cur, dict):
             if "$ref" in cur:
                 yield cur
-            for rel, child in subschemas(cur):
+            for rel, child in children(cur):
                 if rel[0] not in DEFS_KEYWORDS:
                     stack.append(child)
 
 
 @dataclass
 class RefAnalysis:
-    """What the references of one document look like before anything is inlined."""
+    """What the references of one document look like before anything is inlined.
+
+    A document without references is measured only when first asked (`measure`): one is
+    analysed on every check and transform pass, and its size matters only when its
+    `$defs` are to be dropped.
+    """
 
     kinds: dict[Path, RefTarget] = field(default_factory=dict)
     recursive: set[Path] = field(default_factory=set)
-    expanded_nodes: int = 0
-    expanded_depth: int = 0
+    # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
+    # references (None when the analysis failed and found nothing).
+    defs: list[tuple[Path, str]] | None = None
+    size: tuple[int, int] | None = None  # (expanded nodes, expanded depth) once measured
+    measure: Callable[[], tuple[int, int]] | None = field(default=None, repr=False,
+                                                          compare=False)
+    resolver: RefResolver | None = field(default=None, repr=False, compare=False)
+
+    def _size(self) -> tuple[int, int]:
+        if self.size is None:
+            assert self.measure is not None
+            self.size = self.measure()
+        return self.size
+
+    @property
+    def expanded_nodes(self) -> int:
+        return self._size()[0]
+
+    @property
+    def expanded_depth(self) -> int:
+        return self._size()[1]
 
 
 def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3) -> RefAnalysis:
     """Classify every reference and estimate the size of the fully inlined schema."""
     resolver = resolver or RefResolver(schema)
-    result = RefAnalysis()
+    result = RefAnalysis(resolver=resolver, defs=[])
+    assert result.defs is not None
     targets: dict[int, Any] = {}
-    for path, node in iter_refs(schema):
-        target = resolver.resolve(node["$ref"])
-        result.kinds[path] = target
-        if target.kind == "local":
-            targets[id(target.node)] = target.node
+    # The walk of `iter_nodes`, written out: it runs on every check and transform pass.
+    todo: list[tuple[Path, Any]] = [((), schema)]
+    while todo:
+        path, node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        for defs_key in DEFS_KEYWORDS:
+            if defs_key in node:
+                result.defs.append((path, defs_key))
+        if "$ref" in node:
+            target = resolver.resolve(node["$ref"])
+            result.kinds[path] = target
+            if target.kind == "local":
+                targets[id(target.node)] = target.node
+        for rel, child in reversed(children(node)):
+            todo.append((path + rel, child))
 
     # Which targets reach themselves through references (a recursive schema)?
     edges: dict[int, set[int]] = {}
@@ -216,7 +278,10 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
         if target.kind == "local" and id(target.node) in cyclic:
             result.recursive.add(path)
 
-    result.expanded_nodes, result.expanded_depth = _measure(schema, resolver, cyclic, unroll)
+    if result.kinds:
+        result.size = _measure(schema, resolver, cyclic, unroll)
+    else:
+        result.measure = lambda: _measure(schema, resolver, cyclic, unroll)
     return result
 
 
@@ -245,7 +310,7 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) 
                         n, d = n * unroll, d * unroll
                     total += n
                     deepest = max(deepest, d)
-            for rel, child in subschemas(node):
+            for rel, child in children(node):
                 if rel[0] in DEFS_KEYWORDS:
                     continue
                 n, d = measure(child)
@@ -313,7 +378,8 @@ def inline(
         if "$ref" in node and (only is None or (top and path in only)):
             return expand_ref(node, path, active)
         out: dict[str, Any] = {}
-        children = {rel: child for rel, child in subschemas(node)}
+        subs = dict(children(node))
+        holders = {rel[0] for rel in subs}
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
                 if path == ():
@@ -322,11 +388,12 @@ def inline(
                                     f"removed `{key}` after inlining its definitions")
                     )
                 continue
-            out[key] = copy.deepcopy(value) if not _holds_schemas(key, value, children) else value
-        for rel, child in children.items():
+            out[key] = value if key in holders else json_copy(value)
+        copied: set[str] = set()  # holders of several subschemas, copied once
+        for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
-            _assign(out, rel, expand(child, path + rel, active, top))
+            _assign(out, rel, expand(child, path + rel, active, top), copied)
         return out
 
     def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...]) -> Any:
@@ -369,24 +436,30 @@ def inline(
     return expand(schema, (), root_key, True), events
 
 
-def _holds_schemas(key: str, value: Any, children: dict[Path, Any]) -> bool:
-    return any(rel[0] == key for rel in children)
-
-
-def _assign(out: dict[str, Any], rel: Path, value: Any) -> None:
+def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> None:
+    """Put `value` at `rel` in `out`, copying the list or map it goes into the first time
+    (it is the input's until then). Its subschemas (the dicts and booleans) are all
+    replaced by their expansions; anything else in it is copied, so the result shares
+    nothing that can change with the input."""
     if len(rel) == 1:
         out[str(rel[0])] = value
         return
     key, sub = str(rel[0]), rel[1]
-    container = out.get(key)
-    if isinstance(container, list):
-        container = list(container)
+    container: Any = out.get(key)
+    if key not in copied:
+        copied.add(key)
+        if isinstance(container, list):
+            container = [v if isinstance(v, (dict, bool)) else json_copy(v) for v in container]
+        elif isinstance(container, dict):
+            container = {k: v if isinstance(v, (dict, bool)) else json_copy(v)
+                         for k, v in container.items()}
+        else:
+            container = {}
         out[key] = container
+    if isinstance(container, list):
         container[int(sub)] = value
     else:
-        new = dict(container) if isinstance(container, dict) else {}
-        out[key] = new
-        new[str(sub)] = value
+        container[str(sub)] = value
 
 
 def _merge(base: dict[str, Any], siblings: dict[str, Any]) -> dict[str, Any]:

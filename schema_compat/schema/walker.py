@@ -9,12 +9,13 @@ branches that are already in the provider's dialect. Both visit exactly the subs
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import Path
 from .keywords import MIXED_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 Node = Any  # a dict, or a boolean schema
+T = TypeVar("T")
 
 
 def is_schema(value: Any) -> bool:
@@ -31,10 +32,21 @@ _KIND: dict[str, int] = {
 }
 
 
+_HOLDERS = frozenset(_KIND)
+
+
 def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
     """Yield (relative path, child) for every direct subschema of `node`."""
-    if not isinstance(node, dict):
-        return
+    yield from children(node)
+
+
+def children(node: Any) -> list[tuple[Path, Any]]:
+    """`subschemas` as a list: the walks call this once per node, and most nodes (leaves)
+    hold no keyword with subschemas at all, which one set test tells."""
+    if not isinstance(node, dict) or _HOLDERS.isdisjoint(node):
+        return []
+    found: list[tuple[Path, Any]] = []
+    add = found.append
     kind_of = _KIND.get
     for key, value in node.items():
         kind = kind_of(key)
@@ -44,25 +56,26 @@ def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
             if isinstance(value, dict):
                 for name, sub in value.items():
                     if isinstance(sub, (dict, bool)):
-                        yield (key, name), sub
+                        add(((key, name), sub))
         elif kind == _LIST:
             if isinstance(value, list):
                 for i, sub in enumerate(value):
                     if isinstance(sub, (dict, bool)):
-                        yield (key, i), sub
+                        add(((key, i), sub))
         elif kind == _ONE:
             if isinstance(value, (dict, bool)):
-                yield (key,), value
+                add(((key,), value))
         elif key == "items" and isinstance(value, (dict, bool)):
-            yield (key,), value
+            add(((key,), value))
         elif key == "items" and isinstance(value, list):
             for i, sub in enumerate(value):
                 if isinstance(sub, (dict, bool)):
-                    yield (key, i), sub
+                    add(((key, i), sub))
         elif key == "dependencies" and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, (dict, bool)):
-                    yield (key, name), sub
+                    add(((key, name), sub))
+    return found
 
 
 def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
@@ -71,34 +84,58 @@ def iter_nodes(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any]]:
         yield path, node
 
 
-def iter_nodes_keyed(schema: Any, base: Path = ()) -> Iterator[tuple[Path, Any, str | None]]:
-    """Like `iter_nodes`, with the keyword that holds each node (None for the root)."""
-    stack: list[tuple[Path, Any, str | None]] = [(base, schema, None)]
+def iter_nodes_keyed(schema: Any, base: Path = (), keyword: str | None = None,
+                     ) -> Iterator[tuple[Path, Any, str | None]]:
+    """Like `iter_nodes`, with the keyword that holds each node (`keyword` for `schema`
+    itself: None for the root)."""
+    stack: list[tuple[Path, Any, str | None]] = [(base, schema, keyword)]
     while stack:
         path, node, keyword = stack.pop()
         yield path, node, keyword
-        children = list(subschemas(node))
-        for rel, child in reversed(children):
+        for rel, child in reversed(children(node)):
             stack.append((path + rel, child, str(rel[0])))
 
 
-def rewrite(node: Any, visit: Callable[[Any, Path, str | None], Any], path: Path = (),
-            keyword: str | None = None, skip: frozenset[str] = frozenset()) -> Any:
-    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword)`.
+Visit = Callable[[Any, Path, "str | None", bool], tuple[Any, list[T]]]
 
-    Subschemas under `skip` keywords are left as they are: the parent's rule removes and
-    describes them whole, and describing them needs them as written.
+
+def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = None,
+            skip: frozenset[str] = frozenset(),
+            skipped: Callable[[Any, Path, str], list[T]] | None = None,
+            ) -> tuple[Any, list[T], bool]:
+    """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword, changed)`,
+    which returns the new node and what it found there; `changed` says whether anything
+    below the node was replaced (the node itself was then modified in place). The third
+    result says whether anything in the subtree, the node included, was replaced.
+
+    What the visits found comes back in top-down order (a node before its children, as
+    `iter_nodes` meets them), so a pass that ends up changing nothing has made the findings
+    of a check walk of its result. Subschemas under `skip` keywords are left as they are:
+    the parent's rule removes and describes them whole, and describing them needs them as
+    written; `skipped(subschema, path, keyword)` says what is found in one.
     `node` is modified in place where it is a dict, so callers pass a copy they own.
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
+    below: list[T] = []
+    changed = False
     if isinstance(node, dict):
-        for rel, child in list(subschemas(node)):
+        for rel, child in children(node):
             if rel[0] in skip:
+                if skipped is not None:
+                    below += skipped(child, path + rel, str(rel[0]))
                 continue
-            new = rewrite(child, visit, path + rel, str(rel[0]), skip)
+            new, found, changed_below = rewrite(child, visit, path + rel, str(rel[0]), skip,
+                                                skipped)
+            below += found
             if new is not child:
                 _set(node, rel, new)
-    return visit(node, path, keyword)
+                changed = True
+            elif changed_below:
+                changed = True
+    new_node, own = visit(node, path, keyword, changed)
+    if below:
+        own = own + below
+    return new_node, own, changed or new_node is not node
 
 
 def _set(node: dict[str, Any], rel: Path, value: Any) -> None:
@@ -115,6 +152,6 @@ def depth(schema: Any) -> int:
     while stack:
         level, node = stack.pop()
         best = max(best, level)
-        for _, child in subschemas(node):
+        for _, child in children(node):
             stack.append((level + 1, child))
     return best

@@ -1,0 +1,39 @@
+"""A deep copy for JSON data, several times faster than `copy.deepcopy` on it.
+
+Transform copies every schema it rewrites, and `deepcopy`'s generic dispatch dominated that.
+Dicts and lists are copied here; strings, numbers, booleans and None are immutable and
+shared, as `deepcopy` shares them. Anything else (a tuple or a custom object from an API
+caller) goes to `deepcopy` with the same memo, so the copy is the one `deepcopy` makes,
+including a container that appears twice staying one shared container.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+_ATOMIC = frozenset({str, int, float, bool, type(None)})
+
+
+def json_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:
+    cls = type(value)
+    if cls in _ATOMIC:
+        return value
+    if memo is None:
+        memo = {}
+    found = memo.get(id(value))
+    if found is not None:
+        return found
+    if cls is dict:
+        out: dict[Any, Any] = {}
+        memo[id(value)] = out
+        for k, v in value.items():
+            out[k] = v if type(v) in _ATOMIC else json_copy(v, memo)
+        return out
+    if cls is list:
+        items: list[Any] = []
+        memo[id(value)] = items
+        for v in value:
+            items.append(v if type(v) in _ATOMIC else json_copy(v, memo))
+        return items
+    return copy.deepcopy(value, memo)

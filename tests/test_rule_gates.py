@@ -1,0 +1,65 @@
+"""A rule's `triggers` and `gate` let the engine skip its detector on most nodes; they must
+never skip a node the detector would flag, or findings would silently go missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from test_engine_fuzz import SCHEMAS
+
+from schema_compat.engine import make_plan
+from schema_compat.profiles import PROFILES
+from schema_compat.schema.walker import iter_nodes_keyed
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+PLANS = [make_plan(name) for name in sorted(PROFILES)]
+
+
+def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
+    """(profile, rule, path) for every hit of a rule the engine would not have asked."""
+    missed = []
+    for plan in PLANS:
+        for path, node, keyword in iter_nodes_keyed(schema):
+            ctx = plan.ctx(schema, path, keyword)
+            asked = plan.node_rules(node)
+            for rule in plan.node:
+                if rule not in asked and any(True for _ in rule.detect(node, ctx)):
+                    missed.append((plan.profile.name, rule.code, path))
+    return missed
+
+
+def _corpus_schemas() -> list[Any]:
+    schemas = []
+    for file in sorted(CORPUS.rglob("*.json")):
+        data = json.loads(file.read_text("utf-8"))
+        tools = data.get("tools", data) if isinstance(data, dict) else data
+        for tool in tools if isinstance(tools, list) else []:
+            if isinstance(tool, dict) and "inputSchema" in tool:
+                schemas.append(tool["inputSchema"])
+    return schemas
+
+
+def test_the_corpus_has_schemas_to_check() -> None:
+    assert len(_corpus_schemas()) > 500
+
+
+def test_no_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None:
+    for schema in _corpus_schemas():
+        assert _skipped_hits(schema) == []
+
+
+def test_a_gate_does_skip_rules() -> None:
+    plan = make_plan("gemini")
+    asked = {r.code for r in plan.node_rules({"type": "string", "description": "d"})}
+    assert "ANN004" not in asked and "TYP002" not in asked and "TYP005" not in asked
+    assert "ANN004" in {r.code for r in plan.node_rules({"type": "string", "readOnly": True})}
+    assert "TYP005" in {r.code for r in plan.node_rules(True)}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(SCHEMAS)
+def test_no_rule_is_skipped_where_it_would_fire_on_random_schemas(schema: Any) -> None:
+    assert _skipped_hits(schema) == []
