@@ -301,12 +301,20 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
 
 
 def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-         keep_schemas: bool = True) -> list[ToolResult]:
-    from .engine import run_plan
+         keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+    """The engine's results; without `keep_changes`, changes that are not lossy are kept
+    only as counts (see `compact_changes`), for reports that show no more."""
+    from .engine import iter_plan, run_plan
 
     plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
     with _busy(len(tools)):
-        return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+        if keep_changes:
+            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+        from .transform_out import compact_changes
+
+        shared: dict[Any, Any] = {}
+        return [compact_changes(r, shared)
+                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
 
 
 @contextlib.contextmanager
@@ -457,9 +465,10 @@ def check(
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
     tools = _select_tools(loaded, tool)
-    # only the JSON report shows transformed schemas: not keeping them bounds the memory
-    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out),
-                       errors) for pl in plans]
+    # only the JSON report shows transformed schemas and each change: not keeping them
+    # bounds the memory
+    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out,
+                                             keep_changes=json_out), errors) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     if known is not None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .model import Change, ToolResult
 
-__all__ = ["Taken", "lean"]
+__all__ = ["Taken", "compact_changes", "lean"]
 
 
 class Taken:
@@ -57,15 +57,25 @@ def lean(result: ToolResult, shared: dict[tuple[str, str, str], Change]) -> Tool
     """`result` as the transform summary and the exit code read it.
 
     Kept: the tool, its new name, what remains (the exit code and the list of tools still
-    incompatible) and every lossy change in full (each is listed). Dropped: the transformed
-    schema (already written), the findings before the transform (not shown). Other changes
-    are only counted by safety, so each becomes one shared record per rule, safety and scope
-    instead of one with its own path and description: on a 10,000-tool listing these records
-    cost more memory than the document's own text.
+    incompatible) and the changes as `compact_changes` leaves them. Dropped: the transformed
+    schema (already written) and the findings before the transform (not shown).
+    """
+    return replace(compact_changes(result, shared), findings=(), transformed_schema=None)
+
+
+def compact_changes(result: ToolResult,
+                    shared: dict[tuple[str, str, str], Change]) -> ToolResult:
+    """`result` with each change that is not lossy replaced by one record shared by every
+    change of the same rule, safety and scope, without its path and description.
+
+    The text summaries (of check and of transform) and the SARIF, GitHub and Markdown
+    reports only count those changes by safety; lossy ones are listed, so they stay whole.
+    On a 10,000-tool listing the records with their own paths and descriptions cost more
+    memory than the listing's own text.
     """
     changes = tuple(
         c if c.safety == "lossy" else shared.setdefault(
             (c.code, c.safety, c.scope), Change(c.code, (), c.safety, "", c.scope))
         for c in result.changes
     )
-    return replace(result, findings=(), changes=changes, transformed_schema=None)
+    return replace(result, changes=changes)

@@ -428,6 +428,17 @@ def test_transform_summary_counts_every_change(run_cli: RunCli) -> None:
                        f"changed, {len(changes)} changes ({parts})")
 
 
+def test_check_text_report_counts_every_change(run_cli: RunCli) -> None:
+    """check's text report keeps only lossy changes in full: its counts must still be all."""
+    report = _json(run_cli("transform", "--json", MIXED))
+    safeties = [c["safety"] for t in report["tools"] for c in t["transforms_applied"]]
+    text = " ".join(run_cli("check", MIXED).stdout.split())
+    assert (f"to apply {len(safeties)} changes ({safeties.count('lossy')} lossy)") in text
+    markdown = run_cli("check", "--format", "markdown", MIXED).stdout
+    for tool in report["tools"]:
+        assert f"fix: {tool['fix_status']}" in markdown
+
+
 def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> None:
     """If writing fails part way, the file given to -o is left as it was, and no temporary
     file stays behind."""
