@@ -6,8 +6,10 @@ imported inside the commands that need them, so `--help` and `--version` stay fa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from .extract.files import LoadedSource
     from .model import Report, SourceError, ToolResult
     from .settings import Settings
+    from .transform_out import Taken
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -300,16 +303,32 @@ def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> lis
 
 
 def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-         keep_schemas: bool = True) -> list[ToolResult]:
-    from .engine import run_plan
+         keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+    """The engine's results; without `keep_changes`, changes that are not lossy are kept
+    only as counts (see `compact_changes`), for reports that show no more."""
+    from .engine import iter_plan, run_plan
 
     plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
-    if len(tools) >= 200 and sys.stderr.isatty():
+    with _busy(len(tools)):
+        if keep_changes:
+            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+        from .transform_out import compact_changes
+
+        shared: dict[Any, Any] = {}
+        return [compact_changes(r, shared)
+                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
+
+
+@contextlib.contextmanager
+def _busy(count: int, spin: bool = True) -> Iterator[None]:
+    """A spinner on a terminal's stderr while many tools are checked."""
+    if spin and count >= 200 and sys.stderr.isatty():
         from .report.text import make_console
 
-        with make_console(stderr=True).status(f"Checking {len(tools)} tools…"):
-            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
-    return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+        with make_console(stderr=True).status(f"Checking {count} tools…"):
+            yield
+    else:
+        yield
 
 
 def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
@@ -448,9 +467,10 @@ def check(
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
     tools = _select_tools(loaded, tool)
-    # only the JSON report shows transformed schemas: not keeping them bounds the memory
-    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out),
-                       errors) for pl in plans]
+    # only the JSON report shows transformed schemas and each change: not keeping them
+    # bounds the memory
+    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out,
+                                             keep_changes=json_out), errors) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     if known is not None:
@@ -663,7 +683,7 @@ def transform(
       schema-compat transform --lossless-only --json tools.json
       schema-compat transform --server "python server.py" -o tools.json
     """
-    from .jsonio import dump_json
+    from .jsonio import dump_json, has_surrogate
 
     plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
@@ -678,17 +698,24 @@ def transform(
                 fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
                      "choose another file, or add --force")
     tools = _select_tools(loaded, tool)
-    results = _run(tools, plan, per_tool)
+    text = None
+    if any(has_surrogate(src.document) for src in loaded):
+        # A lone surrogate makes dump_json escape the whole text, if one is still there
+        # after the transform: only the whole document tells, so it is built in full.
+        results = _run(tools, plan, per_tool)
+        text = dump_json(_write_back(loaded, results, plan.profile.name))
+    else:
+        # On a terminal, the document itself shows progress; a spinner would garble it.
+        with _busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
+            results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
     report = _report(plan.profile.name, results, errors)
-    document = _write_back(loaded, results, plan.profile.name)
-    text = dump_json(document)
     if json_out:
         from .report.json import write_json
 
         write_json(report, sys.stdout)
-    if output:
+    if text is not None and output:
         _write_file(output, text)
-    elif not json_out:
+    elif text is not None and not json_out:
         sys.stdout.write(text)
     if not quiet and not json_out:
         from .report.text import render_transform_summary, text_output
@@ -698,20 +725,64 @@ def transform(
     raise typer.Exit(_exit_code(report, "error", "remaining"))
 
 
+def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
+                        per_tool: dict[str, list[str]] | None, output: str | None,
+                        json_out: bool) -> list[ToolResult]:
+    """Transform the tools while the document is written (to `output`, else to stdout
+    unless --json), one tool at a time; returns what the summary and --json read."""
+    from .engine import iter_plan
+    from .transform_out import Taken
+
+    plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
+    taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
+    if output or not json_out:
+        pieces = _document_pieces(loaded, tools, taken, plan.profile.name)
+        if output:
+            _write_file(output, pieces)
+        else:
+            for piece in pieces:
+                sys.stdout.write(piece)
+    return taken.rest()
+
+
 def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: str) -> Any:
     from .extract.files import write_back
 
     by_source: dict[str, dict[int, ToolResult]] = {}
     for r in results:
         by_source.setdefault(r.tool.source, {})[r.tool.index] = r
-    gemini_field = "parametersJsonSchema" if profile == "gemini-json" else "parameters"
     if len(loaded) == 1:
         src = loaded[0]
         chosen = by_source.get(src.label, {})
         replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
                         for i, r in chosen.items()}
-        return write_back(src, replacements, gemini_field=gemini_field)
+        return write_back(src, replacements, gemini_field=_gemini_field(profile))
     return {"tools": [_mcp_tool(r) for r in results]}
+
+
+def _document_pieces(loaded: list[LoadedSource], tools: list[Any], taken: Taken,
+                     profile: str) -> Iterator[str]:
+    """The text of `dump_json(_write_back(...))` in pieces, each tool transformed (by
+    `taken`) only when its place in the document is written."""
+    from .extract.files import iter_write_back
+    from .jsonio import iter_indented
+
+    if len(loaded) == 1:
+        src = loaded[0]
+
+        def take(index: int) -> tuple[str, Any]:
+            r = taken.take(src.label, index)
+            return r.transformed_name, _schema_for(r, src.shape)
+
+        return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
+                               gemini_field=_gemini_field(profile))
+    places = [("tools", i) for i in range(len(tools))]
+    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
+                         fill=lambda _: _mcp_tool(taken.next()))
+
+
+def _gemini_field(profile: str) -> str:
+    return "parametersJsonSchema" if profile == "gemini-json" else "parameters"
 
 
 def _mcp_tool(result: ToolResult) -> dict[str, Any]:
@@ -735,7 +806,9 @@ def _schema_for(result: ToolResult, shape: str) -> Any:
     return schema
 
 
-def _write_file(path: str, text: str) -> None:
+def _write_file(path: str, text: str | Iterable[str]) -> None:
+    """Write to a temporary file beside `path`, then rename it: `path` is either left as it
+    was or replaced whole, even when the text comes in pieces over a long run."""
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
@@ -743,11 +816,19 @@ def _write_file(path: str, text: str) -> None:
         fail(f"cannot write {path}: directory {directory} does not exist")
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".schema-compat-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for piece in (text,) if isinstance(text, str) else text:
+                fh.write(piece)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            fail(f"cannot write {path}: {exc.strerror or exc}")
+        raise
 
 
 @app.command()

@@ -12,7 +12,7 @@ check of the result: `run` does not walk the result again.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -301,7 +301,16 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
 def run_plan(tools: Sequence[ToolDef], plan: Plan,
              plan_for: Callable[[ToolDef], Plan] | None = None, *,
              keep_schemas: bool = True) -> list[ToolResult]:
-    """`run` with the rules already chosen (the CLI validates options into a Plan first).
+    """`run` with the rules already chosen (the CLI validates options into a Plan first)."""
+    return list(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas))
+
+
+def iter_plan(tools: Sequence[ToolDef], plan: Plan,
+              plan_for: Callable[[ToolDef], Plan] | None = None, *,
+              keep_schemas: bool = True) -> Iterator[ToolResult]:
+    """`run_plan` one tool at a time, in the order of `tools`: `transform` writes each
+    tool as soon as it is done and keeps only what its summary needs, instead of holding
+    every transformed schema until the whole listing can be written.
 
     `plan_for` picks a tool's own plan (per-tool ignores); per-request sums still run over
     every tool of a source, with the base plan's counting rules.
@@ -309,7 +318,6 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
     reports findings and changes (the text report of `check`) then holds one transformed
     schema at a time instead of all of them, which on a 10,000-tool file is ~1/4 of the peak.
     """
-    results: list[ToolResult] = []
     # Names and counts are per source: one source is one server's listing, sent together;
     # two snapshot files checked in one run are not one request.
     original_names: dict[str, list[str]] = {}
@@ -355,10 +363,9 @@ def run_plan(tools: Sequence[ToolDef], plan: Plan,
             assert rule.tally is not None
             sums_before.update(rule.tally(tool.schema))
             sums_after.update(rule.tally(new_schema))
-        results.append(ToolResult(
+        yield ToolResult(
             tool=tool, profile=base.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,
             transformed_schema=new_schema if keep_schemas else None,
             remaining=tuple(remaining),
-        ))
-    return results
+        )

@@ -18,6 +18,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, NoReturn
 
 from .model import SourceError
@@ -28,6 +29,8 @@ __all__ = [
     "JsonInputError",
     "dump_json",
     "encode_indented",
+    "has_surrogate",
+    "iter_indented",
     "load_json_bytes",
     "load_json_file",
     "load_json_text",
@@ -262,6 +265,7 @@ def dump_json(value: Any) -> str:
 # What UTF-8 cannot encode: searched for rather than tried, so no encoded copy is made.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BATCH = 4096
+_Where = tuple[str | int, ...]
 
 
 def encode_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False) -> str:
@@ -271,14 +275,76 @@ def encode_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False) 
     of small strings for a large listing, several times the size of the text itself (the
     10,000-tool benchmark file). Joining as it goes keeps the peak near twice the text.
     """
+    return "".join(iter_indented(value, ensure_ascii=ensure_ascii, allow_nan=allow_nan))
+
+
+def has_surrogate(value: Any) -> bool:
+    """Whether any string (key or value) in `value` holds a lone surrogate.
+
+    `dump_json` decides from its whole text whether to escape; a document written piece by
+    piece must decide before its first piece, from what it is made of. Iterative, like
+    `too_deep`.
+    """
+    search = _SURROGATE.search
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if search(node):
+                return True
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                if isinstance(key, str) and search(key):
+                    return True
+                stack.append(child)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def iter_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False,
+                  holes: Collection[_Where] = (),
+                  fill: Callable[[_Where], Any] | None = None) -> Iterator[str]:
+    """The text of `encode_indented(value, ...)`, in pieces of a few thousand tokens.
+
+    The value at each path in `holes` (keys and indexes from the root) is written as
+    `fill(path)` instead, and `fill` is called only when the writing reaches it: `transform`
+    computes each tool when its place in the document comes, so no transformed copy of the
+    whole listing, nor its text, is ever held at once. Containers above a hole are written
+    here key by key with json's separators; everything else is json's own encoding,
+    re-indented, which is exact because every newline json writes is between tokens
+    (a newline inside a string is escaped).
+    """
     encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
-    pieces: list[str] = []
+    above = {path[:i] for path in holes for i in range(len(path))}
+    yield from _pieces(encoder, value, (), frozenset(holes), above, fill)
+    yield "\n"
+
+
+def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozenset[_Where],
+            above: set[_Where], fill: Callable[[_Where], Any] | None) -> Iterator[str]:
+    pad = "\n" + "  " * len(path)
+    if path in holes and fill is not None:
+        value = fill(path)
+    elif path in above and isinstance(value, (dict, list)) and value:
+        inner = pad + "  "
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        yield "{" if isinstance(value, dict) else "["
+        for n, (key, child) in enumerate(items):
+            head = "," + inner if n else inner
+            yield head + encoder.encode(key) + ": " if isinstance(value, dict) else head
+            yield from _pieces(encoder, child, (*path, key), holes, above, fill)
+        yield pad + ("}" if isinstance(value, dict) else "]")
+        return
     batch: list[str] = []
     for chunk in encoder.iterencode(value):
         batch.append(chunk)
         if len(batch) >= _BATCH:
-            pieces.append("".join(batch))
+            yield _joined(batch, pad)
             batch.clear()
-    pieces.append("".join(batch))
-    pieces.append("\n")
-    return "".join(pieces)
+    yield _joined(batch, pad)
+
+
+def _joined(batch: list[str], pad: str) -> str:
+    text = "".join(batch)
+    return text if pad == "\n" else text.replace("\n", pad)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from schema_compat import check, transform
-from schema_compat.engine import make_plan, run_plan
+from schema_compat.engine import Plan, iter_plan, make_plan, run_plan
 from schema_compat.extract.files import load_sources
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "fs_read_files.json"
@@ -50,3 +50,22 @@ def test_run_plan_without_schemas_reports_the_same() -> None:
     assert all(isinstance(r.transformed_schema, dict) for r in kept)
     assert lean == [replace(r, transformed_schema=None) for r in kept]
     assert json.dumps(kept[0].tool.schema) == json.dumps(lean[0].tool.schema)
+
+
+def test_iter_plan_runs_each_tool_only_when_its_result_is_asked_for() -> None:
+    """`transform` writes each tool before the next one is transformed."""
+    loaded, _ = load_sources([str(EXAMPLE)])
+    tools = [t for s in loaded for t in s.tools]
+    plan = make_plan("gemini")
+    started: list[str] = []
+
+    def plan_for(tool: Any) -> Plan:
+        started.append(tool.name)
+        return plan
+
+    results = iter_plan(tools, plan, plan_for)
+    assert started == []
+    first = next(results)
+    assert started == [tools[0].name] and first.tool is tools[0]
+    assert [first, *results] == run_plan(tools, plan)
+    assert started == [t.name for t in tools]

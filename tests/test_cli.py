@@ -370,6 +370,96 @@ def test_transform_unreadable_input_leaves_output_alone(run_cli: RunCli, tmp_pat
     _assert_usage_error(proc, str(bad))
 
 
+# transform writes the document one tool at a time, as each is transformed; what it writes is
+# still exactly json.dumps of the whole document (indent, separators, key order, escapes).
+
+
+def _dumped(text: str, ensure_ascii: bool = False) -> str:
+    return json.dumps(json.loads(text), indent=2, ensure_ascii=ensure_ascii) + "\n"
+
+
+@pytest.mark.parametrize("shape", ["mcp", "jsonrpc", "gemini", "several sources"])
+def test_transform_writes_a_multi_tool_document_as_json_dumps_would(
+        run_cli: RunCli, tmp_path: Path, shape: str) -> None:
+    listing = json.loads(MIXED_PATH.read_text(encoding="utf-8"))
+    inputs = {
+        "mcp": [_write(tmp_path / "mcp.json", listing)],
+        "jsonrpc": [_write(tmp_path / "rpc.json", {"jsonrpc": "2.0", "id": 3, "result": {
+            "tools": listing["tools"], "nextCursor": "é"}})],
+        # the snake_case list comes first in the file, but its tools are numbered last
+        "gemini": [_write(tmp_path / "gemini.json", {"function_declarations": [
+            {"name": "zeta tool", "parameters": {"type": ["string", "null"]}}], **GEMINI_DOC})],
+        "several sources": [MIXED_PATH, FS_PATH],
+    }[shape]
+    out = tmp_path / "out.json"
+    proc = run_cli("transform", *map(str, inputs), "-o", str(out))
+    assert proc.returncode in (0, 1), proc.stderr
+    written = out.read_text(encoding="utf-8")
+    assert written == _dumped(written)
+    assert written.count('"name": ') > 2
+    stdout = run_cli("transform", *map(str, inputs)).stdout
+    assert stdout == written
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_transform_escapes_a_document_that_keeps_a_lone_surrogate(
+        run_cli: RunCli, tmp_path: Path) -> None:
+    """UTF-8 cannot hold a lone surrogate: such a document is written with \\u escapes."""
+    src = tmp_path / "in.json"
+    src.write_text('{"tools": [{"name": "a", "description": "\\ud800 x", "inputSchema": '
+                   '{"type": "object", "properties": {"p": {"type": ["string", "null"]}}}}, '
+                   '{"name": "b", "inputSchema": {"type": "object"}}]}', encoding="utf-8")
+    proc = run_cli("transform", str(src))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.isascii() and "\\ud800 x" in proc.stdout
+    assert proc.stdout == _dumped(proc.stdout, ensure_ascii=True)
+    assert json.loads(proc.stdout)["tools"][0]["inputSchema"]["properties"]["p"]["nullable"]
+
+
+def test_transform_summary_counts_every_change(run_cli: RunCli) -> None:
+    """The summary keeps only the lossy changes in full: the counts must still be all."""
+    report = _json(run_cli("transform", "--json", MIXED))
+    changes = [c["safety"] for t in report["tools"] for c in t["transforms_applied"]]
+    changed = sum(1 for t in report["tools"] if t["transforms_applied"])
+    summary = _stderr_lines(run_cli("transform", MIXED))[0]
+    parts = ", ".join(f"{changes.count(s)} {s}" for s in ("lossless", "hinted", "lossy")
+                      if changes.count(s))
+    assert summary == (f"transform (gemini): {changed} of {len(report['tools'])} tools "
+                       f"changed, {len(changes)} changes ({parts})")
+
+
+def test_check_text_report_counts_every_change(run_cli: RunCli) -> None:
+    """check's text report keeps only lossy changes in full: its counts must still be all."""
+    report = _json(run_cli("transform", "--json", MIXED))
+    safeties = [c["safety"] for t in report["tools"] for c in t["transforms_applied"]]
+    text = " ".join(run_cli("check", MIXED).stdout.split())
+    assert (f"to apply {len(safeties)} changes ({safeties.count('lossy')} lossy)") in text
+    markdown = run_cli("check", "--format", "markdown", MIXED).stdout
+    for tool in report["tools"]:
+        assert f"fix: {tool['fix_status']}" in markdown
+
+
+def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> None:
+    """If writing fails part way, the file given to -o is left as it was, and no temporary
+    file stays behind."""
+    from schema_compat.cli import _write_file
+
+    out = tmp_path / "out.json"
+    out.write_text("before\n", encoding="utf-8")
+
+    def pieces() -> Any:
+        yield "{\n"
+        raise ValueError("stopped half way")
+
+    with pytest.raises(ValueError, match="half way"):
+        _write_file(str(out), pieces())
+    assert out.read_text(encoding="utf-8") == "before\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    _write_file(str(out), iter(["{", "}\n"]))
+    assert out.read_text(encoding="utf-8") == "{}\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
 # --- diff ------------------------------------------------------------------------------------
 
 def _run_narrow(*args: str) -> subprocess.CompletedProcess[str]:

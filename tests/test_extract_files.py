@@ -25,10 +25,12 @@ from schema_compat.extract import (
     LoadedSource,
     SourceLoadError,
     detect_shape,
+    iter_write_back,
     load_source_text,
     load_sources,
     write_back,
 )
+from schema_compat.jsonio import dump_json
 from schema_compat.model import SourceError
 
 TESTS = Path(__file__).resolve().parent
@@ -825,6 +827,55 @@ def test_load_sources_keeps_the_order_given_and_never_raises(
     assert errors[0].message == "not valid JSON: Expecting ',' delimiter at line 1, column 6"
 
 
+# --- writing back in pieces ---------------------------------------------------------------
+
+
+def streamed(source: LoadedSource, replacements: dict[int, tuple[str, Any]],
+             gemini_field: str | None = None) -> tuple[str, list[int]]:
+    """iter_write_back's text, and the order in which it asked for the tools."""
+    asked: list[int] = []
+
+    def take(index: int) -> tuple[str, Any]:
+        asked.append(index)
+        return replacements[index]
+
+    text = "".join(iter_write_back(source, list(replacements), take, gemini_field=gemini_field))
+    return text, asked
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_writing_back_in_pieces_is_the_text_of_write_back(case: Case) -> None:
+    source = load(case.file)
+    before = dumped(source.document)
+    for field in (None, "parameters", "parametersJsonSchema"):
+        for replacements in (
+            {t.index: (t.name, t.schema) for t in source.tools},
+            {t.index: (f"new_{t.index}", NEW_SCHEMA) for t in source.tools},
+            {t.index: (t.name, None) for t in source.tools},
+            {source.tools[-1].index: ("only_the_last", NEW_SCHEMA)},
+        ):
+            text, asked = streamed(source, replacements, field)
+            assert text == dump_json(write_back(source, replacements, gemini_field=field))
+            assert sorted(asked) == sorted(replacements)
+    assert dumped(source.document) == before  # the loaded document is never modified
+
+
+def test_writing_back_in_pieces_asks_for_tools_in_document_order() -> None:
+    """Two declaration lists spelled two ways: the tools are numbered camelCase list first,
+    but the document (and so the writer) has the snake_case one first."""
+    document = {
+        "function_declarations": [{"name": "s0"}, {"name": "s1", "parameters": {}}],
+        "functionDeclarations": [{"name": "c0", "parameters": {"type": "object"}}],
+    }
+    source = load_source_text(json.dumps(document), "two.json")
+    assert [t.name for t in source.tools] == ["c0", "s0", "s1"]
+    replacements = {t.index: (t.name.upper(), NEW_SCHEMA) for t in source.tools}
+    text, asked = streamed(source, replacements, "parametersJsonSchema")
+    assert asked == [1, 2, 0]
+    expected = write_back(source, replacements, gemini_field="parametersJsonSchema")
+    assert text == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+
+
 # --- any JSON value at all ------------------------------------------------------------------
 
 
@@ -871,5 +922,8 @@ def test_any_json_value_loads_or_is_a_source_error_and_round_trips() -> None:
         again = load_source_text(json.dumps(renamed), "any.json")
         assert again.shape == source.shape
         assert [t.schema for t in again.tools] == [NEW_SCHEMA] * len(source.tools)
+        for replacements in (identity, {t.index: (f"t{t.index}", NEW_SCHEMA)
+                                        for t in source.tools[::2]}):
+            assert streamed(source, replacements)[0] == dump_json(write_back(source, replacements))
 
     check()

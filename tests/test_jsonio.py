@@ -7,13 +7,18 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schema_compat.jsonio import (
     MAX_DEPTH,
     JsonInputError,
     dump_json,
+    has_surrogate,
+    iter_indented,
     load_json_bytes,
     load_json_file,
     load_json_text,
@@ -356,3 +361,112 @@ def test_dump_json_of_a_large_listing_is_json_dumps_exactly() -> None:
     expected = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     assert dump_json(value) == expected
     assert dump_json([]) == "[]\n"
+
+
+# --- output in pieces (transform writes a listing one tool at a time) ----------------------
+
+_LISTING: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "result": {
+        "tools": [
+            {"name": "a", "inputSchema": {"type": "object", "properties": {}}},
+            {"name": "b", "description": "two\nlines", "inputSchema": {"type": "object"}},
+            {"name": "c", "inputSchema": {"type": "object", "required": []}},
+        ],
+        "nextCursor": None,
+    },
+    "id": 7,
+}
+_NEW = {"z": {"é": ["ü", 1.5, None, {}, []]}, "a": "x\ny", "nested": {"k": [{"v": True}]}}
+
+
+def _filled(document: Any, holes: dict[tuple[str | int, ...], Any]) -> Any:
+    """`document` with the value at each hole path replaced, built as a whole."""
+    out = json.loads(json.dumps(document))
+    for path, value in holes.items():
+        parent = out
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize("ensure_ascii", [False, True])
+def test_a_document_written_in_pieces_is_json_dumps_of_it_whole(ensure_ascii: bool) -> None:
+    """Indent, separators, key order and escapes of each filled-in tool are json.dumps's own,
+    at the depth the tool sits in the document."""
+    holes = {("result", "tools", 0): _NEW, ("result", "tools", 2): {"name": "c2"}}
+    asked: list[tuple[str | int, ...]] = []
+
+    def fill(path: tuple[str | int, ...]) -> Any:
+        asked.append(path)
+        return holes[path]
+
+    text = "".join(iter_indented(_LISTING, ensure_ascii=ensure_ascii, holes=holes, fill=fill))
+    whole = _filled(_LISTING, holes)
+    assert text == json.dumps(whole, indent=2, ensure_ascii=ensure_ascii) + "\n"
+    assert asked == [("result", "tools", 0), ("result", "tools", 2)]  # each once, in order
+    plain = "".join(iter_indented(_LISTING, ensure_ascii=ensure_ascii))
+    assert plain == json.dumps(_LISTING, indent=2, ensure_ascii=ensure_ascii) + "\n"
+
+
+def test_each_hole_is_filled_only_when_the_writing_reaches_it() -> None:
+    """So a caller holds one filled-in value at a time: the ones before it are written."""
+    written: list[str] = []
+    names_written_at_fill: list[int] = []
+
+    def fill(path: tuple[str | int, ...]) -> Any:
+        names_written_at_fill.append("".join(written).count('"name"'))
+        return {"name": f"t{path[1]}"}
+
+    holes = [("tools", i) for i in range(3)]
+    for piece in iter_indented({"tools": [None] * 3}, ensure_ascii=False, holes=holes, fill=fill):
+        written.append(piece)
+    assert names_written_at_fill == [0, 1, 2]
+    expected = {"tools": [{"name": f"t{i}"} for i in range(3)]}
+    assert "".join(written) == json.dumps(expected, indent=2) + "\n"
+
+
+def test_a_root_hole_and_an_empty_listing() -> None:
+    text = "".join(iter_indented([1], ensure_ascii=False, holes=[()], fill=lambda _: _NEW))
+    assert text == json.dumps(_NEW, indent=2, ensure_ascii=False) + "\n"
+    assert "".join(iter_indented({"tools": []}, ensure_ascii=False)) == '{\n  "tools": []\n}\n'
+
+
+_KEYS = st.text(max_size=4)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _paths(value: Any, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found = [path]
+    items = value.items() if isinstance(value, dict) else (
+        enumerate(value) if isinstance(value, list) else ())
+    for key, child in items:
+        found += _paths(child, (*path, key))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, st.data())
+def test_any_document_with_any_holes_is_written_as_json_dumps_would(value: Any,
+                                                                    data: Any) -> None:
+    paths = _paths(value)
+    chosen = data.draw(st.lists(st.sampled_from(paths), max_size=3, unique=True))
+    # a hole inside another hole is never asked for: the outer one replaces it whole
+    holes = {p: {"new": list(p)} for p in chosen
+             if not any(q != p and p[:len(q)] == q for q in chosen)}
+    text = "".join(iter_indented(value, ensure_ascii=False, holes=holes, fill=holes.__getitem__))
+    assert text == json.dumps(_filled(value, holes) if () not in holes else holes[()],
+                              indent=2, ensure_ascii=False) + "\n"
+
+
+def test_has_surrogate_looks_at_every_key_and_string() -> None:
+    assert not has_surrogate({"a": ["é", {"b": "\U0001f600"}], "n": 1})
+    assert has_surrogate({"a": [1, {"b": "x\ud800"}]})
+    assert has_surrogate({"a": {"\udc00": 1}})
+    assert has_surrogate("\udfff")

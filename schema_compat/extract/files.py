@@ -5,7 +5,8 @@ a JSON-RPC response), a list of tools, one tool, one bare JSON Schema, and the O
 Anthropic and Gemini request formats. Checking needs only a flat list of `ToolDef`s, but
 `transform` must hand back a file the user can drop in where the original was, so each
 shape is remembered as a list of *slots*: where each tool object sits in the document and
-which fields hold its name and schema. `write_back` fills those slots in a copy.
+which fields hold its name and schema. `write_back` fills those slots in a copy;
+`iter_write_back` writes the same document as text, one tool at a time.
 
 Recognition is strict about the wrapper (a document that matches no shape is one clear
 `SourceError`, never a guess) and forgiving inside it: extra metadata keys are ignored, and
@@ -18,12 +19,18 @@ from __future__ import annotations
 import copy
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any, Literal, NoReturn
 
-from ..jsonio import STDIN_LABEL, JsonInputError, load_json_file, load_json_text
+from ..jsonio import (
+    STDIN_LABEL,
+    JsonInputError,
+    iter_indented,
+    load_json_file,
+    load_json_text,
+)
 from ..model import SourceError, ToolDef
 
 __all__ = [
@@ -31,6 +38,7 @@ __all__ = [
     "LoadedSource",
     "SourceLoadError",
     "detect_shape",
+    "iter_write_back",
     "load_source_text",
     "load_sources",
     "write_back",
@@ -570,41 +578,54 @@ def _gemini_target(current: str | None, slot: _Slot, gemini_field: str | None) -
     return gemini_field
 
 
-def _write_slot(
-    document: Any,
+def _same(value: Any) -> Any:
+    return value
+
+
+def _slot_value(
+    entry: Any,
     slot: _Slot,
     tool: ToolDef,
     new_name: str,
     new_schema: Any,
     gemini_field: str | None,
+    *,
+    copy_schema: bool,
 ) -> Any:
-    """Write one tool into `document` (already a private copy); returns the root."""
+    """What the slot holds once its tool is written: `entry` (the value there now) itself
+    when nothing changes, else a new object. `entry` is never modified, so the streaming
+    writer can work from the loaded document; `copy_schema` copies `new_schema` so that a
+    returned document shares nothing with the caller's schema."""
     name_changed = new_name != tool.name
     schema_changed = new_schema is not tool.schema
+    dup = copy.deepcopy if copy_schema else _same
     if slot.flavor == "schema":
         if not schema_changed:
-            return document
-        return copy.deepcopy(new_schema if new_schema is not None else _EMPTY_OBJECT_SCHEMA)
+            return entry
+        return dup(new_schema) if new_schema is not None else copy.deepcopy(_EMPTY_OBJECT_SCHEMA)
 
-    entry = _get(document, slot.path)
-    if not isinstance(entry, dict):
-        if not name_changed and not schema_changed:
-            return document
+    if isinstance(entry, dict):
+        entry = dict(entry)
+    elif not name_changed and not schema_changed:
+        return entry
+    else:
         entry = _new_entry(slot.flavor)
-        document = _set(document, slot.path, entry)
         name_changed = True  # the new object needs a name, even a placeholder one
     fields = _fields(entry, slot.flavor)
     if fields is None:  # openai-chat whose `function` is missing or not an object
         fields = {}
+    elif fields is not entry:
+        fields = dict(fields)
+    if fields is not entry:
         entry["function"] = fields
     if name_changed:
         fields["name"] = new_name
 
     if slot.flavor == "gemini":
-        _write_gemini_schema(fields, slot, schema_changed, new_schema, gemini_field)
-        return document
+        _write_gemini_schema(fields, slot, schema_changed, new_schema, gemini_field, dup)
+        return entry
     if not schema_changed:
-        return document
+        return entry
     key = _schema_key(fields, slot.flavor)
     assert key is not None  # only gemini declarations can lack a schema field name
     if new_schema is None:
@@ -613,8 +634,8 @@ def _write_slot(
         else:
             fields[key] = copy.deepcopy(_EMPTY_OBJECT_SCHEMA)  # MCP and Anthropic require one
     else:
-        fields[key] = copy.deepcopy(new_schema)
-    return document
+        fields[key] = dup(new_schema)
+    return entry
 
 
 def _write_gemini_schema(
@@ -623,13 +644,14 @@ def _write_gemini_schema(
     schema_changed: bool,
     new_schema: Any,
     gemini_field: str | None,
+    dup: Callable[[Any], Any],
 ) -> None:
     """Gemini takes `parameters` or `parametersJsonSchema`, never both: keep exactly one."""
     current = next((key for key in _GEMINI_SCHEMA_KEYS if key in fields), None)
     target = _gemini_target(current, slot, gemini_field)
     others = [key for key in _GEMINI_SCHEMA_KEYS if key != target and key in fields]
     if schema_changed:
-        value = copy.deepcopy(new_schema)
+        value = dup(new_schema)
     elif gemini_field is None or current is None or (current == target and not others):
         return  # unchanged schema, and no field to move it to
     else:
@@ -644,6 +666,13 @@ def _write_gemini_schema(
             fields.pop(key, None)
 
 
+def _check_field(gemini_field: str | None) -> None:
+    if gemini_field is not None and gemini_field not in _GEMINI_FIELDS:
+        raise ValueError(
+            f"gemini_field must be one of {', '.join(_GEMINI_FIELDS)}, not {gemini_field!r}"
+        )
+
+
 def write_back(
     source: LoadedSource,
     replacements: Mapping[int, tuple[str, Any]],
@@ -656,19 +685,52 @@ def write_back(
     as the document had it: so identity replacements give back the document unchanged, even
     for malformed tools (a placeholder name is never written, a missing schema stays missing).
     """
-    if gemini_field is not None and gemini_field not in _GEMINI_FIELDS:
-        raise ValueError(
-            f"gemini_field must be one of {', '.join(_GEMINI_FIELDS)}, not {gemini_field!r}"
-        )
+    _check_field(gemini_field)
     layout = _analyse(source.document)
     document = copy.deepcopy(source.document)
     for index in sorted(replacements):
-        if not 0 <= index < len(layout.slots) or index >= len(source.tools):
-            raise IndexError(
-                f"{source.label} has no tool number {index} (it has {len(layout.slots)})"
-            )
+        slot = _slot_of(source, layout, index)
         new_name, new_schema = replacements[index]
-        document = _write_slot(
-            document, layout.slots[index], source.tools[index], new_name, new_schema, gemini_field
+        value = _slot_value(
+            _get(document, slot.path), slot, source.tools[index], new_name, new_schema,
+            gemini_field, copy_schema=True,
         )
+        document = _set(document, slot.path, value)
     return document
+
+
+def _slot_of(source: LoadedSource, layout: _Layout, index: int) -> _Slot:
+    if not 0 <= index < len(layout.slots) or index >= len(source.tools):
+        raise IndexError(f"{source.label} has no tool number {index} (it has {len(layout.slots)})")
+    return layout.slots[index]
+
+
+def iter_write_back(
+    source: LoadedSource,
+    indexes: Collection[int],
+    take: Callable[[int], tuple[str, Any]],
+    *,
+    gemini_field: str | None = None,
+    ensure_ascii: bool = False,
+) -> Iterator[str]:
+    """The text `dump_json(write_back(source, {i: take(i) for i in indexes}, ...))` would
+    give, in pieces, calling `take(i)` only when tool i's place in the document is written.
+
+    `transform` computes each tool inside `take`, so one transformed tool is held at a time
+    and neither a copy of the document nor its text is ever built. Tools not in `indexes`
+    are written as loaded. `ensure_ascii` is the caller's: `dump_json` picks it from the
+    whole text, which a stream does not have in advance (see `has_surrogate`).
+    """
+    _check_field(gemini_field)
+    layout = _analyse(source.document)
+    at = {_slot_of(source, layout, i).path: i for i in indexes}
+
+    def fill(path: tuple[_Key, ...]) -> Any:
+        index = at[path]
+        new_name, new_schema = take(index)
+        return _slot_value(
+            _get(source.document, path), layout.slots[index], source.tools[index], new_name,
+            new_schema, gemini_field, copy_schema=False,
+        )
+
+    return iter_indented(source.document, ensure_ascii=ensure_ascii, holes=at, fill=fill)

@@ -1,0 +1,81 @@
+"""The results of `transform`, taken one tool at a time while its output is written.
+
+On a large listing most of `transform`'s memory went to holding every result at once: each
+transformed schema (until the whole document could be built), each finding and each change
+record (for the summary on stderr). The writer now asks for each tool when its place in the
+document comes; what is kept afterwards is only what the summary, the exit code and `--json`
+read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from .model import Change, ToolResult
+
+__all__ = ["Taken", "compact_changes", "lean"]
+
+
+class Taken:
+    """Hands out results in the order the document needs them, from results that come in
+    the order of the tools (usually the same: a Gemini file with two declaration lists is
+    one that differs, and then the results it is ahead by wait here)."""
+
+    def __init__(self, results: Iterator[ToolResult], *, keep_schemas: bool) -> None:
+        self._results = results
+        self._keep_schemas = keep_schemas
+        self._waiting: dict[tuple[str, int], ToolResult] = {}
+        self._changes: dict[tuple[str, str, str], Change] = {}
+        self.kept: list[ToolResult] = []
+
+    def next(self) -> ToolResult:
+        """The next result in the order of the tools."""
+        result = next(self._results)
+        self.kept.append(result if self._keep_schemas else lean(result, self._changes))
+        return result
+
+    def take(self, source: str, index: int) -> ToolResult:
+        """The result of tool `index` of `source`; results before it in the order of the
+        tools wait for their turn."""
+        key = (source, index)
+        while key not in self._waiting:
+            result = self.next()
+            self._waiting[(result.tool.source, result.tool.index)] = result
+        return self._waiting.pop(key)
+
+    def rest(self) -> list[ToolResult]:
+        """Every result, kept as described above, once the ones not yet taken are run."""
+        while True:
+            try:
+                self.next()
+            except StopIteration:
+                return self.kept
+
+
+def lean(result: ToolResult, shared: dict[tuple[str, str, str], Change]) -> ToolResult:
+    """`result` as the transform summary and the exit code read it.
+
+    Kept: the tool, its new name, what remains (the exit code and the list of tools still
+    incompatible) and the changes as `compact_changes` leaves them. Dropped: the transformed
+    schema (already written) and the findings before the transform (not shown).
+    """
+    return replace(compact_changes(result, shared), findings=(), transformed_schema=None)
+
+
+def compact_changes(result: ToolResult,
+                    shared: dict[tuple[str, str, str], Change]) -> ToolResult:
+    """`result` with each change that is not lossy replaced by one record shared by every
+    change of the same rule, safety and scope, without its path and description.
+
+    The text summaries (of check and of transform) and the SARIF, GitHub and Markdown
+    reports only count those changes by safety; lossy ones are listed, so they stay whole.
+    On a 10,000-tool listing the records with their own paths and descriptions cost more
+    memory than the listing's own text.
+    """
+    changes = tuple(
+        c if c.safety == "lossy" else shared.setdefault(
+            (c.code, c.safety, c.scope), Change(c.code, (), c.safety, "", c.scope))
+        for c in result.changes
+    )
+    return replace(result, changes=changes)
