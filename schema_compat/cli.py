@@ -819,6 +819,7 @@ def _write_file(path: str, text: str | Iterable[str]) -> None:
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
     try:
+        os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for piece in (text,) if isinstance(text, str) else text:
                 fh.write(piece)
@@ -829,6 +830,17 @@ def _write_file(path: str, text: str | Iterable[str]) -> None:
         if isinstance(exc, OSError):
             fail(f"cannot write {path}: {exc.strerror or exc}")
         raise
+
+
+def _mode_for(path: str) -> int:
+    """The permissions `path` should end with: its own when it exists, else what a plain
+    `open(path, "w")` would give. mkstemp makes its file 0600, which the rename would keep."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @app.command()
@@ -1114,9 +1126,20 @@ def _command_name(info: CommandInfo) -> str | None:
     return info.callback.__name__.lower().replace("_", "-") if info.callback else None
 
 
+def _escape_unencodable_output() -> None:
+    """A schema may hold a lone surrogate (`"\\ud800"` is valid JSON) that no UTF-8 stream
+    can encode. Written as a backslash escape, it reads as itself in a text report and is the
+    same JSON string in a JSON one, where a strict stream would stop the run half way."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Entry point: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1 shows one."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    _escape_unencodable_output()
     try:
         app_for(sys.argv[1:])()
     except KeyboardInterrupt:

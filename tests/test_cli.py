@@ -416,6 +416,26 @@ def test_transform_escapes_a_document_that_keeps_a_lone_surrogate(
     assert json.loads(proc.stdout)["tools"][0]["inputSchema"]["properties"]["p"]["nullable"]
 
 
+def test_reports_carry_a_lone_surrogate_as_an_escape(run_cli: RunCli, tmp_path: Path) -> None:
+    """JSON reports and text output of a schema holding a lone surrogate are written (as the
+    JSON escape, the same string), not stopped by the UTF-8 stream."""
+    src = tmp_path / "in.json"
+    src.write_text('{"tools": [{"name": "a", "description": "x", "inputSchema": '
+                   '{"type": "object", "properties": {"p": {"type": ["string", "null"], '
+                   '"description": "\\udc00 y"}}}}]}', encoding="utf-8")
+    for args in (("check", "--json"), ("diff", "--json", "a"), ("transform", "--json")):
+        proc = run_cli(*args, str(src), "-o", str(tmp_path / "out.json")) \
+            if args[0] == "transform" else run_cli(*args, str(src))
+        assert proc.returncode in (0, 1), (args, proc.stderr)
+        assert "internal error" not in proc.stderr
+        assert "\\udc00 y" in proc.stdout
+        report = json.loads(proc.stdout)
+        assert "\udc00 y" in json.dumps(report, ensure_ascii=False)
+    text = run_cli("diff", "a", str(src))
+    assert text.returncode == 0, text.stderr
+    assert "\\udc00 y" in text.stdout
+
+
 def test_transform_summary_counts_every_change(run_cli: RunCli) -> None:
     """The summary keeps only the lossy changes in full: the counts must still be all."""
     report = _json(run_cli("transform", "--json", MIXED))
@@ -437,6 +457,24 @@ def test_check_text_report_counts_every_change(run_cli: RunCli) -> None:
     markdown = run_cli("check", "--format", "markdown", MIXED).stdout
     for tool in report["tools"]:
         assert f"fix: {tool['fix_status']}" in markdown
+
+
+def test_transform_output_keeps_usual_permissions(run_cli: RunCli, tmp_path: Path) -> None:
+    """-o writes through a temporary file; the result has the mode a plain write gives (the
+    umask's), and a file that existed keeps its own mode."""
+    fresh = tmp_path / "fresh.json"
+    umask = os.umask(0o022)
+    try:
+        assert run_cli("transform", FS, "-o", str(fresh)).returncode == 0
+    finally:
+        os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o644
+    kept = tmp_path / "kept.json"
+    kept.write_text("old\n", encoding="utf-8")
+    kept.chmod(0o640)
+    assert run_cli("transform", FS, "-o", str(kept)).returncode == 0
+    assert kept.stat().st_mode & 0o777 == 0o640
+    assert json.loads(kept.read_text(encoding="utf-8"))["tools"]
 
 
 def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> None:
