@@ -320,8 +320,9 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
     """
     # Names and counts are per source: one source is one server's listing, sent together;
     # two snapshot files checked in one run are not one request.
-    original_names: dict[str, list[str]] = {}
-    new_names: dict[str, list[str]] = {}
+    original_names: dict[str, set[str]] = {}
+    new_names: dict[str, set[str]] = {}
+    seen: dict[str, int] = {}  # tools of each source met so far
     totals: dict[str, int] = {}
     tally_rules = [r for r in plan.tool if r.tally is not None]
     tallies: dict[tuple[str, bool], Counter[str]] = {}  # (source, transformed) -> sums
@@ -330,12 +331,13 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
     base = plan
     for tool in tools:
         plan = plan_for(tool) if plan_for else base
-        before = original_names.setdefault(tool.source, [])
-        renamed = new_names.setdefault(tool.source, [])
+        before = original_names.setdefault(tool.source, set())
+        renamed = new_names.setdefault(tool.source, set())
         sums_before = tallies.setdefault((tool.source, False), Counter())
         sums_after = tallies.setdefault((tool.source, True), Counter())
-        position, total = len(before), totals[tool.source]
-        info = ToolInfo(tool.name, tool.description, position, tuple(before), total,
+        position, total = seen.get(tool.source, 0), totals[tool.source]
+        seen[tool.source] = position + 1
+        info = ToolInfo(tool.name, tool.description, position, before, total,
                         tool.schema, dict(sums_before))
         no_params = tool.schema is None and tool.schema_optional
         findings = check_tool_level(info, plan)
@@ -352,13 +354,13 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
                 # No rule with a fix fired, so a transform would find the same nodes and
                 # change nothing: skip its passes and the second check walk.
                 new_schema, schema_left = json_copy(tool.schema), schema_findings
-        new_name, name_changes = fix_tool_name(replace(info, names_before=tuple(renamed)),
+        new_name, name_changes = fix_tool_name(replace(info, names_before=renamed),
                                                plan)
-        after = ToolInfo(new_name, tool.description, position, tuple(renamed), total,
+        after = ToolInfo(new_name, tool.description, position, renamed, total,
                          new_schema, dict(sums_after))
         remaining = check_tool_level(after, plan) + schema_left
-        before.append(tool.name)
-        renamed.append(new_name)
+        before.add(tool.name)
+        renamed.add(new_name)
         for rule in tally_rules:
             assert rule.tally is not None
             sums_before.update(rule.tally(tool.schema))

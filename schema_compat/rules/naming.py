@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,10 @@ class ToolInfo:
     name: str
     description: str | None
     position: int  # 0-based position among all tools of the run
-    names_before: tuple[str, ...]  # names of the tools before this one (after renaming)
+    # Names of the tools before this one (after renaming), as a set: asked "is it taken?" once
+    # per tool, which over a listing of n tools must not cost n each time. The engine hands
+    # over its running set; it is read during this tool's turn only.
+    names_before: AbstractSet[str]
     total: int
     schema: Any = None  # the tool's schema (the transformed one when judging the result)
     # per-request sums of the tools before this one, for rules with a `tally`
