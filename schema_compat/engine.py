@@ -117,6 +117,34 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
     return _document_findings(schema, plan) + _node_findings(schema, schema, plan)
 
 
+# path -> the findings there, for the nodes of a check where no rule with a fix fired
+Checked = dict[Path, list[Finding]]
+
+
+def _check_recording(schema: Any, plan: Plan) -> tuple[list[Finding], Checked | None]:
+    """`check_schema`, and where the check found no rule with a fix firing, with that
+    node's findings: the transform's first pass, rewriting a copy of the same document, is
+    then spared asking those rules again at the same place (None: the plan has a rule that
+    reads the whole document, whose answer at a node may depend on other nodes)."""
+    if not plan.subtree_local:
+        return check_schema(schema, plan), None
+    ref_rules.clear_cache()
+    findings = _document_findings(schema, plan)
+    checked: Checked = {}
+    for path, node, key in iter_nodes_keyed(schema):
+        ctx = plan.ctx(schema, path, key)
+        start = len(findings)
+        clean = True
+        for rule in plan.node_rules(node):
+            for hit in rule.detect(node, ctx):
+                findings.append(plan.finding(rule, path + hit.rel, hit))
+                if rule.fix is not None:
+                    clean = False
+        if clean:
+            checked[path] = findings[start:]
+    return findings, checked
+
+
 def _document_findings(schema: Any, plan: Plan) -> list[Finding]:
     root_ctx = plan.ctx(schema)
     return [plan.finding(rule, hit.rel, hit) for rule in plan.document
@@ -147,6 +175,7 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
 
 
 def _transform(schema: Any, plan: Plan, checked: bool = False,
+               check_clean: Checked | None = None,
                ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, and what `check_schema` finds in the result: the last pass,
     which changes nothing, runs every detector on the final document anyway, so it
@@ -156,7 +185,8 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     The first pass's document rules look at `schema` itself: their fixes build a new
     document, so the copy is made only when none applies; and with `checked` (the caller
     has just run `check_schema` on it, unchanged since) they reuse that check's
-    reference analysis.
+    reference analysis. `check_clean` is what that check recorded (`_check_recording`):
+    the first node pass reuses it where the copy is still the document the check saw.
     """
     work = schema
     changes: list[Change] = []
@@ -180,9 +210,12 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
+        from_check: Checked | None = None
         if work is schema:  # the node pass rewrites in place
             work = json_copy(schema)
-        work, rewritten, found, clean = _node_pass(work, plan, changes, clean)
+            from_check = check_clean  # same content at the same paths as the check saw
+        check_clean = None
+        work, rewritten, found, clean = _node_pass(work, plan, changes, clean, from_check)
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
@@ -201,6 +234,7 @@ Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
 
 
 def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
+               from_check: Checked | None = None,
                ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean]:
     """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
     returns the findings of the nodes as they are left, in the order of a check walk:
@@ -209,7 +243,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
     A node the pass before left clean (no rule with a fix firing), met again as the same
     object at the same place with nothing below it replaced since, is clean again with the
     same findings: its rules are not asked twice (fixes build new nodes; they never change
-    the one they are given).
+    the one they are given). Likewise, with `from_check` (`root` is a copy of the checked
+    document), a node with nothing below it replaced is the node the check saw at that path.
     """
     changed = False
     clean: Clean = {}
@@ -223,6 +258,12 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
             if seen is not None and seen[0] is node and seen[1] == path:
                 clean[id(node)] = seen
                 return node, list(seen[2])
+        if from_check is not None and not changed_below:
+            known = from_check.get(path)
+            if known is not None:
+                if plan.subtree_local:
+                    clean[id(node)] = (node, path, list(known))
+                return node, list(known)
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
@@ -345,10 +386,11 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
         changes: list[Change] = []
         schema_left: list[Finding] = []
         if not no_params:
-            schema_findings = check_schema(tool.schema, plan)
+            schema_findings, check_clean = _check_recording(tool.schema, plan)
             findings += schema_findings
             if any(RULES[f.code].fix is not None for f in schema_findings):
-                new_schema, changes, left = _transform(tool.schema, plan, checked=True)
+                new_schema, changes, left = _transform(tool.schema, plan, checked=True,
+                                                       check_clean=check_clean)
                 schema_left = check_schema(new_schema, plan) if left is None else left
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..model import Path, Safety, Severity
 
@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 Scope = Literal["node", "document", "tool"]
 
 
-@dataclass(frozen=True)
-class NodeContext:
-    """Where a node sits: rules need to know the root and the keyword that led here."""
+class NodeContext(NamedTuple):
+    """Where a node sits: rules need to know the root and the keyword that led here.
+    A named tuple, not a frozen dataclass: the engine makes one per node per pass, and a
+    tuple is as immutable and about 2.5x quicker to build."""
 
     path: Path
     profile: Profile
