@@ -1,33 +1,52 @@
-"""The `schema-compat` command line.
+"""The `schema-compat` command line: typer declares every command, option and help text.
 
 Only typer is imported at start-up: the engine, rich reports, deepdiff and the MCP SDK are
-imported inside the commands that need them, so `--help` and `--version` stay fast.
+imported inside the commands that need them, so `--help` and `--version` stay fast. The
+steps the commands share live in commands/common.py, without typer, since the usual
+`check FILE` runs without typer (see commands/check_argv.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from . import __version__
+from .commands.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    FailOn,
+    Format,
+    LiveOpts,
+    busy,
+    exit_status,
+    fail,
+    load_inputs,
+    make_report,
+    one_provider_plan,
+    per_tool_plans,
+    print_errors,
+    provider_plan,
+    run_guarded,
+    run_tools,
+    select_tools,
+    split_pair,
+    write_file,
+)
 
 if TYPE_CHECKING:
     from typer.models import CommandInfo
 
     from .engine import Plan
     from .extract.files import LoadedSource
-    from .model import Report, SourceError, ToolResult
-    from .settings import Settings
+    from .model import ToolResult
     from .transform_out import Taken
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 app = typer.Typer(
     name="schema-compat",
@@ -46,20 +65,6 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    markdown = "markdown"
 
 
 SourcesArg = Annotated[
@@ -140,33 +145,6 @@ TimeoutOpt = Annotated[
 ]
 
 
-@dataclass(frozen=True)
-class LiveOpts:
-    """The live-source options a command was given (see extract/live.py)."""
-
-    server: list[str] | None = None
-    env: list[str] | None = None
-    cwd: str | None = None
-    url: list[str] | None = None
-    header: list[str] | None = None
-    sse: list[str] | None = None
-    config: list[str] | None = None
-    name: list[str] | None = None
-    timeout: float = 30.0
-
-    def given(self) -> bool:
-        return bool(self.server or self.url or self.sse or self.config)
-
-
-def fail(message: str, hint: str = "") -> NoReturn:
-    """One line on stderr and exit 2: the contract for bad usage and unreadable input."""
-    text = f"schema-compat: error: {message}"
-    if hint:
-        text += f" ({hint})"
-    print(text, file=sys.stderr)
-    raise typer.Exit(EXIT_USAGE)
-
-
 def _version(value: bool) -> None:
     if value:
         print(f"schema-compat {__version__}")
@@ -181,205 +159,6 @@ def _root(
     ] = False,
 ) -> None:
     """Check, transform and diff MCP tool schemas for LLM providers."""
-
-
-def _split(values: list[str] | None) -> list[str] | None:
-    if not values:
-        return None
-    out = [v.strip() for item in values for v in item.split(",") if v.strip()]
-    return out or None
-
-
-def _plan(provider: str, select: list[str] | None, ignore: list[str] | None,
-          lossless_only: bool) -> Plan:
-    from .engine import make_plan
-    from .profiles import PROFILES
-    from .rules.registry import unknown_patterns
-
-    if provider.lower() not in PROFILES:
-        if provider.strip().lower() == "all" or "," in provider:
-            fail(f"--provider {provider!r}: this command takes one provider",
-                 "`schema-compat check --provider all` compares them; transform or diff "
-                 "for one at a time")
-        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
-    sel, ign = _split(select), _split(ignore)
-    bad = unknown_patterns([*(sel or []), *(ign or [])])
-    if bad:
-        fail(f"unknown rule {bad[0]!r} in --select/--ignore",
-             "`schema-compat rules` lists the codes")
-    return make_plan(provider, sel, ign, lossless_only)
-
-
-def _load(sources: list[str] | None, live: LiveOpts | None = None, *, discover: bool = False
-          ) -> tuple[list[LoadedSource], list[SourceError]]:
-    from .extract.files import load_sources
-
-    live = live or LiveOpts()
-    if (live.env or live.cwd) and not live.server:
-        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
-    if live.header and not (live.url or live.sse):
-        fail("--header applies to --url and --sse", "add --url URL")
-    if live.name and not live.config and (sources or live.given()):
-        fail("--name picks servers of --config", "add --config FILE")
-    if not sources and not live.given():
-        configs = _discover() if discover else []
-        if not configs:
-            from .extract.config import CONFIG_CANDIDATES
-
-            fail("no SOURCE given" + (" and no MCP client config here (looked for "
-                                      f"{', '.join(CONFIG_CANDIDATES)})" if discover else ""),
-                 "pass a JSON file, a directory, - to read stdin, --server, --url, --sse "
-                 "or --config")
-        live = LiveOpts(config=configs, name=live.name, timeout=live.timeout)
-    loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])
-    if live.given():
-        more, more_errors = _load_live(live)
-        loaded += more
-        errors += more_errors
-    return loaded, errors
-
-
-def _discover() -> list[str]:
-    """With no SOURCE, the MCP client configs in the current directory; says what it found."""
-    from .extract.config import discover_configs
-
-    found = discover_configs(".")
-    if found:
-        print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
-              file=sys.stderr)
-    return found
-
-
-def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
-    """--server/--url/--sse/--config: every server is connected at once, within --timeout."""
-    from .extract.config import ConfigError, ServerSpec, load_config, parse_command
-
-    env = dict(_pair(e, "=", "--env", "K=V") for e in live.env or [])
-    headers = dict(_pair(h, ":", "--header", "'K: V'") for h in live.header or [])
-    specs: list[ServerSpec] = []
-    errors: list[SourceError] = []
-    for text in live.server or []:
-        try:
-            command, args = parse_command(text)
-        except ValueError as exc:
-            fail(str(exc), 'quote the whole command: --server "CMD ARGS"')
-        specs.append(ServerSpec(text, "stdio", command, args, env, live.cwd))
-    specs += [ServerSpec(u, "http", url=u, headers=headers) for u in live.url or []]
-    specs += [ServerSpec(u, "sse", url=u, headers=headers) for u in live.sse or []]
-    for path in live.config or []:
-        try:
-            found, bad = load_config(path, live.name)
-        except ConfigError as exc:
-            errors.append(exc.error)
-            continue
-        specs += found
-        errors += bad
-    if not specs:
-        return [], errors
-    from .extract.live import fetch_servers
-
-    loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
-    return loaded, errors + failed
-
-
-def _pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
-    key, found, value = text.partition(sep)
-    if not found or not key.strip():
-        fail(f"{option} {text!r} is not {form}")
-    return key.strip(), value.strip() if sep == ":" else value
-
-
-def _select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
-    import fnmatch
-
-    tools = [t for s in loaded for t in s.tools]
-    if not patterns:
-        return tools
-    chosen = [t for t in tools if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
-    if not chosen and tools:
-        names = ", ".join(t.name for t in tools[:8]) + (", …" if len(tools) > 8 else "")
-        fail(f"no tool matches --tool {' '.join(patterns)}", f"tools here: {names}")
-    return chosen
-
-
-def _run(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-         keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
-    """The engine's results; without `keep_changes`, changes that are not lossy are kept
-    only as counts (see `compact_changes`), for reports that show no more."""
-    from .engine import iter_plan, run_plan
-
-    plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
-    with _busy(len(tools)):
-        if keep_changes:
-            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
-        from .transform_out import compact_changes
-
-        shared: dict[Any, Any] = {}
-        return [compact_changes(r, shared)
-                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
-
-
-@contextlib.contextmanager
-def _busy(count: int, spin: bool = True) -> Iterator[None]:
-    """A spinner on a terminal's stderr while many tools are checked."""
-    if spin and count >= 200 and sys.stderr.isatty():
-        from .report.text import make_console
-
-        with make_console(stderr=True).status(f"Checking {count} tools…"):
-            yield
-    else:
-        yield
-
-
-def _report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
-    from .model import Report
-
-    return Report(provider, tuple(results), tuple(errors))
-
-
-def _print_errors(errors: list[SourceError]) -> None:
-    for err in errors:
-        print(f"schema-compat: error: {err.one_line()}", file=sys.stderr)
-
-
-def _exit_code(report: Report, fail_on: str, findings_of: str = "findings") -> int:
-    from .model import SEVERITY_RANK
-
-    threshold = SEVERITY_RANK[fail_on]
-    worst = [f for r in report.results for f in getattr(r, findings_of)
-             if SEVERITY_RANK[f.severity] >= threshold]
-    if report.errors:
-        return EXIT_USAGE
-    return EXIT_FINDINGS if worst else EXIT_OK
-
-
-def _providers(text: str) -> list[str]:
-    """`all`, or a comma-separated list of profiles; one name stays one provider."""
-    from .profiles import PROFILES
-
-    if text.strip().lower() == "all":
-        return list(PROFILES)
-    return [p.strip() for p in text.split(",") if p.strip()] or [text]
-
-
-def _print_matrix(reports: list[Report], as_json: bool) -> None:
-    from .report.matrix import matrix_to_dict
-
-    by_provider = {r.provider: list(r.results) for r in reports}
-    if as_json:
-        import json
-
-        from .report.json import report_to_dict
-
-        data = report_to_dict(reports[0])
-        data["provider"] = ",".join(by_provider)
-        data["matrix"] = matrix_to_dict(by_provider)
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    else:
-        from .report.matrix import render_matrix
-        from .report.text import make_console
-
-        render_matrix(by_provider, make_console())
 
 
 @app.command()
@@ -440,205 +219,20 @@ def check(
     per provider. Settings may also come from `.schema-compat.toml` or
     `[tool.schema-compat]` in pyproject.toml (the nearest one up from here); flags win.
     """
-    settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
-                         fail_on=fail_on.value, lossless_only=lossless_only)
-    if show_config:
-        from .settings import describe
+    from .commands.check import CheckOptions, run_check
 
-        sys.stdout.write(describe(settings))
-        raise typer.Exit(EXIT_OK)
-    if baseline and write_baseline:
-        fail("--baseline and --write-baseline do not go together",
-             "write the baseline first, then check against it")
-    provider, select, ignore = settings.providers, settings["select"], settings["ignore"]
-    lossless_only, fail_level = settings["lossless-only"], settings["fail-on"]
-    per_tool = _per_tool_ignores(settings["per-tool-ignores"])
-    if json_out and output_format not in (Format.text, Format.json):
-        fail(f"--json and --format {output_format.value} ask for two formats",
-             "--json is short for --format json; give one of them")
-    if output_format == Format.json:
-        json_out = True
-    providers = _providers(provider)
-    plans = ([_plan(p, select, ignore, lossless_only) for p in providers] if len(providers) > 1
-             else [_plan(provider, select, ignore, lossless_only)])
-    known = _read_baseline(baseline) if baseline else None
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = _load(sources, live, discover=True)
-    if write_baseline:
-        _refuse_input(write_baseline, loaded, "--write-baseline")
-    tools = _select_tools(loaded, tool)
-    # only the JSON report shows transformed schemas and each change: not keeping them
-    # bounds the memory
-    reports = [_report(pl.profile.name, _run(tools, pl, per_tool, keep_schemas=json_out,
-                                             keep_changes=json_out), errors) for pl in plans]
-    if write_baseline:
-        _write_baseline(write_baseline, reports, errors)
-    if known is not None:
-        reports = _apply_baseline(reports, known, baseline or "")
-    listed = _print_check(reports, output_format, json_out, verbose)
-    if not (listed and sys.stdout.isatty()):  # on a terminal the text report lists them
-        _print_errors(errors)
-    raise typer.Exit(max(_exit_code(r, fail_level) for r in reports))
+    options = CheckOptions(sources, provider, tool, json_out, output_format, select, ignore,
+                           fail_on, lossless_only, verbose, show_config, baseline,
+                           write_baseline, server, env, cwd, url, header, sse, config, name,
+                           timeout)
+    raise typer.Exit(run_check(options, _given(ctx)))
 
 
-def _print_check(reports: list[Report], output_format: Format, json_out: bool,
-                 verbose: bool) -> bool:
-    """Print the report; True when it was the text report, which lists unreadable sources
-    itself."""
-    if output_format in (Format.sarif, Format.github, Format.markdown):
-        from importlib import import_module
-
-        module = import_module(f".report.{output_format.value}", __package__)
-        sys.stdout.write(getattr(module, f"render_{output_format.value}")(reports))
-    elif len(reports) > 1:
-        _print_matrix(reports, json_out)
-    elif json_out:
-        from .report.json import write_json
-
-        write_json(reports[0], sys.stdout)
-    else:
-        from .report.text import render_check, text_output
-
-        render_check(reports[0], text_output(), verbose=verbose)
-        return True
-    return False
-
-
-def _settings(ctx: typer.Context, **flags: Any) -> Settings:
-    """The settings in force: flags given on the command line, then the nearest settings
-    file, then the defaults."""
-    from pathlib import Path
-
-    from .settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
-
-    given = {}
-    for param, value in flags.items():
-        source = ctx.get_parameter_source(param)
-        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
-            key = param.replace("_", "-")
-            given[key] = _split(value) or [] if param in ("select", "ignore") else value
-    found = find_settings_file(Path.cwd())
-    try:
-        file = load_file(*found) if found else FileSettings()
-    except SettingsError as exc:
-        fail(str(exc), "see `schema-compat check --help`")
-    settings = resolve(file, given)
-    _check_file_values(settings)
-    return settings
-
-
-def _check_file_values(settings: Settings) -> None:
-    """Provider and rule names from the file are checked here, so the error names the file
-    rather than a flag the user never typed."""
-    from .profiles import PROFILES
-    from .rules.registry import unknown_patterns
-
-    where = str(settings.file)
-    if settings.values["provider"].origin not in ("--provider", "default"):
-        for name in _providers(settings.providers):
-            if name.lower() not in PROFILES:
-                fail(f"{where}: unknown provider {name!r}",
-                     f"choose from: {', '.join(PROFILES)}, or all")
-    for key in ("select", "ignore"):
-        if settings.values[key].origin not in (f"--{key}", "default"):
-            bad = unknown_patterns(settings[key])
-            if bad:
-                fail(f"{where}: unknown rule {bad[0]!r} in {key}",
-                     "`schema-compat rules` lists the codes")
-
-
-def _one_provider_plan(ctx: typer.Context, provider: str, select: list[str] | None,
-                       ignore: list[str] | None, lossless_only: bool
-                       ) -> tuple[Plan, dict[str, list[str]] | None]:
-    """transform and diff: the settings file's provider, rules, per-tool ignores and
-    lossless-only apply too. Returns the plan and the per-tool ignores."""
-    settings = _settings(ctx, provider=provider, select=select, ignore=ignore,
-                         lossless_only=lossless_only)
-    chosen = settings.values["provider"]
-    if chosen.origin != "--provider" and len(_providers(settings.providers)) > 1:
-        fail(f"{settings.file}: provider names several providers; this command takes one",
-             "pass --provider NAME")
-    plan = _plan(settings.providers, settings["select"], settings["ignore"],
-                 settings["lossless-only"])
-    return plan, _per_tool_ignores(settings["per-tool-ignores"])
-
-
-def _per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
-    from .rules.registry import unknown_patterns
-
-    for pattern, codes in table.items():
-        bad = unknown_patterns(codes)
-        if bad:
-            fail(f"unknown rule {bad[0]!r} in per-tool-ignores for {pattern!r}",
-                 "`schema-compat rules` lists the codes")
-    return table or None
-
-
-def _per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
-    """A function giving each tool its plan: the base rules less its per-tool ignores."""
-    import fnmatch
-
-    from .engine import Plan as PlanType
-
-    cache: dict[frozenset[str], PlanType] = {}
-
-    def plan_for(tool: Any) -> PlanType:
-        drop = frozenset(c for pattern, codes in per_tool.items()
-                         if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
-        if not drop:
-            return plan
-        if drop not in cache:
-            from .rules.registry import select_codes
-
-            codes = [c for c in select_codes(plan.profile, None, sorted(drop))
-                     if c in plan.codes]
-            cache[drop] = PlanType(plan.profile, codes, plan.lossless_only)
-        return cache[drop]
-
-    return plan_for
-
-
-def _read_baseline(path: str) -> Any:
-    from .baseline import BaselineError, load_baseline
-
-    try:
-        return load_baseline(path)
-    except BaselineError as exc:
-        fail(str(exc))
-
-
-def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report]:
-    from .baseline import apply_baseline
-
-    out, removed = [], 0
-    for r in reports:
-        filtered, n = apply_baseline(r, known)
-        out.append(filtered)
-        removed += n
-    print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
-          "not shown; only new findings are reported", file=sys.stderr)
-    return out
-
-
-def _refuse_input(path: str, loaded: list[LoadedSource], option: str) -> None:
-    target = os.path.realpath(path)
-    for src in loaded:
-        if os.path.realpath(src.label) == target:
-            fail(f"{option} {path} is one of the inputs ({src.label}); it would be "
-                 "overwritten", "choose another file")
-
-
-def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:
-    from .baseline import dump_baseline
-
-    if errors:  # a baseline missing an unreadable source's findings would hide them later
-        _print_errors(errors)
-        fail(f"--write-baseline {path}: not written, since a source could not be read")
-    _write_file(path, dump_baseline(reports))
-    count = sum(len(r.findings) for rep in reports for r in rep.results)
-    print(f"schema-compat: recorded {count} finding{'s' if count != 1 else ''} in {path}",
-          file=sys.stderr)
-    raise typer.Exit(EXIT_OK)
+def _given(ctx: typer.Context) -> set[str]:
+    """The parameters the command line set, as opposed to those left at their defaults."""
+    return {param for param in ctx.params
+            if (source := ctx.get_parameter_source(param)) is not None
+            and source.name not in ("DEFAULT", "DEFAULT_MAP")}
 
 
 @app.command()
@@ -685,11 +279,11 @@ def transform(
     """
     from .jsonio import dump_json, has_surrogate
 
-    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
+    plan, per_tool = one_provider_plan(_given(ctx), provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = _load(sources, live)
+    loaded, errors = load_inputs(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
-        _print_errors(errors)
+        print_errors(errors)
         raise typer.Exit(EXIT_USAGE)
     if output and not force:
         target = os.path.realpath(output)
@@ -697,32 +291,32 @@ def transform(
             if os.path.realpath(src.label) == target:
                 fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
                      "choose another file, or add --force")
-    tools = _select_tools(loaded, tool)
+    tools = select_tools(loaded, tool)
     text = None
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
         # after the transform: only the whole document tells, so it is built in full.
-        results = _run(tools, plan, per_tool)
+        results = run_tools(tools, plan, per_tool)
         text = dump_json(_write_back(loaded, results, plan.profile.name))
     else:
         # On a terminal, the document itself shows progress; a spinner would garble it.
-        with _busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
+        with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
             results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
-    report = _report(plan.profile.name, results, errors)
+    report = make_report(plan.profile.name, results, errors)
     if json_out:
         from .report.json import write_json
 
         write_json(report, sys.stdout)
     if text is not None and output:
-        _write_file(output, text)
+        write_file(output, text)
     elif text is not None and not json_out:
         sys.stdout.write(text)
     if not quiet and not json_out:
         from .report.text import render_transform_summary, text_output
 
         render_transform_summary(report, text_output(stderr=True))
-    _print_errors(errors)
-    raise typer.Exit(_exit_code(report, "error", "remaining"))
+    print_errors(errors)
+    raise typer.Exit(exit_status(report, "error", "remaining"))
 
 
 def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
@@ -733,12 +327,12 @@ def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan
     from .engine import iter_plan
     from .transform_out import Taken
 
-    plan_for = _per_tool_plans(plan, per_tool) if per_tool else None
+    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
     taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
     if output or not json_out:
         pieces = _document_pieces(loaded, tools, taken, plan.profile.name)
         if output:
-            _write_file(output, pieces)
+            write_file(output, pieces)
         else:
             for piece in pieces:
                 sys.stdout.write(piece)
@@ -806,43 +400,6 @@ def _schema_for(result: ToolResult, shape: str) -> Any:
     return schema
 
 
-def _write_file(path: str, text: str | Iterable[str]) -> None:
-    """Write to a temporary file beside `path`, then rename it: `path` is either left as it
-    was or replaced whole, even when the text comes in pieces over a long run."""
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        fail(f"cannot write {path}: directory {directory} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".schema-compat-", suffix=".json")
-    except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
-    try:
-        os.chmod(tmp, _mode_for(path))
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for piece in (text,) if isinstance(text, str) else text:
-                fh.write(piece)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            fail(f"cannot write {path}: {exc.strerror or exc}")
-        raise
-
-
-def _mode_for(path: str) -> int:
-    """The permissions `path` should end with: its own when it exists, else what a plain
-    `open(path, "w")` would give. mkstemp makes its file 0600, which the rename would keep."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 @app.command()
 def diff(
     ctx: typer.Context,
@@ -871,10 +428,10 @@ def diff(
       NO_COLOR=1 schema-compat diff read_files tools.json | less
       schema-compat diff read_files --server "python examples/fs_server.py"
     """
-    plan, per_tool = _one_provider_plan(ctx, provider, select, ignore, lossless_only)
+    plan, per_tool = one_provider_plan(_given(ctx), provider, select, ignore, lossless_only)
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = _load(sources, live)
-    _print_errors(errors)
+    loaded, errors = load_inputs(sources, live)
+    print_errors(errors)
     tools = [t for s in loaded for t in s.tools]
     chosen = [t for t in tools if t.name == tool_name]
     if not chosen:
@@ -882,8 +439,8 @@ def diff(
         where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
         fail(f"no tool named {tool_name!r} in {where}",
              f"tools here: {names}" if names else "no tools were read")
-    results = _run(chosen[:1], plan, per_tool)
-    report = _report(plan.profile.name, results, errors)
+    results = run_tools(chosen[:1], plan, per_tool)
+    report = make_report(plan.profile.name, results, errors)
     if json_out:
         import json
 
@@ -958,15 +515,15 @@ def repair(
     except JsonInputError as exc:
         fail(exc.error.one_line().replace("--args: ", "--args ", 1))
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = _load(sources, live)
+    loaded, errors = load_inputs(sources, live)
     if errors:
-        _print_errors(errors)
+        print_errors(errors)
         raise typer.Exit(EXIT_USAGE)
     tools = [t for s in loaded for t in s.tools]
     chosen = [t for t in tools if t.name == tool]
     if not chosen and provider:
-        plan = _plan(provider, None, None, False)
-        chosen = [r.tool for r in _run(tools, plan) if r.transformed_name == tool]
+        plan = provider_plan(provider, None, None, False)
+        chosen = [r.tool for r in run_tools(tools, plan) if r.transformed_name == tool]
     if not chosen:
         names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
         fail(f"no tool named {tool!r}", f"tools here: {names}" if names else
@@ -1038,11 +595,11 @@ def proxy(
     if (env or cwd) and not command:
         fail("--env and --cwd apply to a command upstream", "add -- CMD ARGS")
     if url:
-        headers = dict(_pair(h, ":", "--header", "'K: V'") for h in header or [])
+        headers = dict(split_pair(h, ":", "--header", "'K: V'") for h in header or [])
         spec = ServerSpec(url, "http", url=url, headers=headers)
     else:
         assert command
-        variables = dict(_pair(e, "=", "--env", "K=V") for e in env or [])
+        variables = dict(split_pair(e, "=", "--env", "K=V") for e in env or [])
         spec = ServerSpec(command[0], "stdio", command[0], tuple(command[1:]), variables, cwd)
     try:
         from .proxy.run import serve
@@ -1126,31 +683,6 @@ def _command_name(info: CommandInfo) -> str | None:
     return info.callback.__name__.lower().replace("_", "-") if info.callback else None
 
 
-def _escape_unencodable_output() -> None:
-    """A schema may hold a lone surrogate (`"\\ud800"` is valid JSON) that no UTF-8 stream
-    can encode. Written as a backslash escape, it reads as itself in a text report and is the
-    same JSON string in a JSON one, where a strict stream would stop the run half way."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
-
-
 def main() -> None:
-    """Entry point: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1 shows one."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    _escape_unencodable_output()
-    try:
-        app_for(sys.argv[1:])()
-    except KeyboardInterrupt:
-        print("schema-compat: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
-    except Exception as exc:  # a bug: say so in one line rather than dump a traceback
-        if os.environ.get("SCHEMA_COMPAT_DEBUG"):
-            raise
-        print(f"schema-compat: internal error: {type(exc).__name__}: {exc} (rerun with "
-              "SCHEMA_COMPAT_DEBUG=1 for the traceback and report it)", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+    """Entry point for every command line typer parses (see entry.py for the others)."""
+    run_guarded(lambda: app_for(sys.argv[1:])())

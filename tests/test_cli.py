@@ -480,7 +480,7 @@ def test_transform_output_keeps_usual_permissions(run_cli: RunCli, tmp_path: Pat
 def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> None:
     """If writing fails part way, the file given to -o is left as it was, and no temporary
     file stays behind."""
-    from schema_compat.cli import _write_file
+    from schema_compat.commands.common import write_file
 
     out = tmp_path / "out.json"
     out.write_text("before\n", encoding="utf-8")
@@ -490,10 +490,10 @@ def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> No
         raise ValueError("stopped half way")
 
     with pytest.raises(ValueError, match="half way"):
-        _write_file(str(out), pieces())
+        write_file(str(out), pieces())
     assert out.read_text(encoding="utf-8") == "before\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
-    _write_file(str(out), iter(["{", "}\n"]))
+    write_file(str(out), iter(["{", "}\n"]))
     assert out.read_text(encoding="utf-8") == "{}\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 

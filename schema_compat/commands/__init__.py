@@ -1,0 +1,1 @@
+"""The commands' own work, apart from the typer app that declares them (cli.py)."""

@@ -1,0 +1,198 @@
+"""`schema-compat check`: the command's work, from its options to an exit status.
+
+It lives apart from the typer app so that the usual `check FILE` command line, parsed by
+commands/check_argv.py, runs without importing typer; cli.py's `check` declares the options
+(and their help) and calls `run_check` the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .common import (
+    EXIT_OK,
+    FailOn,
+    Format,
+    LiveOpts,
+    exit_status,
+    fail,
+    load_inputs,
+    make_report,
+    per_tool_ignores,
+    print_errors,
+    provider_names,
+    provider_plan,
+    resolve_settings,
+    run_tools,
+    select_tools,
+    write_file,
+)
+
+if TYPE_CHECKING:
+    from ..extract.files import LoadedSource
+    from ..model import Report, SourceError
+
+
+class CheckOptions(NamedTuple):
+    """Every option of `check`, with the defaults typer declares for it in cli.py."""
+
+    sources: list[str] | None = None
+    provider: str = "gemini"
+    tool: list[str] | None = None
+    json_out: bool = False
+    output_format: Format = Format.text
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    fail_on: FailOn = FailOn.error
+    lossless_only: bool = False
+    verbose: bool = False
+    show_config: bool = False
+    baseline: str | None = None
+    write_baseline: str | None = None
+    server: list[str] | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    sse: list[str] | None = None
+    config: list[str] | None = None
+    name: list[str] | None = None
+    timeout: float = 30.0
+
+
+def run_check(options: CheckOptions, given: Collection[str]) -> int:
+    """The exit status of a `check`; `given` names the options the command line set (a
+    settings file fills in the others)."""
+    (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
+     verbose, show_config, baseline, write_baseline, server, env, cwd, url, header, sse,
+     config, name, timeout) = options
+    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
+                                fail_on=fail_on.value, lossless_only=lossless_only)
+    if show_config:
+        from ..settings import describe
+
+        sys.stdout.write(describe(settings))
+        return EXIT_OK
+    if baseline and write_baseline:
+        fail("--baseline and --write-baseline do not go together",
+             "write the baseline first, then check against it")
+    provider, select, ignore = settings.providers, settings["select"], settings["ignore"]
+    lossless_only, fail_level = settings["lossless-only"], settings["fail-on"]
+    per_tool = per_tool_ignores(settings["per-tool-ignores"])
+    if json_out and output_format not in (Format.text, Format.json):
+        fail(f"--json and --format {output_format.value} ask for two formats",
+             "--json is short for --format json; give one of them")
+    if output_format == Format.json:
+        json_out = True
+    providers = provider_names(provider)
+    plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
+             if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
+    known = _read_baseline(baseline) if baseline else None
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = load_inputs(sources, live, discover=True)
+    if write_baseline:
+        _refuse_input(write_baseline, loaded, "--write-baseline")
+    tools = select_tools(loaded, tool)
+    # only the JSON report shows transformed schemas and each change: not keeping them
+    # bounds the memory
+    reports = [make_report(pl.profile.name, run_tools(tools, pl, per_tool, keep_schemas=json_out,
+                                                      keep_changes=json_out), errors)
+               for pl in plans]
+    if write_baseline:
+        _write_baseline(write_baseline, reports, errors)
+    if known is not None:
+        reports = _apply_baseline(reports, known, baseline or "")
+    listed = _print_check(reports, output_format, json_out, verbose)
+    if not (listed and sys.stdout.isatty()):  # on a terminal the text report lists them
+        print_errors(errors)
+    return max(exit_status(r, fail_level) for r in reports)
+
+
+def _print_check(reports: list[Report], output_format: Format, json_out: bool,
+                 verbose: bool) -> bool:
+    """Print the report; True when it was the text report, which lists unreadable sources
+    itself."""
+    if output_format in (Format.sarif, Format.github, Format.markdown):
+        from importlib import import_module
+
+        module = import_module(f"..report.{output_format.value}", __package__)
+        sys.stdout.write(getattr(module, f"render_{output_format.value}")(reports))
+    elif len(reports) > 1:
+        _print_matrix(reports, json_out)
+    elif json_out:
+        from ..report.json import write_json
+
+        write_json(reports[0], sys.stdout)
+    else:
+        from ..report.text import render_check, text_output
+
+        render_check(reports[0], text_output(), verbose=verbose)
+        return True
+    return False
+
+
+def _print_matrix(reports: list[Report], as_json: bool) -> None:
+    from ..report.matrix import matrix_to_dict
+
+    by_provider = {r.provider: list(r.results) for r in reports}
+    if as_json:
+        import json
+
+        from ..report.json import report_to_dict
+
+        data = report_to_dict(reports[0])
+        data["provider"] = ",".join(by_provider)
+        data["matrix"] = matrix_to_dict(by_provider)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from ..report.matrix import render_matrix
+        from ..report.text import make_console
+
+        render_matrix(by_provider, make_console())
+
+
+def _read_baseline(path: str) -> Any:
+    from ..baseline import BaselineError, load_baseline
+
+    try:
+        return load_baseline(path)
+    except BaselineError as exc:
+        fail(str(exc))
+
+
+def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report]:
+    from ..baseline import apply_baseline
+
+    out, removed = [], 0
+    for r in reports:
+        filtered, n = apply_baseline(r, known)
+        out.append(filtered)
+        removed += n
+    print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
+          "not shown; only new findings are reported", file=sys.stderr)
+    return out
+
+
+def _refuse_input(path: str, loaded: list[LoadedSource], option: str) -> None:
+    target = os.path.realpath(path)
+    for src in loaded:
+        if os.path.realpath(src.label) == target:
+            fail(f"{option} {path} is one of the inputs ({src.label}); it would be "
+                 "overwritten", "choose another file")
+
+
+def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:
+    from ..baseline import dump_baseline
+
+    if errors:  # a baseline missing an unreadable source's findings would hide them later
+        print_errors(errors)
+        fail(f"--write-baseline {path}: not written, since a source could not be read")
+    write_file(path, dump_baseline(reports))
+    count = sum(len(r.findings) for rep in reports for r in rep.results)
+    print(f"schema-compat: recorded {count} finding{'s' if count != 1 else ''} in {path}",
+          file=sys.stderr)
+    raise SystemExit(EXIT_OK)
+

@@ -1,0 +1,405 @@
+"""What the commands share, without typer: the steps from a command line's values to a
+report and an exit code.
+
+`schema-compat check FILE` runs without typer at all (see commands/check_argv.py): typer and
+its vendored click cost more to import than the rest of a one-file check, so nothing here may
+import them. The typer app in cli.py calls the same functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Collection, Iterable, Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+
+if TYPE_CHECKING:
+    from ..engine import Plan
+    from ..extract.files import LoadedSource
+    from ..model import Report, SourceError, ToolResult
+    from ..settings import Settings
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    markdown = "markdown"
+
+
+class LiveOpts(NamedTuple):
+    """The live-source options a command was given (see extract/live.py)."""
+
+    server: list[str] | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    sse: list[str] | None = None
+    config: list[str] | None = None
+    name: list[str] | None = None
+    timeout: float = 30.0
+
+    def given(self) -> bool:
+        return bool(self.server or self.url or self.sse or self.config)
+
+
+def fail(message: str, hint: str = "") -> NoReturn:
+    """One line on stderr and exit 2: the contract for bad usage and unreadable input."""
+    text = f"schema-compat: error: {message}"
+    if hint:
+        text += f" ({hint})"
+    print(text, file=sys.stderr)
+    raise SystemExit(EXIT_USAGE)
+
+
+def split_list(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    out = [v.strip() for item in values for v in item.split(",") if v.strip()]
+    return out or None
+
+
+def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
+          lossless_only: bool) -> Plan:
+    from ..engine import make_plan
+    from ..profiles import PROFILES
+    from ..rules.registry import unknown_patterns
+
+    if provider.lower() not in PROFILES:
+        if provider.strip().lower() == "all" or "," in provider:
+            fail(f"--provider {provider!r}: this command takes one provider",
+                 "`schema-compat check --provider all` compares them; transform or diff "
+                 "for one at a time")
+        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    sel, ign = split_list(select), split_list(ignore)
+    bad = unknown_patterns([*(sel or []), *(ign or [])])
+    if bad:
+        fail(f"unknown rule {bad[0]!r} in --select/--ignore",
+             "`schema-compat rules` lists the codes")
+    return make_plan(provider, sel, ign, lossless_only)
+
+
+def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *, discover: bool = False
+          ) -> tuple[list[LoadedSource], list[SourceError]]:
+    from ..extract.files import load_sources
+
+    live = live or LiveOpts()
+    if (live.env or live.cwd) and not live.server:
+        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
+    if live.header and not (live.url or live.sse):
+        fail("--header applies to --url and --sse", "add --url URL")
+    if live.name and not live.config and (sources or live.given()):
+        fail("--name picks servers of --config", "add --config FILE")
+    if not sources and not live.given():
+        configs = _discover() if discover else []
+        if not configs:
+            from ..extract.config import CONFIG_CANDIDATES
+
+            fail("no SOURCE given" + (" and no MCP client config here (looked for "
+                                      f"{', '.join(CONFIG_CANDIDATES)})" if discover else ""),
+                 "pass a JSON file, a directory, - to read stdin, --server, --url, --sse "
+                 "or --config")
+        live = LiveOpts(config=configs, name=live.name, timeout=live.timeout)
+    loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])
+    if live.given():
+        more, more_errors = _load_live(live)
+        loaded += more
+        errors += more_errors
+    return loaded, errors
+
+
+def _discover() -> list[str]:
+    """With no SOURCE, the MCP client configs in the current directory; says what it found."""
+    from ..extract.config import discover_configs
+
+    found = discover_configs(".")
+    if found:
+        print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
+              file=sys.stderr)
+    return found
+
+
+def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
+    """--server/--url/--sse/--config: every server is connected at once, within --timeout."""
+    from ..extract.config import ConfigError, ServerSpec, load_config, parse_command
+
+    env = dict(split_pair(e, "=", "--env", "K=V") for e in live.env or [])
+    headers = dict(split_pair(h, ":", "--header", "'K: V'") for h in live.header or [])
+    specs: list[ServerSpec] = []
+    errors: list[SourceError] = []
+    for text in live.server or []:
+        try:
+            command, args = parse_command(text)
+        except ValueError as exc:
+            fail(str(exc), 'quote the whole command: --server "CMD ARGS"')
+        specs.append(ServerSpec(text, "stdio", command, args, env, live.cwd))
+    specs += [ServerSpec(u, "http", url=u, headers=headers) for u in live.url or []]
+    specs += [ServerSpec(u, "sse", url=u, headers=headers) for u in live.sse or []]
+    for path in live.config or []:
+        try:
+            found, bad = load_config(path, live.name)
+        except ConfigError as exc:
+            errors.append(exc.error)
+            continue
+        specs += found
+        errors += bad
+    if not specs:
+        return [], errors
+    from ..extract.live import fetch_servers
+
+    loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
+    return loaded, errors + failed
+
+
+def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
+    key, found, value = text.partition(sep)
+    if not found or not key.strip():
+        fail(f"{option} {text!r} is not {form}")
+    return key.strip(), value.strip() if sep == ":" else value
+
+
+def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
+    import fnmatch
+
+    tools = [t for s in loaded for t in s.tools]
+    if not patterns:
+        return tools
+    chosen = [t for t in tools if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
+    if not chosen and tools:
+        names = ", ".join(t.name for t in tools[:8]) + (", …" if len(tools) > 8 else "")
+        fail(f"no tool matches --tool {' '.join(patterns)}", f"tools here: {names}")
+    return chosen
+
+
+def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
+         keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+    """The engine's results; without `keep_changes`, changes that are not lossy are kept
+    only as counts (see `compact_changes`), for reports that show no more."""
+    from ..engine import iter_plan, run_plan
+
+    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
+    with busy(len(tools)):
+        if keep_changes:
+            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+        from ..transform_out import compact_changes
+
+        shared: dict[Any, Any] = {}
+        return [compact_changes(r, shared)
+                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
+
+
+@contextlib.contextmanager
+def busy(count: int, spin: bool = True) -> Iterator[None]:
+    """A spinner on a terminal's stderr while many tools are checked."""
+    if spin and count >= 200 and sys.stderr.isatty():
+        from ..report.text import make_console
+
+        with make_console(stderr=True).status(f"Checking {count} tools…"):
+            yield
+    else:
+        yield
+
+
+def make_report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
+    from ..model import Report
+
+    return Report(provider, tuple(results), tuple(errors))
+
+
+def print_errors(errors: list[SourceError]) -> None:
+    for err in errors:
+        print(f"schema-compat: error: {err.one_line()}", file=sys.stderr)
+
+
+def exit_status(report: Report, fail_on: str, findings_of: str = "findings") -> int:
+    from ..model import SEVERITY_RANK
+
+    threshold = SEVERITY_RANK[fail_on]
+    worst = [f for r in report.results for f in getattr(r, findings_of)
+             if SEVERITY_RANK[f.severity] >= threshold]
+    if report.errors:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if worst else EXIT_OK
+
+
+def provider_names(text: str) -> list[str]:
+    """`all`, or a comma-separated list of profiles; one name stays one provider."""
+    from ..profiles import PROFILES
+
+    if text.strip().lower() == "all":
+        return list(PROFILES)
+    return [p.strip() for p in text.split(",") if p.strip()] or [text]
+
+
+def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
+    """The settings in force: flags given on the command line, then the nearest settings
+    file, then the defaults. `given` names the parameters the command line set; the others
+    in `flags` hold their defaults, which a settings file overrides."""
+    from pathlib import Path
+
+    from ..settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
+
+    from_flags = {}
+    for param, value in flags.items():
+        if param in given:
+            key = param.replace("_", "-")
+            from_flags[key] = split_list(value) or [] if param in ("select", "ignore") else value
+    found = find_settings_file(Path.cwd())
+    try:
+        file = load_file(*found) if found else FileSettings()
+    except SettingsError as exc:
+        fail(str(exc), "see `schema-compat check --help`")
+    settings = resolve(file, from_flags)
+    _check_file_values(settings)
+    return settings
+
+
+def _check_file_values(settings: Settings) -> None:
+    """Provider and rule names from the file are checked here, so the error names the file
+    rather than a flag the user never typed."""
+    from ..profiles import PROFILES
+    from ..rules.registry import unknown_patterns
+
+    where = str(settings.file)
+    if settings.values["provider"].origin not in ("--provider", "default"):
+        for name in provider_names(settings.providers):
+            if name.lower() not in PROFILES:
+                fail(f"{where}: unknown provider {name!r}",
+                     f"choose from: {', '.join(PROFILES)}, or all")
+    for key in ("select", "ignore"):
+        if settings.values[key].origin not in (f"--{key}", "default"):
+            bad = unknown_patterns(settings[key])
+            if bad:
+                fail(f"{where}: unknown rule {bad[0]!r} in {key}",
+                     "`schema-compat rules` lists the codes")
+
+
+def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
+                       ignore: list[str] | None, lossless_only: bool
+                       ) -> tuple[Plan, dict[str, list[str]] | None]:
+    """transform and diff: the settings file's provider, rules, per-tool ignores and
+    lossless-only apply too. Returns the plan and the per-tool ignores."""
+    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
+                         lossless_only=lossless_only)
+    chosen = settings.values["provider"]
+    if chosen.origin != "--provider" and len(provider_names(settings.providers)) > 1:
+        fail(f"{settings.file}: provider names several providers; this command takes one",
+             "pass --provider NAME")
+    plan = provider_plan(settings.providers, settings["select"], settings["ignore"],
+                 settings["lossless-only"])
+    return plan, per_tool_ignores(settings["per-tool-ignores"])
+
+
+def per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
+    from ..rules.registry import unknown_patterns
+
+    for pattern, codes in table.items():
+        bad = unknown_patterns(codes)
+        if bad:
+            fail(f"unknown rule {bad[0]!r} in per-tool-ignores for {pattern!r}",
+                 "`schema-compat rules` lists the codes")
+    return table or None
+
+
+def per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
+    """A function giving each tool its plan: the base rules less its per-tool ignores."""
+    import fnmatch
+
+    from ..engine import Plan as PlanType
+
+    cache: dict[frozenset[str], PlanType] = {}
+
+    def plan_for(tool: Any) -> PlanType:
+        drop = frozenset(c for pattern, codes in per_tool.items()
+                         if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
+        if not drop:
+            return plan
+        if drop not in cache:
+            from ..rules.registry import select_codes
+
+            codes = [c for c in select_codes(plan.profile, None, sorted(drop))
+                     if c in plan.codes]
+            cache[drop] = PlanType(plan.profile, codes, plan.lossless_only)
+        return cache[drop]
+
+    return plan_for
+
+
+def write_file(path: str, text: str | Iterable[str]) -> None:
+    """Write to a temporary file beside `path`, then rename it: `path` is either left as it
+    was or replaced whole, even when the text comes in pieces over a long run."""
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        fail(f"cannot write {path}: directory {directory} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".schema-compat-", suffix=".json")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    try:
+        os.chmod(tmp, _mode_for(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for piece in (text,) if isinstance(text, str) else text:
+                fh.write(piece)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            fail(f"cannot write {path}: {exc.strerror or exc}")
+        raise
+
+
+def _mode_for(path: str) -> int:
+    """The permissions `path` should end with: its own when it exists, else what a plain
+    `open(path, "w")` would give. mkstemp makes its file 0600, which the rename would keep."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _escape_unencodable_output() -> None:
+    """A schema may hold a lone surrogate (`"\\ud800"` is valid JSON) that no UTF-8 stream
+    can encode. Written as a backslash escape, it reads as itself in a text report and is the
+    same JSON string in a JSON one, where a strict stream would stop the run half way."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def run_guarded(command: Callable[[], object]) -> None:
+    """Run a whole command line: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1
+    shows one. A command ends by raising SystemExit with its exit status."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    _escape_unencodable_output()
+    try:
+        command()
+    except KeyboardInterrupt:
+        print("schema-compat: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(EXIT_OK)
+    except Exception as exc:  # a bug: say so in one line rather than dump a traceback
+        if os.environ.get("SCHEMA_COMPAT_DEBUG"):
+            raise
+        print(f"schema-compat: internal error: {type(exc).__name__}: {exc} (rerun with "
+              "SCHEMA_COMPAT_DEBUG=1 for the traceback and report it)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
