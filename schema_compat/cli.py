@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -20,8 +21,6 @@ from .commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
-    FailOn,
-    Format,
     LiveOpts,
     busy,
     exit_status,
@@ -65,6 +64,24 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+class FailOn(StrEnum):
+    """--fail-on's choices (commands/check_argv.py reads the same ones)."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Format(StrEnum):
+    """--format's choices (commands/check_argv.py reads the same ones)."""
+
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    markdown = "markdown"
 
 
 SourcesArg = Annotated[
@@ -221,8 +238,8 @@ def check(
     """
     from .commands.check import CheckOptions, run_check
 
-    options = CheckOptions(sources, provider, tool, json_out, output_format, select, ignore,
-                           fail_on, lossless_only, verbose, show_config, baseline,
+    options = CheckOptions(sources, provider, tool, json_out, output_format.value, select,
+                           ignore, fail_on.value, lossless_only, verbose, show_config, baseline,
                            write_baseline, server, env, cwd, url, header, sse, config, name,
                            timeout)
     raise typer.Exit(run_check(options, _given(ctx)))

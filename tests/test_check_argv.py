@@ -72,7 +72,7 @@ def test_defaults_are_the_typer_command_defaults() -> None:
      CheckOptions(sources=["a.json"], provider="openai", tool=["x", "y*"], json_out=True),
      {"sources", "provider", "tool", "json_out"}),
     (["-f", "sarif", "--fail-on", "warning", "--timeout", "2.5", "--provider="],
-     CheckOptions(output_format=cli.Format.sarif, fail_on=cli.FailOn.warning, timeout=2.5,
+     CheckOptions(output_format="sarif", fail_on="warning", timeout=2.5,
                   provider=""),
      {"output_format", "fail_on", "timeout", "provider"}),
     (["--tool", "-", "--select", "REF", "--select", "UNI001"],

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .common import (
     EXIT_OK,
-    FailOn,
-    Format,
     LiveOpts,
     exit_status,
     fail,
@@ -43,10 +41,10 @@ class CheckOptions(NamedTuple):
     provider: str = "gemini"
     tool: list[str] | None = None
     json_out: bool = False
-    output_format: Format = Format.text
+    output_format: str = "text"  # one of cli.Format
     select: list[str] | None = None
     ignore: list[str] | None = None
-    fail_on: FailOn = FailOn.error
+    fail_on: str = "error"  # one of cli.FailOn
     lossless_only: bool = False
     verbose: bool = False
     show_config: bool = False
@@ -70,7 +68,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
      verbose, show_config, baseline, write_baseline, server, env, cwd, url, header, sse,
      config, name, timeout) = options
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                fail_on=fail_on.value, lossless_only=lossless_only)
+                                fail_on=fail_on, lossless_only=lossless_only)
     if show_config:
         from ..settings import describe
 
@@ -82,10 +80,10 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     provider, select, ignore = settings.providers, settings["select"], settings["ignore"]
     lossless_only, fail_level = settings["lossless-only"], settings["fail-on"]
     per_tool = per_tool_ignores(settings["per-tool-ignores"])
-    if json_out and output_format not in (Format.text, Format.json):
-        fail(f"--json and --format {output_format.value} ask for two formats",
+    if json_out and output_format not in ("text", "json"):
+        fail(f"--json and --format {output_format} ask for two formats",
              "--json is short for --format json; give one of them")
-    if output_format == Format.json:
+    if output_format == "json":
         json_out = True
     providers = provider_names(provider)
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
@@ -111,15 +109,15 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     return max(exit_status(r, fail_level) for r in reports)
 
 
-def _print_check(reports: list[Report], output_format: Format, json_out: bool,
+def _print_check(reports: list[Report], output_format: str, json_out: bool,
                  verbose: bool) -> bool:
     """Print the report; True when it was the text report, which lists unreadable sources
     itself."""
-    if output_format in (Format.sarif, Format.github, Format.markdown):
+    if output_format in ("sarif", "github", "markdown"):
         from importlib import import_module
 
-        module = import_module(f"..report.{output_format.value}", __package__)
-        sys.stdout.write(getattr(module, f"render_{output_format.value}")(reports))
+        module = import_module(f"..report.{output_format}", __package__)
+        sys.stdout.write(getattr(module, f"render_{output_format}")(reports))
     elif len(reports) > 1:
         _print_matrix(reports, json_out)
     elif json_out:

@@ -17,7 +17,6 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .check import CheckOptions
-from .common import FailOn, Format
 
 Kind = Literal["flag", "value", "multi", "choice", "seconds"]
 
@@ -35,10 +34,11 @@ def _table() -> dict[str, OptionSpec]:
         ("--provider", "-p"): OptionSpec("provider", "value"),
         ("--tool", "-t"): OptionSpec("tool", "multi"),
         ("--json",): OptionSpec("json_out", "flag"),
-        ("--format", "-f"): OptionSpec("output_format", "choice", tuple(Format)),
+        ("--format", "-f"): OptionSpec("output_format", "choice",
+                                       ("text", "json", "sarif", "github", "markdown")),
         ("--select",): OptionSpec("select", "multi"),
         ("--ignore",): OptionSpec("ignore", "multi"),
-        ("--fail-on",): OptionSpec("fail_on", "choice", tuple(FailOn)),
+        ("--fail-on",): OptionSpec("fail_on", "choice", ("error", "warning", "info")),
         ("--lossless-only",): OptionSpec("lossless_only", "flag"),
         ("--verbose", "-v"): OptionSpec("verbose", "flag"),
         ("--show-config",): OptionSpec("show_config", "flag"),
@@ -106,9 +106,7 @@ def parse_check(args: list[str]) -> tuple[CheckOptions, frozenset[str]] | None:
 def _value(spec: OptionSpec, text: str) -> Any:
     """The value typer would hand over for `text`, or None when it is not plainly valid."""
     if spec.kind == "choice":
-        if text not in spec.choices:
-            return None
-        return Format(text) if spec.param == "output_format" else FailOn(text)
+        return text if text in spec.choices else None
     if spec.kind == "seconds":
         if not _SECONDS.fullmatch(text) or float(text) < _MIN_SECONDS:
             return None

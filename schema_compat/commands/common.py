@@ -12,7 +12,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 if TYPE_CHECKING:
@@ -22,20 +21,6 @@ if TYPE_CHECKING:
     from ..settings import Settings
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    markdown = "markdown"
 
 
 class LiveOpts(NamedTuple):
