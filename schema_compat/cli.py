@@ -8,11 +8,9 @@ steps the commands share live in commands/common.py, without typer, since the us
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,29 +20,18 @@ from .commands.common import (
     EXIT_OK,
     EXIT_USAGE,
     LiveOpts,
-    busy,
-    exit_status,
     fail,
     load_inputs,
-    make_report,
-    one_provider_plan,
-    per_tool_plans,
     print_errors,
     provider_plan,
     run_guarded,
     run_tools,
-    select_tools,
     split_pair,
-    write_file,
 )
 
 if TYPE_CHECKING:
     from typer.models import CommandInfo
 
-    from .engine import Plan
-    from .extract.files import LoadedSource
-    from .model import ToolResult
-    from .transform_out import Taken
 
 
 app = typer.Typer(
@@ -294,127 +281,12 @@ def transform(
       schema-compat transform --lossless-only --json tools.json
       schema-compat transform --server "python server.py" -o tools.json
     """
-    from .jsonio import dump_json, has_surrogate
+    from .commands.transform import TransformOptions, run_transform
 
-    plan, per_tool = one_provider_plan(_given(ctx), provider, select, ignore, lossless_only)
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = load_inputs(sources, live)
-    if errors:  # write nothing rather than a partial result over an existing file
-        print_errors(errors)
-        raise typer.Exit(EXIT_USAGE)
-    if output and not force:
-        target = os.path.realpath(output)
-        for src in loaded:
-            if os.path.realpath(src.label) == target:
-                fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
-                     "choose another file, or add --force")
-    tools = select_tools(loaded, tool)
-    text = None
-    if any(has_surrogate(src.document) for src in loaded):
-        # A lone surrogate makes dump_json escape the whole text, if one is still there
-        # after the transform: only the whole document tells, so it is built in full.
-        results = run_tools(tools, plan, per_tool)
-        text = dump_json(_write_back(loaded, results, plan.profile.name))
-    else:
-        # On a terminal, the document itself shows progress; a spinner would garble it.
-        with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
-            results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
-    report = make_report(plan.profile.name, results, errors)
-    if json_out:
-        from .report.json import write_json
-
-        write_json(report, sys.stdout)
-    if text is not None and output:
-        write_file(output, text)
-    elif text is not None and not json_out:
-        sys.stdout.write(text)
-    if not quiet and not json_out:
-        from .report.text import render_transform_summary, text_output
-
-        render_transform_summary(report, text_output(stderr=True))
-    print_errors(errors)
-    raise typer.Exit(exit_status(report, "error", "remaining"))
-
-
-def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
-                        per_tool: dict[str, list[str]] | None, output: str | None,
-                        json_out: bool) -> list[ToolResult]:
-    """Transform the tools while the document is written (to `output`, else to stdout
-    unless --json), one tool at a time; returns what the summary and --json read."""
-    from .engine import iter_plan
-    from .transform_out import Taken
-
-    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
-    taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
-    if output or not json_out:
-        pieces = _document_pieces(loaded, tools, taken, plan.profile.name)
-        if output:
-            write_file(output, pieces)
-        else:
-            for piece in pieces:
-                sys.stdout.write(piece)
-    return taken.rest()
-
-
-def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: str) -> Any:
-    from .extract.files import write_back
-
-    by_source: dict[str, dict[int, ToolResult]] = {}
-    for r in results:
-        by_source.setdefault(r.tool.source, {})[r.tool.index] = r
-    if len(loaded) == 1:
-        src = loaded[0]
-        chosen = by_source.get(src.label, {})
-        replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
-                        for i, r in chosen.items()}
-        return write_back(src, replacements, gemini_field=_gemini_field(profile))
-    return {"tools": [_mcp_tool(r) for r in results]}
-
-
-def _document_pieces(loaded: list[LoadedSource], tools: list[Any], taken: Taken,
-                     profile: str) -> Iterator[str]:
-    """The text of `dump_json(_write_back(...))` in pieces, each tool transformed (by
-    `taken`) only when its place in the document is written."""
-    from .extract.files import iter_write_back
-    from .jsonio import iter_indented
-
-    if len(loaded) == 1:
-        src = loaded[0]
-
-        def take(index: int) -> tuple[str, Any]:
-            r = taken.take(src.label, index)
-            return r.transformed_name, _schema_for(r, src.shape)
-
-        return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
-                               gemini_field=_gemini_field(profile))
-    places = [("tools", i) for i in range(len(tools))]
-    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
-                         fill=lambda _: _mcp_tool(taken.next()))
-
-
-def _gemini_field(profile: str) -> str:
-    return "parametersJsonSchema" if profile == "gemini-json" else "parameters"
-
-
-def _mcp_tool(result: ToolResult) -> dict[str, Any]:
-    """An MCP tool entry; an MCP-shaped input keeps its other fields (outputSchema, ...)."""
-    raw = result.tool.raw
-    entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
-        {"description": result.tool.description} if result.tool.description else {})
-    entry["name"] = result.transformed_name
-    schema = result.transformed_schema
-    entry["inputSchema"] = schema if schema is not None else {"type": "object",
-                                                             "properties": {}}
-    return entry
-
-
-def _schema_for(result: ToolResult, shape: str) -> Any:
-    """A Gemini declaration for a tool without arguments omits `parameters` entirely."""
-    schema = result.transformed_schema
-    if shape == "gemini" and isinstance(schema, dict) and schema.get("type") == "object" \
-            and not schema.get("properties") and len(schema) <= 2:
-        return None
-    return schema
+    options = TransformOptions(sources, provider, output, tool, json_out, select, ignore,
+                               lossless_only, force, quiet, server, env, cwd, url, header, sse,
+                               config, name, timeout)
+    raise typer.Exit(run_transform(options, _given(ctx)))
 
 
 @app.command()
@@ -445,35 +317,12 @@ def diff(
       NO_COLOR=1 schema-compat diff read_files tools.json | less
       schema-compat diff read_files --server "python examples/fs_server.py"
     """
-    plan, per_tool = one_provider_plan(_given(ctx), provider, select, ignore, lossless_only)
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
-    loaded, errors = load_inputs(sources, live)
-    print_errors(errors)
-    tools = [t for s in loaded for t in s.tools]
-    chosen = [t for t in tools if t.name == tool_name]
-    if not chosen:
-        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
-        where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
-        fail(f"no tool named {tool_name!r} in {where}",
-             f"tools here: {names}" if names else "no tools were read")
-    results = run_tools(chosen[:1], plan, per_tool)
-    report = make_report(plan.profile.name, results, errors)
-    if json_out:
-        import json
+    from .commands.diff import DiffOptions, run_diff
 
-        from .report.json import report_to_dict
-        from .structural_diff import structural_diff
-
-        data = report_to_dict(report)
-        data["tools"][0]["structural_diff"] = structural_diff(
-            results[0].tool.schema, results[0].transformed_schema)
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    else:
-        from .report.diff import render_diff
-        from .report.text import make_console
-
-        render_diff(results[0], make_console())
-    raise typer.Exit(EXIT_USAGE if errors else EXIT_OK)
+    options = DiffOptions(tool_name, sources, provider, json_out, select, ignore,
+                          lossless_only, server, env, cwd, url, header, sse, config, name,
+                          timeout)
+    raise typer.Exit(run_diff(options, _given(ctx)))
 
 
 @app.command()

@@ -1,0 +1,185 @@
+"""`schema-compat transform`: the command's work, from its options to an exit status.
+
+Apart from the typer app for the same reason as commands/check.py: a plain command line
+(commands/argv.py) runs it without importing typer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Collection, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .common import (
+    EXIT_USAGE,
+    LiveOpts,
+    busy,
+    exit_status,
+    fail,
+    load_inputs,
+    make_report,
+    one_provider_plan,
+    per_tool_plans,
+    print_errors,
+    run_tools,
+    select_tools,
+    write_file,
+)
+
+if TYPE_CHECKING:
+    from ..engine import Plan
+    from ..extract.files import LoadedSource
+    from ..model import ToolResult
+    from ..transform_out import Taken
+
+
+class TransformOptions(NamedTuple):
+    """Every option of `transform`, with the defaults typer declares for it in cli.py."""
+
+    sources: list[str] | None = None
+    provider: str = "gemini"
+    output: str | None = None
+    tool: list[str] | None = None
+    json_out: bool = False
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    lossless_only: bool = False
+    force: bool = False
+    quiet: bool = False
+    server: list[str] | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    sse: list[str] | None = None
+    config: list[str] | None = None
+    name: list[str] | None = None
+    timeout: float = 30.0
+
+
+def run_transform(options: TransformOptions, given: Collection[str]) -> int:
+    """The exit status of a `transform`; `given` names the options the command line set."""
+    (sources, provider, output, tool, json_out, select, ignore, lossless_only, force, quiet,
+     server, env, cwd, url, header, sse, config, name, timeout) = options
+    from ..jsonio import dump_json, has_surrogate
+
+    plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
+    loaded, errors = load_inputs(sources, live)
+    if errors:  # write nothing rather than a partial result over an existing file
+        print_errors(errors)
+        return EXIT_USAGE
+    if output and not force:
+        target = os.path.realpath(output)
+        for src in loaded:
+            if os.path.realpath(src.label) == target:
+                fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
+                     "choose another file, or add --force")
+    tools = select_tools(loaded, tool)
+    text = None
+    if any(has_surrogate(src.document) for src in loaded):
+        # A lone surrogate makes dump_json escape the whole text, if one is still there
+        # after the transform: only the whole document tells, so it is built in full.
+        results = run_tools(tools, plan, per_tool)
+        text = dump_json(_write_back(loaded, results, plan.profile.name))
+    else:
+        # On a terminal, the document itself shows progress; a spinner would garble it.
+        with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
+            results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
+    report = make_report(plan.profile.name, results, errors)
+    if json_out:
+        from ..report.json import write_json
+
+        write_json(report, sys.stdout)
+    if text is not None and output:
+        write_file(output, text)
+    elif text is not None and not json_out:
+        sys.stdout.write(text)
+    if not quiet and not json_out:
+        from ..report.text import render_transform_summary, text_output
+
+        render_transform_summary(report, text_output(stderr=True))
+    print_errors(errors)
+    return exit_status(report, "error", "remaining")
+
+
+def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
+                        per_tool: dict[str, list[str]] | None, output: str | None,
+                        json_out: bool) -> list[ToolResult]:
+    """Transform the tools while the document is written (to `output`, else to stdout
+    unless --json), one tool at a time; returns what the summary and --json read."""
+    from ..engine import iter_plan
+    from ..transform_out import Taken
+
+    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
+    taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
+    if output or not json_out:
+        pieces = _document_pieces(loaded, tools, taken, plan.profile.name)
+        if output:
+            write_file(output, pieces)
+        else:
+            for piece in pieces:
+                sys.stdout.write(piece)
+    return taken.rest()
+
+
+def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: str) -> Any:
+    from ..extract.files import write_back
+
+    by_source: dict[str, dict[int, ToolResult]] = {}
+    for r in results:
+        by_source.setdefault(r.tool.source, {})[r.tool.index] = r
+    if len(loaded) == 1:
+        src = loaded[0]
+        chosen = by_source.get(src.label, {})
+        replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
+                        for i, r in chosen.items()}
+        return write_back(src, replacements, gemini_field=_gemini_field(profile))
+    return {"tools": [_mcp_tool(r) for r in results]}
+
+
+def _document_pieces(loaded: list[LoadedSource], tools: list[Any], taken: Taken,
+                     profile: str) -> Iterator[str]:
+    """The text of `dump_json(_write_back(...))` in pieces, each tool transformed (by
+    `taken`) only when its place in the document is written."""
+    from ..extract.files import iter_write_back
+    from ..jsonio import iter_indented
+
+    if len(loaded) == 1:
+        src = loaded[0]
+
+        def take(index: int) -> tuple[str, Any]:
+            r = taken.take(src.label, index)
+            return r.transformed_name, _schema_for(r, src.shape)
+
+        return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
+                               gemini_field=_gemini_field(profile))
+    places = [("tools", i) for i in range(len(tools))]
+    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
+                         fill=lambda _: _mcp_tool(taken.next()))
+
+
+def _gemini_field(profile: str) -> str:
+    return "parametersJsonSchema" if profile == "gemini-json" else "parameters"
+
+
+def _mcp_tool(result: ToolResult) -> dict[str, Any]:
+    """An MCP tool entry; an MCP-shaped input keeps its other fields (outputSchema, ...)."""
+    raw = result.tool.raw
+    entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
+        {"description": result.tool.description} if result.tool.description else {})
+    entry["name"] = result.transformed_name
+    schema = result.transformed_schema
+    entry["inputSchema"] = schema if schema is not None else {"type": "object",
+                                                             "properties": {}}
+    return entry
+
+
+def _schema_for(result: ToolResult, shape: str) -> Any:
+    """A Gemini declaration for a tool without arguments omits `parameters` entirely."""
+    schema = result.transformed_schema
+    if shape == "gemini" and isinstance(schema, dict) and schema.get("type") == "object" \
+            and not schema.get("properties") and len(schema) <= 2:
+        return None
+    return schema
