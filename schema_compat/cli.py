@@ -3,7 +3,8 @@
 Only typer is imported at start-up: the engine, rich reports, deepdiff and the MCP SDK are
 imported inside the commands that need them, so `--help` and `--version` stay fast. The
 steps the commands share live in commands/common.py, without typer, since the usual
-`check FILE` runs without typer (see commands/check_argv.py).
+`check FILE`, `transform FILE` and `diff TOOL FILE` run without typer (see
+commands/argv.py).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ app = typer.Typer(
 
 
 class FailOn(StrEnum):
-    """--fail-on's choices (commands/check_argv.py reads the same ones)."""
+    """--fail-on's choices (commands/argv.py reads the same ones)."""
 
     error = "error"
     warning = "warning"
@@ -62,7 +63,7 @@ class FailOn(StrEnum):
 
 
 class Format(StrEnum):
-    """--format's choices (commands/check_argv.py reads the same ones)."""
+    """--format's choices (commands/argv.py reads the same ones)."""
 
     text = "text"
     json = "json"

@@ -1,11 +1,11 @@
-"""The console-script entry point: answers `--version`, and runs a plain `check`, before
-typer is imported.
+"""The console-script entry point: answers `--version`, and runs a plain `check`,
+`transform` or `diff`, before typer is imported.
 
 `schema-compat --version` is what scripts and CI run to probe the tool, and `check FILE` what
 hooks and editors run on every save; importing typer (with the click it vendors) costs several
-times Python's own start-up. So the plain version request is answered here, a `check` command
-line that commands/check_argv.py can read for sure runs without typer, and every other command
-line goes to the typer app in cli.py unchanged.
+times Python's own start-up. So the plain version request is answered here, a command line
+that commands/argv.py can read for sure runs without typer, and every other command line
+goes to the typer app in cli.py unchanged.
 
 The objects that importing typer and the CLI creates (~30,000: modules, classes, functions)
 live until the process exits, so the garbage collector is paused while they are made and then
@@ -22,27 +22,30 @@ from typing import TYPE_CHECKING
 from . import __version__
 
 if TYPE_CHECKING:
-    from .commands.check import CheckOptions
+    from collections.abc import Callable
+
+    from .commands.argv import CommandLine
 
 _VERSION_FLAGS = (["--version"], ["-V"])
+_PLAIN_COMMANDS = (["check"], ["transform"], ["diff"])
 
 
 def main() -> None:
-    """`schema-compat`: the version and a plain `check` are run here; all else is the typer
-    CLI's."""
+    """`schema-compat`: the version, and a plain `check`, `transform` or `diff`, are run
+    here; all else is the typer CLI's."""
     args = sys.argv[1:]
     if args in _VERSION_FLAGS:
         sys.stdout.write(f"schema-compat {__version__}\n")
         return
-    if args[:1] == ["check"]:
+    if args[:1] in _PLAIN_COMMANDS:
         gc.disable()
         try:
-            from .commands.check_argv import parse_check
+            from .commands.argv import read_command_line
         finally:
             gc.enable()
-        parsed = parse_check(args[1:])
-        if parsed is not None:
-            _check(*parsed)
+        line = read_command_line(args)
+        if line is not None:
+            _run_without_typer(line)
             return
     gc.disable()
     try:
@@ -53,19 +56,34 @@ def main() -> None:
     cli_main()
 
 
-def _check(options: CheckOptions, given: frozenset[str]) -> None:
-    """`check` without typer: the engine and the modules every check uses are imported with
-    the collector paused, as typer is below; then the same run as cli.py's `check`."""
+def _run_without_typer(line: CommandLine) -> None:
+    """The command's own run, as cli.py's typer command would call it. The engine and the
+    modules every such command uses are imported with the collector paused, as typer is."""
     gc.disable()
     try:
         from . import engine, extract, settings  # noqa: F401
-        from .commands.check import run_check
         from .commands.common import run_guarded
+
+        status = _command(line)
     finally:
         gc.freeze()
         gc.enable()
 
     def command() -> None:
-        sys.exit(run_check(options, given))
+        sys.exit(status())
 
     run_guarded(command)
+
+
+def _command(line: CommandLine) -> Callable[[], int]:
+    if line.command == "check":
+        from .commands.check import CheckOptions, run_check
+
+        return lambda: run_check(CheckOptions(**line.values), line.given)
+    if line.command == "transform":
+        from .commands.transform import TransformOptions, run_transform
+
+        return lambda: run_transform(TransformOptions(**line.values), line.given)
+    from .commands.diff import DiffOptions, run_diff
+
+    return lambda: run_diff(DiffOptions(**line.values), line.given)

@@ -1,7 +1,7 @@
 """`schema-compat check`: the command's work, from its options to an exit status.
 
 It lives apart from the typer app so that the usual `check FILE` command line, parsed by
-commands/check_argv.py, runs without importing typer; cli.py's `check` declares the options
+commands/argv.py, runs without importing typer; cli.py's `check` declares the options
 (and their help) and calls `run_check` the same way.
 """
 

@@ -1,9 +1,10 @@
 """What the commands share, without typer: the steps from a command line's values to a
 report and an exit code.
 
-`schema-compat check FILE` runs without typer at all (see commands/check_argv.py): typer and
-its vendored click cost more to import than the rest of a one-file check, so nothing here may
-import them. The typer app in cli.py calls the same functions.
+A plain `check`, `transform` or `diff` command line runs without typer at all (see
+commands/argv.py): typer and its vendored click cost more to import than the rest of a
+one-file check, so nothing here may import them. The typer app in cli.py calls the same
+functions.
 """
 
 from __future__ import annotations

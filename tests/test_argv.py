@@ -1,0 +1,234 @@
+"""`check`, `transform` and `diff` read without typer (commands/argv.py) must mean what typer
+would make of the same command line: the tables are held to the typer commands' own options
+here, and the output of both paths is compared for many command lines, including ones the
+short path hands back to typer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import os
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+import typer.main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schema_compat import cli, entry
+from schema_compat.commands.argv import COMMANDS, MIN_SECONDS, CommandLine, read_command_line
+from schema_compat.commands.check import CheckOptions
+from schema_compat.commands.diff import DiffOptions
+from schema_compat.commands.transform import TransformOptions
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# main() raises the limit to this on start; doing it once here keeps hypothesis from warning
+# that the limit changed during a test.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+OPTIONS_TYPES = {"check": CheckOptions, "transform": TransformOptions, "diff": DiffOptions}
+
+
+def _typer_command(name: str) -> Any:
+    """The click command typer builds (typer 0.28 vendors click: its classes are read by
+    their attributes, not imported)."""
+    return typer.main.get_command(cli.app).commands[name]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_table_names_every_option_of_the_typer_command_and_nothing_else(name: str) -> None:
+    table, positional = COMMANDS[name]
+    params = _typer_command(name).params
+    options = [p for p in params if p.param_type_name == "option"]
+    declared = {flag: p for p in options for flag in [*p.opts, *p.secondary_opts]}
+    assert set(table) == set(declared)
+    for flag, spec in table.items():
+        param = declared[flag]
+        assert spec.param == param.name, flag
+        if param.is_flag:
+            assert spec.kind == "flag", flag
+        elif param.multiple:
+            assert spec.kind == "multi", flag
+        elif hasattr(param.type, "choices"):
+            assert spec.kind == "choice", flag
+            assert list(spec.choices) == [str(c) for c in param.type.choices], flag
+        elif param.type.name == "float range":
+            assert spec.kind == "seconds", flag
+            assert param.type.min == MIN_SECONDS and not param.type.min_open, flag
+        else:
+            assert spec.kind == "value", flag
+    arguments = [p for p in params if p.param_type_name == "argument"]
+    assert tuple(p.name for p in arguments) == positional
+    assert [p.nargs for p in arguments] == [1] * (len(positional) - 1) + [-1]
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_defaults_are_the_typer_command_defaults(name: str) -> None:
+    function = getattr(cli, name)
+    declared = {p: v.default for p, v in inspect.signature(function).parameters.items()
+                if p != "ctx" and v.default is not inspect.Parameter.empty}
+    assert declared == OPTIONS_TYPES[name]._field_defaults
+    assert list(inspect.signature(function).parameters)[1:] == \
+        list(OPTIONS_TYPES[name]._fields)
+
+
+@pytest.mark.parametrize(("args", "values"), [
+    (["check"], {}),
+    (["check", "a.json", "-", "b"], {"sources": ["a.json", "-", "b"]}),
+    (["check", "--provider=openai", "-t", "x", "--tool", "y*", "a.json", "--json"],
+     {"sources": ["a.json"], "provider": "openai", "tool": ["x", "y*"], "json_out": True}),
+    (["check", "-f", "sarif", "--fail-on", "warning", "--timeout", "2.5", "--provider="],
+     {"output_format": "sarif", "fail_on": "warning", "timeout": 2.5, "provider": ""}),
+    (["check", "--tool", "-", "--select", "REF", "--select", "UNI001"],
+     {"tool": ["-"], "select": ["REF", "UNI001"]}),
+    (["transform", "a.json", "-o", "out.json", "-q", "--force"],
+     {"sources": ["a.json"], "output": "out.json", "quiet": True, "force": True}),
+    (["diff", "read_files", "a.json", "b.json", "--json"],
+     {"tool_name": "read_files", "sources": ["a.json", "b.json"], "json_out": True}),
+    (["diff", "-p", "openai", "read_files"], {"tool_name": "read_files", "provider": "openai"}),
+])
+def test_plain_command_lines_are_read(args: list[str], values: dict[str, Any]) -> None:
+    assert read_command_line(args) == CommandLine(args[0], values, frozenset(values))
+    OPTIONS_TYPES[args[0]](**values)  # every parameter is one the command has
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--help"], ["check", "-h"], ["check", "--provder", "x"], ["check", "--json=yes"],
+    ["check", "-vp", "gemini"], ["check", "--", "a"], ["check", "--provider"],
+    ["check", "--provider", "-v"], ["check", "-pgemini"], ["check", "-p=gemini"],
+    ["check", "--format", "yaml"], ["check", "--fail-on", "ERROR"],
+    ["check", "--timeout", "0.05"], ["check", "--timeout", "1e3"], ["check", "--timeout", "x"],
+    ["check", "a.json", "-x"], ["transform", "--verbose"], ["transform", "--format", "json"],
+    ["diff"], ["diff", "--json"], ["diff", "-t", "x", "read_files"], ["rules"], [],
+    ["Check", "a.json"],
+])
+def test_anything_else_goes_to_typer(args: list[str]) -> None:
+    assert read_command_line(args) is None
+
+
+# --- both paths, same output --------------------------------------------------------------
+
+def _run(main: Callable[[], None], args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    env = {"NO_COLOR": "1", "COLUMNS": "100", "SCHEMA_COMPAT_DEBUG": "1"}
+    with mock.patch.object(sys, "argv", ["schema-compat", *args]), \
+            mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"{}"))), \
+            mock.patch.dict(os.environ, env), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return code, out.getvalue(), err.getvalue()
+
+
+_VALUES = {  # the first of each is one the command accepts
+    "provider": ["gemini", "openai-strict", "all", "gemini,anthropic", "bogus", ""],
+    "tool": ["read_*", "nothing-matches"],
+    "output_format": ["text", "json", "markdown", "github", "sarif", "yaml"],
+    "select": ["REF", "UNI001,REF002", "NOPE"],
+    "ignore": ["UNI", "REF001"],
+    "fail_on": ["error", "warning", "info", "fatal"],
+    "baseline": ["missing-baseline.json"],
+    "write_baseline": ["written.json", "tools.json", "sub/mixed.json"],
+    "output": ["written.json", "tools.json", "sub/mixed.json", "no-such-dir/out.json"],
+    "env": ["K=V"],
+    "server": ["no-such-command-schema-compat"],
+    "url": ["http://127.0.0.1:9/mcp"],  # port 9 (discard) is closed: refused at once
+    "sse": ["http://127.0.0.1:9/sse"],
+    "cwd": ["."],
+    "header": ["A: b"],
+    "config": ["missing-config.json"],
+    "name": ["github"],
+    "timeout": ["5", "0.05", "abc"],
+}
+_POSITIONAL = {"sources": ["tools.json", "missing.json", "-", "sub"],
+               "tool_name": ["read_files", "get_forecast", "nothing"]}
+
+
+@st.composite
+def _command_lines(draw: st.DrawFn) -> list[str]:
+    """A command, then option and positional tokens in any order, written every way click
+    takes them, plus an occasional form the short path must hand to typer."""
+    name = draw(st.sampled_from(list(COMMANDS)))
+    table = COMMANDS[name][0]
+    args = [name]
+    if name == "diff" and draw(st.integers(0, 9)):
+        args.append(draw(st.sampled_from(_POSITIONAL["tool_name"])))
+    usable = [f for f, s in table.items() if s.kind == "flag" or s.param in _VALUES]
+    for _ in range(draw(st.integers(0, 5))):
+        if draw(st.booleans()):
+            args.append(draw(st.sampled_from(_POSITIONAL["sources"])))
+            continue
+        flag = draw(st.sampled_from(usable))
+        spec = table[flag]
+        if spec.kind == "flag":
+            args.append(flag)
+            continue
+        value = draw(st.sampled_from(_VALUES[spec.param]))
+        if flag.startswith("--") and draw(st.booleans()):
+            args.append(f"{flag}={value}")
+        else:
+            args += [flag, value]
+    if draw(st.integers(0, 9)) == 0:
+        args.insert(draw(st.integers(1, len(args))),
+                    draw(st.sampled_from(["--", "-vj", "--json=1", "--provider", "-x"])))
+    return args
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    here = tmp_path_factory.mktemp("argv")
+    shutil.copy(REPO_ROOT / "examples" / "fs_read_files.json", here / "tools.json")
+    (here / "sub").mkdir()
+    shutil.copy(REPO_ROOT / "examples" / "mixed.json", here / "sub" / "mixed.json")
+    return here
+
+
+def _run_in(workdir: Path, main: Callable[[], None], args: list[str]
+            ) -> tuple[int, str, str, dict[str, str]]:
+    """What a run printed, and every file it wrote or changed (each put back as it was)."""
+    before = {p: p.read_bytes() for p in workdir.rglob("*") if p.is_file()}
+    with contextlib.chdir(workdir):
+        code, out, err = _run(main, args)
+    changed = {}
+    for path in [p for p in workdir.rglob("*") if p.is_file()]:
+        data = path.read_bytes()
+        if before.get(path) != data:
+            changed[str(path.relative_to(workdir))] = data.decode("utf-8", "replace")
+            if path in before:
+                path.write_bytes(before[path])
+            else:
+                path.unlink()
+    return code, out, err, changed
+
+
+def _each_option() -> list[list[str]]:
+    """Every option of every command once, with a usable value, on the example file."""
+    lines = []
+    for name, (table, _) in COMMANDS.items():
+        for flag, spec in table.items():
+            tool = ["read_files"] if name == "diff" else []
+            value = [] if spec.kind == "flag" else [_VALUES[spec.param][0]]
+            lines.append([name, *tool, flag, *value, "tools.json"])
+    return lines
+
+
+@pytest.mark.parametrize("args", _each_option(), ids=" ".join)
+def test_each_option_means_the_same_on_both_paths(workdir: Path, args: list[str]) -> None:
+    assert read_command_line(args) is not None
+    assert _run_in(workdir, entry.main, args) == _run_in(workdir, cli.main, args)
+
+
+@settings(max_examples=200, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(args=_command_lines())
+def test_both_paths_print_and_write_the_same(workdir: Path, args: list[str]) -> None:
+    assert _run_in(workdir, entry.main, args) == _run_in(workdir, cli.main, args), args
