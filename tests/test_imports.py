@@ -17,8 +17,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # The start-up budget (docs/performance.md): typer 0.29 imports pydantic for every command, so
-# it is kept off the file path; jsonref (which follows the `$ref`s of the example) is imported
-# without requests; `--version` is answered before typer and rich are imported at all.
+# it is kept off the file path; jsonref (which follows the `$ref`s that are not plain
+# `#/$defs/Name` pointers) is imported without requests; `--version` is answered before typer
+# and rich are imported at all.
 HEAVY = ("mcp", "deepdiff", "jsonschema", "google", "pydantic", "requests", "jsonpath_ng")
 WATCHED = (*HEAVY, "typer", "rich", "jsonref")
 
@@ -105,17 +106,35 @@ def test_check_file_does_not_import(module: str) -> None:
     assert module not in heavy
 
 
-def test_references_are_followed_by_jsonref_without_requests() -> None:
+def _escaped_ref_tool(tmp_path: Path) -> str:
+    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`): jsonref follows it."""
+    tool = {"name": "t", "inputSchema": {
+        "type": "object", "properties": {"p": {"$ref": "#/$defs/a~1b"}},
+        "$defs": {"a/b": {"type": ["string", "null"]}}}}
+    path = tmp_path / "escaped.json"
+    path.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    return str(path)
+
+
+def test_plain_defs_references_are_followed_without_jsonref() -> None:
+    """`#/$defs/Name` pointers are plain key lookups: jsonref is imported only for the rest."""
     code, imported, stderr = _imported("check", "examples/fs_read_files.json")
+    assert code == 1, stderr  # the example's `$ref`s are flagged: they were followed
+    assert "jsonref" not in imported
+
+
+def test_references_are_followed_by_jsonref_without_requests(tmp_path: Path) -> None:
+    code, imported, stderr = _imported("check", _escaped_ref_tool(tmp_path))
     assert code == 1, stderr
     assert "jsonref" in imported and "requests" not in imported
 
 
 @pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
-def test_following_references_does_not_import_the_url_fetching_stack(args: list[str]) -> None:
+def test_following_references_does_not_import_the_url_fetching_stack(args: list[str],
+                                                                     tmp_path: Path) -> None:
     """jsonref imports `urlopen` at its own import; we never fetch, so urllib.request (and
     http.client, ssl, email behind it) stays unimported."""
-    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    code, modules, stderr = _modules(*args, _escaped_ref_tool(tmp_path))
     assert code in (0, 1), stderr
     assert "jsonref" in modules
     assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
@@ -185,3 +204,4 @@ def test_diff_json_does_import_deepdiff() -> None:
     assert code == 0, stderr
     assert "deepdiff" in heavy
     assert "mcp" not in heavy
+

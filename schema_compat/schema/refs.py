@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal
-from urllib.parse import unquote, urldefrag
 
 from ..model import Path, Safety
 from .jsoncopy import json_copy
@@ -77,11 +76,15 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     """
     if not fragment:
         return document
-    parts = unquote(fragment).split("/")[1:]
+    if "%" in fragment:  # urllib.parse (and the ipaddress it imports) only when needed
+        from urllib.parse import unquote
+
+        parts = unquote(fragment).split("/")[1:]
+    else:
+        parts = fragment.split("/")[1:]
     for part in parts:  # jsonref reads "01" as 1 and "-1" as the last item; RFC 6901 does not
         if part.startswith("-") or (part.isdigit() and len(part) > 1 and part[0] == "0"):
             raise LookupError(part)
-    jsonref = _jsonref()
     if fragment[1:2] != "/" and fragment[:1] == "/" and "%" not in fragment \
             and "~" not in fragment and fragment.isprintable():
         # The usual `#/$defs/Name`: when every step is a key of a plain object, jsonref
@@ -94,6 +97,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
             node = node[part]
         else:
             return node
+    jsonref = _jsonref()  # after the fast path: most references never need it
     proxy = jsonref.JsonRef({"$ref": "#" + fragment}, base_uri="", loader=_refuse,
                             load_on_repr=False, _store=jsonref.URIDict({"": document}))
     try:
@@ -154,6 +158,8 @@ class RefResolver:
         if ref[:1] == "#" and ref.isprintable():
             uri, fragment = "", ref[1:]  # what urldefrag makes of it, without its parsing
         else:
+            from urllib.parse import urldefrag
+
             uri, fragment = urldefrag(ref)
         if uri or (fragment and not fragment.startswith("/")):
             self._index()
