@@ -4,15 +4,16 @@ Found the way ruff finds its configuration: walk up from the current directory a
 first directory that has one (`.schema-compat.toml` before `pyproject.toml`; a
 `pyproject.toml` without the table is passed over). Command-line flags win over the file,
 and every setting remembers where its value came from, so `check --show-config` can say.
-Stdlib only (tomllib, imported when there is a file to read: most runs find none).
+Stdlib only (tomllib, imported when there is a file to read: most runs find none). The
+records are a named tuple and small classes, not dataclasses: `dataclasses` imports `inspect`,
+milliseconds of a `check`'s start-up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 DOTFILE = ".schema-compat.toml"
 PYPROJECT = "pyproject.toml"
@@ -38,17 +39,19 @@ class SettingsError(Exception):
     """A settings file that cannot be used: the message names the file and the key."""
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     value: Any
     origin: str  # "default", the flag that set it, or the settings file's name
 
 
-@dataclass(frozen=True)
 class Settings:
-    values: Mapping[str, Setting]
-    file: Path | None = None
-    table: str = ""  # "[tool.schema-compat]" for pyproject.toml, "" for the dotfile
+    __slots__ = ("file", "table", "values")
+
+    def __init__(self, values: Mapping[str, Setting], file: Path | None = None,
+                 table: str = "") -> None:
+        self.values = values
+        self.file = file
+        self.table = table  # "[tool.schema-compat]" for pyproject.toml, "" for the dotfile
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key].value
@@ -60,11 +63,14 @@ class Settings:
         return ",".join(value) if isinstance(value, list) else str(value)
 
 
-@dataclass(frozen=True)
 class FileSettings:
-    path: Path | None = None
-    table: str = ""
-    values: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("path", "table", "values")
+
+    def __init__(self, path: Path | None = None, table: str = "",
+                 values: dict[str, Any] | None = None) -> None:
+        self.path = path
+        self.table = table
+        self.values: dict[str, Any] = {} if values is None else values
 
 
 def find_settings_file(start: Path) -> tuple[Path, str] | None:

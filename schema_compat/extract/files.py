@@ -20,9 +20,8 @@ import copy
 import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import PurePath
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NamedTuple, NoReturn
 
 from ..jsonio import (
     STDIN_LABEL,
@@ -113,16 +112,17 @@ class SourceLoadError(ValueError):
         self.error = error
 
 
-@dataclass(frozen=True)
-class LoadedSource:
+class LoadedSource(NamedTuple):
+    """One source read: the records here are named tuples, not frozen dataclasses, because
+    `dataclasses` (which imports `inspect`) costs milliseconds of every `check`'s start-up."""
+
     label: str
     shape: str
     document: Any
     tools: tuple[ToolDef, ...]
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):
     """Where one tool object sits in a document, and how it spells its fields."""
 
     path: tuple[_Key, ...]
@@ -130,8 +130,7 @@ class _Slot:
     snake: bool = False  # gemini: write `parameters_json_schema`, as the document does
 
 
-@dataclass(frozen=True)
-class _Layout:
+class _Layout(NamedTuple):
     shape: str
     slots: tuple[_Slot, ...]
 
@@ -475,7 +474,7 @@ def _from_document(document: Any, label: str) -> LoadedSource:
     try:
         layout = _analyse(document)
     except SourceLoadError as exc:
-        raise SourceLoadError(replace(exc.error, source=label)) from None
+        raise SourceLoadError(exc.error._replace(source=label)) from None
     tools = tuple(_tool_at(document, slot, i, label) for i, slot in enumerate(layout.slots))
     return LoadedSource(label=label, shape=layout.shape, document=document, tools=tools)
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..model import Path, Safety
 from .jsoncopy import json_copy
@@ -110,8 +109,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     return node
 
 
-@dataclass(frozen=True)
-class RefTarget:
+class RefTarget(NamedTuple):
     kind: RefKind
     node: Any = None
     reason: str = ""
@@ -201,24 +199,31 @@ def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
                     stack.append(child)
 
 
-@dataclass
 class RefAnalysis:
     """What the references of one document look like before anything is inlined.
 
     A document without references is measured only when first asked (`measure`): one is
     analysed on every check and transform pass, and its size matters only when its
-    `$defs` are to be dropped.
+    `$defs` are to be dropped. A plain class, not a dataclass: `dataclasses` imports
+    `inspect`, a few milliseconds of every `check`'s start-up.
     """
 
-    kinds: dict[Path, RefTarget] = field(default_factory=dict)
-    recursive: set[Path] = field(default_factory=set)
-    # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
-    # references (None when the analysis failed and found nothing).
-    defs: list[tuple[Path, str]] | None = None
-    size: tuple[int, int] | None = None  # (expanded nodes, expanded depth) once measured
-    measure: Callable[[], tuple[int, int]] | None = field(default=None, repr=False,
-                                                          compare=False)
-    resolver: RefResolver | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("defs", "kinds", "measure", "recursive", "resolver", "size")
+
+    def __init__(self, *, kinds: dict[Path, RefTarget] | None = None,
+                 recursive: set[Path] | None = None,
+                 defs: list[tuple[Path, str]] | None = None,
+                 size: tuple[int, int] | None = None,
+                 measure: Callable[[], tuple[int, int]] | None = None,
+                 resolver: RefResolver | None = None) -> None:
+        self.kinds: dict[Path, RefTarget] = {} if kinds is None else kinds
+        self.recursive: set[Path] = set() if recursive is None else recursive
+        # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
+        # references (None when the analysis failed and found nothing).
+        self.defs = defs
+        self.size = size  # (expanded nodes, expanded depth) once measured
+        self.measure = measure
+        self.resolver = resolver
 
     def _size(self) -> tuple[int, int]:
         if self.size is None:
@@ -329,8 +334,7 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) 
     return measure(schema)
 
 
-@dataclass(frozen=True)
-class InlineEvent:
+class InlineEvent(NamedTuple):
     """Something the inliner did, for the change log (mapped to rules by the caller)."""
 
     kind: Literal["inlined", "recursion-cut", "remote", "unresolvable", "defs-removed"]
