@@ -4,16 +4,20 @@ Found the way ruff finds its configuration: walk up from the current directory a
 first directory that has one (`.schema-compat.toml` before `pyproject.toml`; a
 `pyproject.toml` without the table is passed over). Command-line flags win over the file,
 and every setting remembers where its value came from, so `check --show-config` can say.
-Stdlib only (tomllib, imported when there is a file to read: most runs find none). The
-records are a named tuple and small classes, not dataclasses: `dataclasses` imports `inspect`,
-milliseconds of a `check`'s start-up.
+Stdlib only (tomllib, imported when there is a file to read: most runs find none). The walk
+uses `os.path`, and `pathlib` is imported only for a file found: with the `urllib.parse` and
+`ipaddress` it imports, it costs ~3 ms of a `check`'s start-up. The records are a named tuple
+and small classes, not dataclasses, for the same reason (`dataclasses` imports `inspect`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DOTFILE = ".schema-compat.toml"
 PYPROJECT = "pyproject.toml"
@@ -73,26 +77,39 @@ class FileSettings:
         self.values: dict[str, Any] = {} if values is None else values
 
 
-def find_settings_file(start: Path) -> tuple[Path, str] | None:
-    """The nearest settings file at or above `start`, with the table it uses."""
-    for directory in (start, *start.parents):
-        dotfile = directory / DOTFILE
-        if dotfile.is_file():
-            return dotfile, ""
-        pyproject = directory / PYPROJECT
-        if pyproject.is_file() and _has_table(pyproject):
-            return pyproject, f"[tool.{TABLE}]"
-    return None
+def find_settings_file(start: str | os.PathLike[str] | None = None) -> tuple[Path, str] | None:
+    """The nearest settings file at or above `start` (by default the current directory),
+    with the table it uses."""
+    directory = os.getcwd() if start is None else os.fspath(start)
+    while True:
+        dotfile = os.path.join(directory, DOTFILE)
+        if os.path.isfile(dotfile):
+            return _path(dotfile), ""
+        pyproject = os.path.join(directory, PYPROJECT)
+        if os.path.isfile(pyproject) and _has_table(pyproject):
+            return _path(pyproject), f"[tool.{TABLE}]"
+        parent = os.path.dirname(directory) or "."  # what PurePath.parents ends with
+        if parent == directory:
+            return None
+        directory = parent
 
 
-def _has_table(pyproject: Path) -> bool:
+def _path(found: str) -> Path:
+    from pathlib import Path
+
+    return Path(found)
+
+
+def _has_table(pyproject: str) -> bool:
     # A broken pyproject.toml is reported only if it is the file we use; it is not ours to
     # judge otherwise. Look for the table header in the text instead.
     try:
-        text = pyproject.read_text(encoding="utf-8")
+        with open(pyproject, encoding="utf-8") as file:
+            text = file.read()
     except (OSError, UnicodeDecodeError):
         try:
-            return f"[tool.{TABLE}]" in pyproject.read_text(encoding="utf-8", errors="replace")
+            with open(pyproject, encoding="utf-8", errors="replace") as file:
+                return f"[tool.{TABLE}]" in file.read()
         except OSError:
             return False
     if not _may_name_table(text):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -205,3 +206,43 @@ def test_diff_json_does_import_deepdiff() -> None:
     assert "deepdiff" in heavy
     assert "mcp" not in heavy
 
+
+# What a one-tool `check` runs, in library terms: settings, load, engine, both reports.
+_CHECK_PATH_PROBE = """
+import io, sys
+from schema_compat.engine import make_plan, run_plan
+from schema_compat.extract.files import load_sources
+from schema_compat.model import Report
+from schema_compat.report.json import write_json
+from schema_compat.report.text import render_check, text_output
+from schema_compat.settings import find_settings_file
+
+assert find_settings_file() is None
+loaded, errors = load_sources(["examples/fs_read_files.json"])
+report = Report("gemini", tuple(run_plan([t for s in loaded for t in s.tools],
+                                         make_plan("gemini"))), tuple(errors))
+assert report.results[0].findings and report.results[0].changes
+write_json(report, io.StringIO())
+render_check(report, text_output())
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
+    """`dataclasses` (with inspect, ast, dis, tokenize), pathlib (with urllib.parse and
+    ipaddress), datetime and jsonref cost milliseconds of every `check`'s start-up: the
+    records are named tuples and small classes, and the rest is imported where needed. `-S`
+    with site-packages on PYTHONPATH: the editable install's import hook, which site would
+    load from its .pth file, imports pathlib itself."""
+    path = os.pathsep.join([str(REPO_ROOT), *site.getsitepackages()])
+    env = {**os.environ, "PYTHONPATH": path, "NO_COLOR": "1"}
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "fs_read_files.json").write_bytes(
+        (REPO_ROOT / "examples" / "fs_read_files.json").read_bytes())
+    proc = subprocess.run([sys.executable, "-S", "-c", _CHECK_PATH_PROBE], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, check=False, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert "schema_compat.rules.registry" in proc.stderr.split()
+    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime",
+                 "jsonref"}
+    assert avoidable.isdisjoint(proc.stderr.split())

@@ -20,7 +20,6 @@ import copy
 import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from pathlib import PurePath
 from typing import Any, Literal, NamedTuple, NoReturn
 
 from ..jsonio import (
@@ -438,6 +437,8 @@ def _schema_key(fields: Mapping[str, Any], flavor: Flavor) -> str | None:
 def _schema_tool_name(label: str) -> str:
     if label == STDIN_LABEL:
         return "schema"
+    from pathlib import PurePath  # here: pathlib imports urllib.parse and ipaddress (~3 ms)
+
     return PurePath(label).stem or "schema"
 
 
@@ -503,6 +504,8 @@ def _json_files(directory: str, errors: list[SourceError]) -> list[str]:
     for root, dirs, files in os.walk(directory, onerror=on_error, followlinks=False):
         dirs.sort()
         found.extend(os.path.join(root, name) for name in files if name.lower().endswith(".json"))
+    from pathlib import PurePath  # here, not at start-up: most runs read no directory
+
     return sorted(found, key=lambda p: PurePath(os.path.relpath(p, directory)).parts)
 
 
