@@ -5,7 +5,7 @@
 
 The public API is imported lazily so `import schema_compat` (and the CLI's start-up) stays
 cheap; `check` and `transform` pull in the rule engine on first use. The result types are
-frozen dataclasses from `schema_compat.model`, re-exported here for annotations.
+frozen records (named tuples) from `schema_compat.model`, re-exported here for annotations.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Server authors call it at registration time (fs-mcp's case): `transform(tools, "gemini")`
 before the tools are served, `check(tools)` in a test. Tools may be MCP tool dicts (as in a
 `tools/list` result), ToolDefs, or the MCP SDK's own `Tool` objects; results are the frozen,
-typed dataclasses of `schema_compat.model`.
+typed records (named tuples) of `schema_compat.model`.
 """
 
 from __future__ import annotations

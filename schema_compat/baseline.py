@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from .model import Finding, Report, ToolResult
@@ -83,5 +82,5 @@ def apply_baseline(report: Report, known: Counter[Key]) -> tuple[Report, int]:
                 removed += 1
             else:
                 kept.append(f)
-        results.append(replace(r, findings=tuple(kept)))
-    return replace(report, results=tuple(results)), removed
+        results.append(r._replace(findings=tuple(kept)))
+    return report._replace(results=tuple(results)), removed

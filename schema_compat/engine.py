@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
@@ -326,7 +325,7 @@ def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
         fixed = rule.fix(info, ctx)
         if fixed is None or not plan.allows(fixed):
             continue
-        info = replace(info, name=fixed.node)
+        info = info._replace(name=fixed.node)
         changes.extend(Change(rule.code, (), e.safety, e.description, "tool")
                        for e in fixed.edits)
     return info.name, changes
@@ -396,7 +395,7 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
                 # No rule with a fix fired, so a transform would find the same nodes and
                 # change nothing: skip its passes and the second check walk.
                 new_schema, schema_left = json_copy(tool.schema), schema_findings
-        new_name, name_changes = fix_tool_name(replace(info, names_before=renamed),
+        new_name, name_changes = fix_tool_name(info._replace(names_before=renamed),
                                                plan)
         after = ToolInfo(new_name, tool.description, position, renamed, total,
                          new_schema, dict(sums_after))

@@ -1,14 +1,16 @@
 """Plain data passed between the stages: extract, check, transform, report.
 
 Nothing here imports a third-party module: the library API, the CLI and every report
-writer depend on these types, and importing them must stay cheap.
+writer depend on these types, and importing them must stay cheap. So the records are named
+tuples (ToolDef, whose `raw` defaults to a new dict, a small frozen class) rather than
+frozen dataclasses: `dataclasses` imports `inspect`, and each frozen dataclass costs ~0.4 ms
+to create, both paid on every `check`'s start-up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 JSON = Any
 Severity = Literal["error", "warning", "info"]
@@ -21,29 +23,82 @@ SAFETIES: tuple[Safety, ...] = ("lossless", "hinted", "lossy")
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 SAFETY_RANK: dict[str, int] = {"lossless": 0, "hinted": 1, "lossy": 2}
 
+_C = TypeVar("_C")
+if TYPE_CHECKING:
+    from typing import dataclass_transform
 
-@dataclass(frozen=True)
+    @dataclass_transform(frozen_default=True)
+    def _frozen(cls: type[_C]) -> type[_C]:
+        """Type checkers see a frozen dataclass: assigning a field is an error there too."""
+else:
+    def _frozen(cls):
+        return cls
+
+
+@_frozen
 class ToolDef:
     """One tool as found in a source.
 
     `schema` is the input schema exactly as given, which may be any JSON value when the
     source is malformed; rules decide what is wrong with it. `raw` keeps the tool object
     so writers can give back the same shape with only the schema (and name) replaced.
+    Frozen, compared and hashed by value, like the dataclass it was.
     """
+
+    __slots__ = ("description", "index", "name", "raw", "schema", "schema_optional", "source")
+    _fields = ("name", "schema", "description", "source", "index", "raw", "schema_optional")
 
     name: str
     schema: JSON
-    description: str | None = None
-    source: str = ""
-    index: int = 0
-    raw: Mapping[str, Any] = field(default_factory=dict)
+    description: str | None
+    source: str
+    index: int
+    raw: Mapping[str, Any]
     # Gemini and OpenAI declarations may omit their parameters: there, a missing schema
     # means "no arguments", not a malformed tool.
-    schema_optional: bool = False
+    schema_optional: bool
+
+    def __init__(self, name: str, schema: JSON, description: str | None = None,
+                 source: str = "", index: int = 0, raw: Mapping[str, Any] | None = None,
+                 schema_optional: bool = False) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "schema", schema)
+        setattr_(self, "description", description)
+        setattr_(self, "source", source)
+        setattr_(self, "index", index)
+        setattr_(self, "raw", {} if raw is None else raw)
+        setattr_(self, "schema_optional", schema_optional)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.name, self.schema, self.description, self.source, self.index, self.raw,
+                self.schema_optional)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ToolDef)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "ToolDef(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields) + ")"
+
+    if not TYPE_CHECKING:  # hidden from type checkers, which would then allow any attribute
+        def __setattr__(self, name: str, value: Any) -> None:
+            raise AttributeError(f"cannot assign to field {name!r}")
+
+        def __delattr__(self, name: str) -> None:
+            raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[ToolDef], tuple[Any, ...]]:
+        # copy and pickle would restore the slots through the refused __setattr__
+        return ToolDef, self._values()
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """A problem a rule found, located by a path from the schema root.
 
     `path` starts at the input schema root; tool-level findings (name, description,
@@ -61,8 +116,7 @@ class Finding:
     scope: Literal["schema", "tool"] = "schema"
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One edit the transform made, with the rule that asked for it and its safety."""
 
     code: str
@@ -77,8 +131,7 @@ class Change:
 FixStatus = Literal["compatible", "lossless", "hinted", "lossy", "unfixable"]
 
 
-@dataclass(frozen=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """Everything the pipeline learned about one tool for one profile."""
 
     tool: ToolDef
@@ -108,8 +161,7 @@ class ToolResult:
         return SAFETIES[worst]
 
 
-@dataclass(frozen=True)
-class SourceError:
+class SourceError(NamedTuple):
     """A source that could not be read at all: reported, never a traceback."""
 
     source: str
@@ -121,8 +173,7 @@ class SourceError:
         return f"{text} ({self.hint})" if self.hint else text
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """The result of one run: what every report format renders."""
 
     provider: str

@@ -10,7 +10,6 @@ read.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from .model import Change, ToolResult
 
@@ -60,7 +59,7 @@ def lean(result: ToolResult, shared: dict[tuple[str, str, str], Change]) -> Tool
     incompatible) and the changes as `compact_changes` leaves them. Dropped: the transformed
     schema (already written) and the findings before the transform (not shown).
     """
-    return replace(compact_changes(result, shared), findings=(), transformed_schema=None)
+    return compact_changes(result, shared)._replace(findings=(), transformed_schema=None)
 
 
 def compact_changes(result: ToolResult,
@@ -78,4 +77,4 @@ def compact_changes(result: ToolResult,
             (c.code, c.safety, c.scope), Change(c.code, (), c.safety, "", c.scope))
         for c in result.changes
     )
-    return replace(result, changes=changes)
+    return result._replace(changes=changes)

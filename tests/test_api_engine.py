@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ def test_run_plan_without_schemas_reports_the_same() -> None:
     lean = run_plan(tools, plan, keep_schemas=False)
     assert all(r.transformed_schema is None for r in lean)
     assert all(isinstance(r.transformed_schema, dict) for r in kept)
-    assert lean == [replace(r, transformed_schema=None) for r in kept]
+    assert lean == [r._replace(transformed_schema=None) for r in kept]
     assert json.dumps(kept[0].tool.schema) == json.dumps(lean[0].tool.schema)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # The start-up budget (docs/performance.md): typer 0.29 imports pydantic for every command, so
-# it is kept off the file path; jsonref (which follows the `$ref`s of the example) is imported
-# without requests; `--version` is answered before typer and rich are imported at all.
+# it is kept off the file path; jsonref (which follows the `$ref`s that are not plain
+# `#/$defs/Name` pointers) is imported without requests; `--version` is answered before typer
+# and rich are imported at all.
 HEAVY = ("mcp", "deepdiff", "jsonschema", "google", "pydantic", "requests", "jsonpath_ng")
 WATCHED = (*HEAVY, "typer", "rich", "jsonref")
 
@@ -105,17 +107,35 @@ def test_check_file_does_not_import(module: str) -> None:
     assert module not in heavy
 
 
-def test_references_are_followed_by_jsonref_without_requests() -> None:
+def _escaped_ref_tool(tmp_path: Path) -> str:
+    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`): jsonref follows it."""
+    tool = {"name": "t", "inputSchema": {
+        "type": "object", "properties": {"p": {"$ref": "#/$defs/a~1b"}},
+        "$defs": {"a/b": {"type": ["string", "null"]}}}}
+    path = tmp_path / "escaped.json"
+    path.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    return str(path)
+
+
+def test_plain_defs_references_are_followed_without_jsonref() -> None:
+    """`#/$defs/Name` pointers are plain key lookups: jsonref is imported only for the rest."""
     code, imported, stderr = _imported("check", "examples/fs_read_files.json")
+    assert code == 1, stderr  # the example's `$ref`s are flagged: they were followed
+    assert "jsonref" not in imported
+
+
+def test_references_are_followed_by_jsonref_without_requests(tmp_path: Path) -> None:
+    code, imported, stderr = _imported("check", _escaped_ref_tool(tmp_path))
     assert code == 1, stderr
     assert "jsonref" in imported and "requests" not in imported
 
 
 @pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
-def test_following_references_does_not_import_the_url_fetching_stack(args: list[str]) -> None:
+def test_following_references_does_not_import_the_url_fetching_stack(args: list[str],
+                                                                     tmp_path: Path) -> None:
     """jsonref imports `urlopen` at its own import; we never fetch, so urllib.request (and
     http.client, ssl, email behind it) stays unimported."""
-    code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
+    code, modules, stderr = _modules(*args, _escaped_ref_tool(tmp_path))
     assert code in (0, 1), stderr
     assert "jsonref" in modules
     assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
@@ -189,3 +209,44 @@ def test_diff_json_does_import_deepdiff() -> None:
     assert code == 0, stderr
     assert "deepdiff" in heavy
     assert "mcp" not in heavy
+
+
+# What a one-tool `check` runs, in library terms: settings, load, engine, both reports.
+_CHECK_PATH_PROBE = """
+import io, sys
+from schema_compat.engine import make_plan, run_plan
+from schema_compat.extract.files import load_sources
+from schema_compat.model import Report
+from schema_compat.report.json import write_json
+from schema_compat.report.text import render_check, text_output
+from schema_compat.settings import find_settings_file
+
+assert find_settings_file() is None
+loaded, errors = load_sources(["examples/fs_read_files.json"])
+report = Report("gemini", tuple(run_plan([t for s in loaded for t in s.tools],
+                                         make_plan("gemini"))), tuple(errors))
+assert report.results[0].findings and report.results[0].changes
+write_json(report, io.StringIO())
+render_check(report, text_output())
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
+    """`dataclasses` (with inspect, ast, dis, tokenize), pathlib (with urllib.parse and
+    ipaddress), datetime and jsonref cost milliseconds of every `check`'s start-up: the
+    records are named tuples and small classes, and the rest is imported where needed. `-S`
+    with site-packages on PYTHONPATH: the editable install's import hook, which site would
+    load from its .pth file, imports pathlib itself."""
+    path = os.pathsep.join([str(REPO_ROOT), *site.getsitepackages()])
+    env = {**os.environ, "PYTHONPATH": path, "NO_COLOR": "1"}
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "fs_read_files.json").write_bytes(
+        (REPO_ROOT / "examples" / "fs_read_files.json").read_bytes())
+    proc = subprocess.run([sys.executable, "-S", "-c", _CHECK_PATH_PROBE], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, check=False, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert "schema_compat.rules.registry" in proc.stderr.split()
+    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime",
+                 "jsonref"}
+    assert avoidable.isdisjoint(proc.stderr.split())

@@ -101,6 +101,39 @@ def test_pyproject_table_is_found_however_its_name_is_written(tmp_path: Path,
                                             "[tool.schema-compat]")
 
 
+def _walk_with_pathlib(start: Path) -> tuple[Path, str] | None:
+    """The walk as pathlib spells it: `start` and each of its `parents`."""
+    for directory in (start, *start.parents):
+        if (directory / ".schema-compat.toml").is_file():
+            return directory / ".schema-compat.toml", ""
+        if "[tool.schema-compat]" in ((directory / "pyproject.toml").read_text("utf-8")
+                                      if (directory / "pyproject.toml").is_file() else ""):
+            return directory / "pyproject.toml", "[tool.schema-compat]"
+    return None
+
+
+def test_the_walk_finds_what_pathlib_parents_would(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk uses os.path (pathlib costs milliseconds of start-up): from an absolute or a
+    relative start, as text or a Path, it visits the same directories, and by default starts
+    from the current directory."""
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a" / ".schema-compat.toml").write_text('select = ["REF"]\n', "utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.schema-compat]\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    starts = [tmp_path / "a" / "b" / "c", Path("a/b/c"), Path("a"), Path("."), Path("x/../a/b"),
+              tmp_path, Path("b")]
+    for start in starts:
+        expected = _walk_with_pathlib(start)
+        assert find_settings_file(start) == expected, start
+        assert find_settings_file(str(start)) == expected, start
+    assert find_settings_file(Path("a/b/c")) == (Path("a/.schema-compat.toml"), "")
+    monkeypatch.chdir(tmp_path / "a" / "b")
+    found = find_settings_file()
+    assert found == (tmp_path / "a" / ".schema-compat.toml", "")
+    assert str(found[0]) == str(Path.cwd().parent / ".schema-compat.toml")
+
+
 @pytest.mark.parametrize("text", [
     '[project]\nname = "x"\ndependencies = ["schema-compat"]\n',  # parsed: no table
     '[project]\nname = "x"\n',  # cannot name the table: not parsed

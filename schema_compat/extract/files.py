@@ -20,9 +20,7 @@ import copy
 import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import PurePath
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NamedTuple, NoReturn
 
 from ..jsonio import (
     STDIN_LABEL,
@@ -113,16 +111,17 @@ class SourceLoadError(ValueError):
         self.error = error
 
 
-@dataclass(frozen=True)
-class LoadedSource:
+class LoadedSource(NamedTuple):
+    """One source read: the records here are named tuples, not frozen dataclasses, because
+    `dataclasses` (which imports `inspect`) costs milliseconds of every `check`'s start-up."""
+
     label: str
     shape: str
     document: Any
     tools: tuple[ToolDef, ...]
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):
     """Where one tool object sits in a document, and how it spells its fields."""
 
     path: tuple[_Key, ...]
@@ -130,8 +129,7 @@ class _Slot:
     snake: bool = False  # gemini: write `parameters_json_schema`, as the document does
 
 
-@dataclass(frozen=True)
-class _Layout:
+class _Layout(NamedTuple):
     shape: str
     slots: tuple[_Slot, ...]
 
@@ -439,6 +437,8 @@ def _schema_key(fields: Mapping[str, Any], flavor: Flavor) -> str | None:
 def _schema_tool_name(label: str) -> str:
     if label == STDIN_LABEL:
         return "schema"
+    from pathlib import PurePath  # here: pathlib imports urllib.parse and ipaddress (~3 ms)
+
     return PurePath(label).stem or "schema"
 
 
@@ -475,7 +475,7 @@ def _from_document(document: Any, label: str) -> LoadedSource:
     try:
         layout = _analyse(document)
     except SourceLoadError as exc:
-        raise SourceLoadError(replace(exc.error, source=label)) from None
+        raise SourceLoadError(exc.error._replace(source=label)) from None
     tools = tuple(_tool_at(document, slot, i, label) for i, slot in enumerate(layout.slots))
     return LoadedSource(label=label, shape=layout.shape, document=document, tools=tools)
 
@@ -504,6 +504,8 @@ def _json_files(directory: str, errors: list[SourceError]) -> list[str]:
     for root, dirs, files in os.walk(directory, onerror=on_error, followlinks=False):
         dirs.sort()
         found.extend(os.path.join(root, name) for name in files if name.lower().endswith(".json"))
+    from pathlib import PurePath  # here, not at start-up: most runs read no directory
+
     return sorted(found, key=lambda p: PurePath(os.path.relpath(p, directory)).parts)
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..model import Severity
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     name: str
     title: str
     target: str  # the request field the schema is sent in
@@ -18,7 +17,7 @@ class Profile:
     allowed_keywords: frozenset[str]
     name_pattern: str
     name_rule: str  # the name rule in words, for messages
-    severity: Mapping[str, Severity] = field(default_factory=dict)
+    severity: Mapping[str, Severity] = {}  # one shared default: read only, never mutated
     # type -> formats the provider takes; None: any `format` value is fine
     formats: Mapping[str, frozenset[str]] | None = None
     max_tools: int | None = None

@@ -11,12 +11,9 @@ non-strict provider is told.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .gemini import GEMINI, RULE_ORDER
 
-PORTABLE = replace(
-    GEMINI,
+PORTABLE = GEMINI._replace(
     name="portable",
     short="PORT",
     title="Portable (gemini, vertex, openai, anthropic)",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime
+import time
 from typing import IO, Any
 
 from ..jsonio import encode_indented
@@ -27,7 +27,8 @@ _PACKAGE = __name__.rpartition(".")[0]
 
 def _now() -> str:
     # Seconds precision and a literal "Z": what most tools parse without a timezone library.
-    return datetime.now(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # `time`, not `datetime`: the same text, without importing datetime (~1 ms) at start-up.
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def _finding_to_dict(finding: Finding) -> dict[str, Any]:

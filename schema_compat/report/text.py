@@ -11,7 +11,6 @@ importing rich.console.
 from __future__ import annotations
 
 import os
-import shlex
 from collections import Counter
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Union
@@ -142,7 +141,11 @@ def print_line(console: Output, text: Styled) -> None:
 
 
 def _provider_flag(provider: str) -> str:
-    return "" if provider == _DEFAULT_PROVIDER else f" --provider {shlex.quote(provider)}"
+    if provider == _DEFAULT_PROVIDER:
+        return ""
+    import shlex  # here, not at start-up: only the hints quote
+
+    return f" --provider {shlex.quote(provider)}"
 
 
 def _fix_label(result: ToolResult) -> Styled:
@@ -315,6 +318,8 @@ def _summary_lines(report: Report, *, verbose: bool) -> list[Styled]:
             key=lambda r: (r.status != "INCOMPATIBLE", r.fix_status == "unfixable"),
         )
         hint.append(", or ")
+        import shlex  # here, not at start-up: only this hint quotes
+
         hint.append(f"`schema-compat diff {shlex.quote(example.tool.name)}{flag}`", "bold")
         hint.append(" to see one")
         lines.append(hint)

@@ -9,15 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 
 
-@dataclass(frozen=True)
-class ToolInfo:
+class ToolInfo(NamedTuple):
     """What tool rules look at: one tool among its siblings in the same run."""
 
     name: str
@@ -30,7 +28,7 @@ class ToolInfo:
     total: int
     schema: Any = None  # the tool's schema (the transformed one when judging the result)
     # per-request sums of the tools before this one, for rules with a `tally`
-    tallies_before: Mapping[str, int] = field(default_factory=dict)
+    tallies_before: Mapping[str, int] = {}  # one shared default: read only, never mutated
 
 
 def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str,

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal
-from urllib.parse import unquote, urldefrag
+from typing import Any, Literal, NamedTuple
 
 from ..model import Path, Safety
 from .jsoncopy import json_copy
@@ -77,11 +75,15 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     """
     if not fragment:
         return document
-    parts = unquote(fragment).split("/")[1:]
+    if "%" in fragment:  # urllib.parse (and the ipaddress it imports) only when needed
+        from urllib.parse import unquote
+
+        parts = unquote(fragment).split("/")[1:]
+    else:
+        parts = fragment.split("/")[1:]
     for part in parts:  # jsonref reads "01" as 1 and "-1" as the last item; RFC 6901 does not
         if part.startswith("-") or (part.isdigit() and len(part) > 1 and part[0] == "0"):
             raise LookupError(part)
-    jsonref = _jsonref()
     if fragment[1:2] != "/" and fragment[:1] == "/" and "%" not in fragment \
             and "~" not in fragment and fragment.isprintable():
         # The usual `#/$defs/Name`: when every step is a key of a plain object, jsonref
@@ -94,6 +96,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
             node = node[part]
         else:
             return node
+    jsonref = _jsonref()  # after the fast path: most references never need it
     proxy = jsonref.JsonRef({"$ref": "#" + fragment}, base_uri="", loader=_refuse,
                             load_on_repr=False, _store=jsonref.URIDict({"": document}))
     try:
@@ -106,8 +109,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     return node
 
 
-@dataclass(frozen=True)
-class RefTarget:
+class RefTarget(NamedTuple):
     kind: RefKind
     node: Any = None
     reason: str = ""
@@ -154,6 +156,8 @@ class RefResolver:
         if ref[:1] == "#" and ref.isprintable():
             uri, fragment = "", ref[1:]  # what urldefrag makes of it, without its parsing
         else:
+            from urllib.parse import urldefrag
+
             uri, fragment = urldefrag(ref)
         if uri or (fragment and not fragment.startswith("/")):
             self._index()
@@ -195,24 +199,31 @@ def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
                     stack.append(child)
 
 
-@dataclass
 class RefAnalysis:
     """What the references of one document look like before anything is inlined.
 
     A document without references is measured only when first asked (`measure`): one is
     analysed on every check and transform pass, and its size matters only when its
-    `$defs` are to be dropped.
+    `$defs` are to be dropped. A plain class, not a dataclass: `dataclasses` imports
+    `inspect`, a few milliseconds of every `check`'s start-up.
     """
 
-    kinds: dict[Path, RefTarget] = field(default_factory=dict)
-    recursive: set[Path] = field(default_factory=set)
-    # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
-    # references (None when the analysis failed and found nothing).
-    defs: list[tuple[Path, str]] | None = None
-    size: tuple[int, int] | None = None  # (expanded nodes, expanded depth) once measured
-    measure: Callable[[], tuple[int, int]] | None = field(default=None, repr=False,
-                                                          compare=False)
-    resolver: RefResolver | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("defs", "kinds", "measure", "recursive", "resolver", "size")
+
+    def __init__(self, *, kinds: dict[Path, RefTarget] | None = None,
+                 recursive: set[Path] | None = None,
+                 defs: list[tuple[Path, str]] | None = None,
+                 size: tuple[int, int] | None = None,
+                 measure: Callable[[], tuple[int, int]] | None = None,
+                 resolver: RefResolver | None = None) -> None:
+        self.kinds: dict[Path, RefTarget] = {} if kinds is None else kinds
+        self.recursive: set[Path] = set() if recursive is None else recursive
+        # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
+        # references (None when the analysis failed and found nothing).
+        self.defs = defs
+        self.size = size  # (expanded nodes, expanded depth) once measured
+        self.measure = measure
+        self.resolver = resolver
 
     def _size(self) -> tuple[int, int]:
         if self.size is None:
@@ -323,8 +334,7 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) 
     return measure(schema)
 
 
-@dataclass(frozen=True)
-class InlineEvent:
+class InlineEvent(NamedTuple):
     """Something the inliner did, for the change log (mapped to rules by the caller)."""
 
     kind: Literal["inlined", "recursion-cut", "remote", "unresolvable", "defs-removed"]
