@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_transform_invariants import assert_gemini_parameters
@@ -50,3 +51,24 @@ def test_transform_never_raises_and_reaches_a_fixpoint(schema: Any, profile: str
     if profile in ("gemini", "portable") and not any(f.code == "REF006"
                                                      for f in result.remaining):
         assert_gemini_parameters(result.transformed_schema, "t")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
+          database=None)
+@given(SCHEMAS, st.sampled_from(sorted(PROFILES)))
+def test_lossless_only_never_raises_and_reaches_a_fixpoint(schema: Any, profile: str) -> None:
+    """With lossy fixes refused, junk stays in the schema while other fixes run around it."""
+    result = run([ToolDef("t", schema)], profile, lossless_only=True)[0]
+    json.dumps(result.transformed_schema)
+    again = run([ToolDef("t", result.transformed_schema)], profile, lossless_only=True)[0]
+    assert again.transformed_schema == result.transformed_schema
+
+
+@pytest.mark.parametrize("profile", ["gemini", "portable"])
+def test_a_union_of_malformed_objects_is_not_merged(profile: str) -> None:
+    """Found by hypothesis: `properties: true` in object branches crashed the union merge
+    when the malformed-keyword fix (lossy) was refused. The junk is reported instead."""
+    schema = {"items": [{"properties": None}, {"properties": True}]}
+    result = run([ToolDef("t", schema)], profile, lossless_only=True)[0]
+    junk = {f.path for f in result.remaining if f.code == "TYP008"}
+    assert junk == {("items", "anyOf", 0, "properties"), ("items", "anyOf", 1, "properties")}

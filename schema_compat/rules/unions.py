@@ -194,6 +194,8 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
             return Fixed(merged, (Edit((key,), "lossless",
                                        f"replaced a one-branch `{key}` by its branch"),))
         if all(looks_object(b) for b in uniq):
+            if not all(_well_formed_object(n) for n in (base, *uniq)):
+                return None  # the malformed-keyword rules flag it; a merge would hide it
             return _merge_objects(base, uniq, key)
         if all(single_type(b) == "array" for b in uniq):
             out = {**base, "type": "array",
@@ -203,6 +205,14 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
                                     "array whose items may be any of theirs"),))
         return _collapse(base, uniq, key)
     return None
+
+
+def _well_formed_object(node: dict[str, Any]) -> bool:
+    """`properties` an object and `required` a list of names, where present: what merging
+    reads. `{"properties": true}` is junk that only the malformed-keyword rules may fix."""
+    props, required = node.get("properties", {}), node.get("required", [])
+    return isinstance(props, dict) and isinstance(required, list) \
+        and all(isinstance(r, str) for r in required)
 
 
 def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
