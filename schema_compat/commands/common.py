@@ -233,8 +233,6 @@ def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
     """The settings in force: flags given on the command line, then the nearest settings
     file, then the defaults. `given` names the parameters the command line set; the others
     in `flags` hold their defaults, which a settings file overrides."""
-    from pathlib import Path
-
     from ..settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
 
     from_flags = {}
@@ -242,7 +240,7 @@ def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
         if param in given:
             key = param.replace("_", "-")
             from_flags[key] = split_list(value) or [] if param in ("select", "ignore") else value
-    found = find_settings_file(Path.cwd())
+    found = find_settings_file()
     try:
         file = load_file(*found) if found else FileSettings()
     except SettingsError as exc:
