@@ -42,6 +42,8 @@ def run(repeats: int = 15) -> list[Section]:
                             f"{secs / floor:.2f}x ({secs * 1e3:.0f} ms vs {floor * 1e3:.0f} ms)")
     section.notes.append(f"ONE_TOOL.json is {one} (read_files from examples/fs_read_files.json: "
                          "a $ref in items and five nullable unions)")
-    section.notes.append("the three `python -c 'import ...'` rows are context: what the typer "
-                         "CLI, the rich text report and the rule engine each cost to import")
+    section.notes.append("the three `python -c 'import ...'` rows are context: what typer (now "
+                         "imported only for --help, the other commands and command lines "
+                         "commands/argv.py hands back), the rich text report (on a terminal) "
+                         "and the rule engine each cost to import")
     return [section]
