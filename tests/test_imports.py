@@ -250,3 +250,34 @@ def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
     avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime",
                  "jsonref"}
     assert avoidable.isdisjoint(proc.stderr.split())
+
+
+_CLI_PATH_PROBE = """
+import contextlib, io, sys
+from schema_compat.entry import main
+sys.argv = ["schema-compat", *sys.argv[1:]]
+try:
+    with contextlib.redirect_stdout(io.StringIO()):
+        main()
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["check"], ["check", "--json"], ["transform", "-q"]])
+def test_plain_commands_import_no_avoidable_module(tmp_path: Path, args: list[str]) -> None:
+    """The same through the command line as users run it: nothing the commands add (settings
+    discovery, the reports, the exit code) brings typer or those modules back."""
+    path = os.pathsep.join([str(REPO_ROOT), *site.getsitepackages()])
+    env = {**os.environ, "PYTHONPATH": path, "NO_COLOR": "1"}
+    example = tmp_path / "tools.json"
+    example.write_bytes((REPO_ROOT / "examples" / "fs_read_files.json").read_bytes())
+    proc = subprocess.run([sys.executable, "-S", "-c", _CLI_PATH_PROBE, *args, str(example)],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, check=False,
+                          timeout=30)
+    modules = proc.stderr.split()
+    assert "schema_compat.engine" in modules, proc.stderr
+    avoidable = {"typer", "dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress",
+                 "datetime", "jsonref"}
+    assert avoidable.isdisjoint(modules), avoidable & set(modules)
