@@ -51,6 +51,7 @@ def fail(message: str, hint: str = "") -> NoReturn:
 
 
 def split_list(values: list[str] | None) -> list[str] | None:
+    """A repeatable option that also takes commas (`--select REF,UNI001 --select OBJ`)."""
     if not values:
         return None
     out = [v.strip() for item in values for v in item.split(",") if v.strip()]
@@ -58,7 +59,8 @@ def split_list(values: list[str] | None) -> list[str] | None:
 
 
 def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
-          lossless_only: bool) -> Plan:
+                  lossless_only: bool) -> Plan:
+    """The plan for one provider named on the command line; a bad name or rule exits 2."""
     from ..engine import make_plan
     from ..profiles import PROFILES
     from ..rules.registry import unknown_patterns
@@ -77,8 +79,10 @@ def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | N
     return make_plan(provider, sel, ign, lossless_only)
 
 
-def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *, discover: bool = False
-          ) -> tuple[list[LoadedSource], list[SourceError]]:
+def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
+                discover: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
+    """Every tool of the files and live servers given; with `discover` and neither, the MCP
+    client configs in the current directory."""
     from ..extract.files import load_sources
 
     live = live or LiveOpts()
@@ -150,6 +154,7 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
+    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants."""
     key, found, value = text.partition(sep)
     if not found or not key.strip():
         fail(f"{option} {text!r} is not {form}")
@@ -157,6 +162,7 @@ def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
 
 
 def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
+    """--tool: a pattern that matches nothing exits 2 and lists the tools that are there."""
     import fnmatch
 
     tools = [t for s in loaded for t in s.tools]
@@ -170,7 +176,7 @@ def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list
 
 
 def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-         keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+              keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
     """The engine's results; without `keep_changes`, changes that are not lossy are kept
     only as counts (see `compact_changes`), for reports that show no more."""
     from ..engine import iter_plan, run_plan
@@ -210,6 +216,8 @@ def print_errors(errors: list[SourceError]) -> None:
 
 
 def exit_status(report: Report, fail_on: str, findings_of: str = "findings") -> int:
+    """2 when a source could not be read, else 1 when a finding at or above `fail_on` is
+    left in `findings_of` ("remaining" after a transform), else 0."""
     from ..model import SEVERITY_RANK
 
     threshold = SEVERITY_RANK[fail_on]
