@@ -84,20 +84,19 @@ class Plan:
         return rule.gate is None or rule.gate(keys, self.profile)
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
-        return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
-                           active=self.codes, lossless_only=self.lossless_only)
+        # positional: a named tuple built from keywords costs half as much again
+        return NodeContext(path, self.profile, keyword, root, self.codes, self.lossless_only)
 
     def severity(self, rule: Rule) -> Severity:
         return self.profile.severity.get(rule.code, rule.severity)
 
     def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
-        return Finding(
-            code=rule.code, rule=rule.name, severity=self.severity(rule), path=path,
-            message=hit.message, keyword=hit.keyword,
-            fix_title=rule.fix_title if rule.fix else None,
-            fix_safety=(hit.safety or rule.safety) if rule.fix else None,
-            scope=scope,  # type: ignore[arg-type]
-        )
+        if rule.fix:
+            return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
+                           hit.keyword, rule.fix_title, hit.safety or rule.safety,
+                           scope)  # type: ignore[arg-type]
+        return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
+                       hit.keyword, None, None, scope)  # type: ignore[arg-type]
 
     def allows(self, fixed: Fixed) -> bool:
         return not (self.lossless_only and fixed.safety == "lossy")
@@ -130,13 +129,14 @@ def _check_recording(schema: Any, plan: Plan) -> tuple[list[Finding], Checked | 
     ref_rules.clear_cache()
     findings = _document_findings(schema, plan)
     checked: Checked = {}
+    add, make_ctx, rules_for, finding = findings.append, plan.ctx, plan.node_rules, plan.finding
     for path, node, key in iter_nodes_keyed(schema):
-        ctx = plan.ctx(schema, path, key)
+        ctx = make_ctx(schema, path, key)
         start = len(findings)
         clean = True
-        for rule in plan.node_rules(node):
+        for rule in rules_for(node):
             for hit in rule.detect(node, ctx):
-                findings.append(plan.finding(rule, path + hit.rel, hit))
+                add(finding(rule, path + hit.rel, hit))
                 if rule.fix is not None:
                     clean = False
         if clean:
@@ -228,6 +228,8 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     return work, changes, None
 
 
+_NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
+
 # id(node) -> (node, path, findings) for nodes a pass left with no fixable rule firing
 Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
 
@@ -267,7 +269,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
         ctx = plan.ctx(root, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
             rules = plan.node_rule_sets(node)
-            declined_before = set(declined)  # rules this round does not ask again
+            # rules this round does not ask again
+            declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}
             for rule in rules.fixable:
                 if rule.code in declined:
@@ -295,7 +298,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 return node, _left(node, ctx, rules.all, declined_before, hits)
         return node, []
 
-    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: set[str],
+    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: frozenset[str],
               hits: dict[str, list[Hit]]) -> list[Finding | _Unchecked]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round)."""
