@@ -57,23 +57,27 @@ class Plan:
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
+        self._for_root_keys: dict[frozenset[str] | None, NodeRules] = {}
         # Node rules see only the node's subtree and its place (not the rest of the
         # document), so a subtree that has not changed since a pass found it clean is clean.
         self.subtree_local = not any(r.reads_root for r in self.node)
 
-    def node_rules(self, node: Any) -> list[Rule]:
+    def node_rules(self, node: Any, at_root: bool = False) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them, a rule with a `gate` only where it lets it.
+        only where the node holds one of them, a rule with a `gate` only where it lets it,
+        a `root_only` rule only at the root (`at_root`).
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
-        return self.node_rule_sets(node).all
+        return self.node_rule_sets(node, at_root).all
 
-    def node_rule_sets(self, node: Any) -> NodeRules:
+    def node_rule_sets(self, node: Any, at_root: bool = False) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
-        found = self._for_keys.get(keys)
+        cache = self._for_root_keys if at_root else self._for_keys
+        found = cache.get(keys)
         if found is None:
-            rules = [r for r in self.node if self._may_fire(r, keys)]
-            found = self._for_keys[keys] = NodeRules(
+            rules = [r for r in self.node
+                     if (at_root or not r.root_only) and self._may_fire(r, keys)]
+            found = cache[keys] = NodeRules(
                 rules, [r for r in rules if r.fix is not None],
                 [r for r in rules if r.fix is None])
         return found
@@ -134,7 +138,7 @@ def _check_recording(schema: Any, plan: Plan) -> tuple[list[Finding], Checked | 
         ctx = make_ctx(schema, path, key)
         start = len(findings)
         clean = True
-        for rule in rules_for(node):
+        for rule in rules_for(node, not path):
             for hit in rule.detect(node, ctx):
                 add(finding(rule, path + hit.rel, hit))
                 if rule.fix is not None:
@@ -156,7 +160,7 @@ def _node_findings(root: Any, schema: Any, plan: Plan, base: Path = (),
     findings: list[Finding] = []
     for path, node, key in iter_nodes_keyed(schema, base, keyword):
         ctx = plan.ctx(root, path, key)
-        for rule in plan.node_rules(node):
+        for rule in plan.node_rules(node, not path):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
     return findings
@@ -267,8 +271,9 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 return node, list(known)
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
+        at_root = not path
         for _ in range(MAX_FIXES_PER_NODE):
-            rules = plan.node_rule_sets(node)
+            rules = plan.node_rule_sets(node, at_root)
             # rules this round does not ask again
             declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}

@@ -115,6 +115,9 @@ class Rule(NamedTuple):
     # Whether the detector or fix reads `ctx.root` (the rest of the document): a node pass
     # then cannot reuse what it found on an unchanged subtree in the pass before.
     reads_root: bool = False
+    # Rules about the parameters root alone (their detector finds nothing elsewhere): the
+    # engine asks them only there, sparing a call per rule on every other node.
+    root_only: bool = False
 
     @property
     def family(self) -> str:

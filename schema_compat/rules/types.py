@@ -407,7 +407,7 @@ RULES = [
         triggers=frozenset({"type"}),
         message="the parameters root is not an object", safety="lossy",
         fix_title="Wrap it in an object", detect=detect_root_not_object,
-        fix=fix_root_not_object,
+        fix=fix_root_not_object, root_only=True,
         docs=RuleDocs(
             what="An input schema whose root type is not `object`.",
             error="Unable to submit request because function parameters schema should be of "
@@ -440,7 +440,7 @@ RULES = [
         gate=_not_an_object,
         message="the input schema is missing or not an object", safety="lossless",
         fix_title="Use an empty parameters object", detect=detect_invalid_root,
-        fix=fix_invalid_root,
+        fix=fix_invalid_root, root_only=True,
         docs=RuleDocs(
             what="A tool without `inputSchema`, or one whose schema is a string, number, "
                  "list or null. MCP requires an object schema.",
