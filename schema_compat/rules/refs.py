@@ -135,10 +135,10 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
     if "REF001" in ctx.active:
-        new, events = inline(root, resolver, unroll=unroll)
+        new, events = inline(root, resolver, unroll=unroll, kids=a.kids)
         if ctx.lossless_only and any(e.safety != "lossless" for e in events):
             only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
-            new, events = inline(root, resolver, unroll=unroll, only=only)
+            new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
             if not any(True for _ in iter_refs_of(new)):
                 new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
     else:
@@ -149,7 +149,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         }
         if not only:
             return None
-        new, events = inline(root, resolver, unroll=unroll, only=only)
+        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
     edits = tuple(
         Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind])
         for e in events
