@@ -25,6 +25,10 @@ _EVENT_RULE = {
     "unresolvable": "REF005",
 }
 _cache: dict[int, tuple[Any, RefAnalysis]] = {}
+# The keys without which a document's analysis finds nothing: every rule here needs a
+# `$ref` (or, REF002, a `$defs`) in some schema node of the document.
+_REF = frozenset({"$ref"})
+_DEFS = frozenset(DEFS_KEYWORDS)
 
 
 def clear_cache() -> None:
@@ -250,6 +254,7 @@ _FS_AFTER = {
 RULES = [
     Rule(
         code="REF001", name="ref-unsupported", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
         detect=detect_ref, fix=inline_fix,
@@ -270,6 +275,7 @@ RULES = [
     ),
     Rule(
         code="REF002", name="defs-unsupported", severity="error", scope="document",
+        triggers=_DEFS,
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
         claims=frozenset({"$defs", "definitions"}), detect=detect_defs, fix=inline_fix,
@@ -285,6 +291,7 @@ RULES = [
     ),
     Rule(
         code="REF003", name="recursive-ref", severity="error", scope="document",
+        triggers=_REF,
         message="recursive `$ref` cannot be expressed", safety="lossy",
         fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
         fix=inline_fix,
@@ -308,6 +315,7 @@ RULES = [
     ),
     Rule(
         code="REF004", name="remote-ref", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
         fix_title="Replace with a placeholder (never fetched)", detect=detect_remote,
         fix=inline_fix,
@@ -328,6 +336,7 @@ RULES = [
     ),
     Rule(
         code="REF005", name="unresolvable-ref", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
         fix_title="Replace with a placeholder", detect=detect_unresolvable, fix=inline_fix,
         docs=RuleDocs(
@@ -342,6 +351,7 @@ RULES = [
     ),
     Rule(
         code="REF006", name="ref-expansion-too-large", severity="error", scope="document",
+        triggers=_REF,
         message="inlining the references would make the schema too large", safety=None,
         fix_title=None, detect=detect_too_large,
         docs=RuleDocs(
@@ -379,6 +389,7 @@ RULES = [
     ),
     Rule(
         code="REF008", name="recursion-through-required", severity="error", scope="document",
+        triggers=_REF,
         message="recursion passes through a required property", safety="hinted",
         fix_title="Make the property optional (the server still requires it)",
         detect=detect_required_recursion, fix=fix_required_recursion,
