@@ -22,7 +22,7 @@ from .rules.base import Fixed, Hit, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
 from .schema.jsoncopy import json_copy
-from .schema.walker import iter_nodes_keyed, rewrite
+from .schema.walker import children, iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
 MAX_FIXES_PER_NODE = 64
@@ -56,24 +56,34 @@ class Plan:
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
+        # Keys one of which some schema node must hold for a document rule to fire (None:
+        # a document rule without `triggers` may fire on any document).
+        self.document_triggers: frozenset[str] | None = frozenset().union(
+            *(r.triggers for r in self.document if r.triggers is not None))
+        if any(r.triggers is None for r in self.document):
+            self.document_triggers = None
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
+        self._for_root_keys: dict[frozenset[str] | None, NodeRules] = {}
         # Node rules see only the node's subtree and its place (not the rest of the
         # document), so a subtree that has not changed since a pass found it clean is clean.
         self.subtree_local = not any(r.reads_root for r in self.node)
 
-    def node_rules(self, node: Any) -> list[Rule]:
+    def node_rules(self, node: Any, at_root: bool = False) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them, a rule with a `gate` only where it lets it.
+        only where the node holds one of them, a rule with a `gate` only where it lets it,
+        a `root_only` rule only at the root (`at_root`).
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
-        return self.node_rule_sets(node).all
+        return self.node_rule_sets(node, at_root).all
 
-    def node_rule_sets(self, node: Any) -> NodeRules:
+    def node_rule_sets(self, node: Any, at_root: bool = False) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
-        found = self._for_keys.get(keys)
+        cache = self._for_root_keys if at_root else self._for_keys
+        found = cache.get(keys)
         if found is None:
-            rules = [r for r in self.node if self._may_fire(r, keys)]
-            found = self._for_keys[keys] = NodeRules(
+            rules = [r for r in self.node
+                     if (at_root or not r.root_only) and self._may_fire(r, keys)]
+            found = cache[keys] = NodeRules(
                 rules, [r for r in rules if r.fix is not None],
                 [r for r in rules if r.fix is None])
         return found
@@ -84,20 +94,19 @@ class Plan:
         return rule.gate is None or rule.gate(keys, self.profile)
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
-        return NodeContext(path=path, profile=self.profile, parent=keyword, root=root,
-                           active=self.codes, lossless_only=self.lossless_only)
+        # positional: a named tuple built from keywords costs half as much again
+        return NodeContext(path, self.profile, keyword, root, self.codes, self.lossless_only)
 
     def severity(self, rule: Rule) -> Severity:
         return self.profile.severity.get(rule.code, rule.severity)
 
     def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
-        return Finding(
-            code=rule.code, rule=rule.name, severity=self.severity(rule), path=path,
-            message=hit.message, keyword=hit.keyword,
-            fix_title=rule.fix_title if rule.fix else None,
-            fix_safety=(hit.safety or rule.safety) if rule.fix else None,
-            scope=scope,  # type: ignore[arg-type]
-        )
+        if rule.fix:
+            return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
+                           hit.keyword, rule.fix_title, hit.safety or rule.safety,
+                           scope)  # type: ignore[arg-type]
+        return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
+                       hit.keyword, None, None, scope)  # type: ignore[arg-type]
 
     def allows(self, fixed: Fixed) -> bool:
         return not (self.lossless_only and fixed.safety == "lossy")
@@ -120,28 +129,55 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
 Checked = dict[Path, list[Finding]]
 
 
-def _check_recording(schema: Any, plan: Plan) -> tuple[list[Finding], Checked | None]:
+def _check_recording(schema: Any, plan: Plan,
+                     ) -> tuple[list[Finding], Checked | None, bool]:
     """`check_schema`, and where the check found no rule with a fix firing, with that
     node's findings: the transform's first pass, rewriting a copy of the same document, is
     then spared asking those rules again at the same place (None: the plan has a rule that
-    reads the whole document, whose answer at a node may depend on other nodes)."""
+    reads the whole document, whose answer at a node may depend on other nodes).
+
+    Also whether the document is quiet: no node holds a key a document rule needs
+    (`Plan.document_triggers`), so no document rule fires on it; they are then not asked,
+    which spares their walk of the document (the reference analysis)."""
     if not plan.subtree_local:
-        return check_schema(schema, plan), None
+        return check_schema(schema, plan), None, False
     ref_rules.clear_cache()
-    findings = _document_findings(schema, plan)
+    findings: list[Finding] = []
     checked: Checked = {}
+    quiet = plan.document_triggers is not None
+    triggers = plan.document_triggers or frozenset()
+    add, make_ctx, rules_for, finding = findings.append, plan.ctx, plan.node_rules, plan.finding
     for path, node, key in iter_nodes_keyed(schema):
-        ctx = plan.ctx(schema, path, key)
+        if quiet and isinstance(node, dict) and not triggers.isdisjoint(node):
+            quiet = False
+        ctx = make_ctx(schema, path, key)
         start = len(findings)
         clean = True
-        for rule in plan.node_rules(node):
+        for rule in rules_for(node, not path):
             for hit in rule.detect(node, ctx):
-                findings.append(plan.finding(rule, path + hit.rel, hit))
+                add(finding(rule, path + hit.rel, hit))
                 if rule.fix is not None:
                     clean = False
         if clean:
             checked[path] = findings[start:]
-    return findings, checked
+    if quiet:
+        return findings, checked, True
+    return _document_findings(schema, plan) + findings, checked, False
+
+
+def _adds_triggers(new: Any, old: Any, triggers: frozenset[str]) -> bool:
+    """Whether `new`, a fix's result for `old`, holds one of the `triggers` keys: in any
+    node but the subschemas of `old` it kept, which a node pass has looked at already (with
+    `old` None: in any node of `new`)."""
+    kept = {id(child) for _, child in children(old)}
+    stack = [new]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not triggers.isdisjoint(node):
+                return True
+            stack.extend(child for _, child in children(node) if id(child) not in kept)
+    return False
 
 
 def _document_findings(schema: Any, plan: Plan) -> list[Finding]:
@@ -156,7 +192,7 @@ def _node_findings(root: Any, schema: Any, plan: Plan, base: Path = (),
     findings: list[Finding] = []
     for path, node, key in iter_nodes_keyed(schema, base, keyword):
         ctx = plan.ctx(root, path, key)
-        for rule in plan.node_rules(node):
+        for rule in plan.node_rules(node, not path):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
     return findings
@@ -174,7 +210,7 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
 
 
 def _transform(schema: Any, plan: Plan, checked: bool = False,
-               check_clean: Checked | None = None,
+               check_clean: Checked | None = None, quiet: bool = False,
                ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, and what `check_schema` finds in the result: the last pass,
     which changes nothing, runs every detector on the final document anyway, so it
@@ -186,6 +222,8 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     has just run `check_schema` on it, unchanged since) they reuse that check's
     reference analysis. `check_clean` is what that check recorded (`_check_recording`):
     the first node pass reuses it where the copy is still the document the check saw.
+    With `quiet` (that check found `schema` quiet), no document rule is asked while the
+    document stays so, which each node pass tells of the document it leaves.
     """
     work = schema
     changes: list[Change] = []
@@ -196,7 +234,7 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
             ref_rules.clear_cache()
         checked = False
         done: set[Any] = set()
-        for rule in plan.document:
+        for rule in () if quiet else plan.document:
             if rule.fix is None or rule.fix in done:
                 continue
             if not any(True for _ in rule.detect(work, plan.ctx(work))):
@@ -214,11 +252,12 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
             work = json_copy(schema)
             from_check = check_clean  # same content at the same paths as the check saw
         check_clean = None
-        work, rewritten, found, clean = _node_pass(work, plan, changes, clean, from_check)
+        work, rewritten, found, clean, quiet = _node_pass(work, plan, changes, clean,
+                                                          from_check)
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
-            left = _document_findings(work, plan)
+            left = [] if quiet else _document_findings(work, plan)
             for item in found:
                 if isinstance(item, _Unchecked):
                     left += _node_findings(work, item.node, plan, item.path, item.keyword)
@@ -228,13 +267,15 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
     return work, changes, None
 
 
+_NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
+
 # id(node) -> (node, path, findings) for nodes a pass left with no fixable rule firing
 Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
 
 
 def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                from_check: Checked | None = None,
-               ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean]:
+               ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean, bool]:
     """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
     returns the findings of the nodes as they are left, in the order of a check walk:
     when the pass changed nothing, they are the node findings of a check of the result.
@@ -244,14 +285,22 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
     same findings: its rules are not asked twice (fixes build new nodes; they never change
     the one they are given). Likewise, with `from_check` (`root` is a copy of the checked
     document), a node with nothing below it replaced is the node the check saw at that path.
+
+    The last result says whether the document the pass leaves is quiet (no node holds a
+    key a document rule needs, `_check_recording`): every node of it is one the pass
+    visited, a part of a fix's result, or under a keyword the pass skips, and each is
+    looked at for those keys.
     """
     changed = False
+    triggers = plan.document_triggers  # None once a node holds one (or there are none)
     clean: Clean = {}
     reuse = plan.subtree_local and bool(was_clean)
 
     def visit(node: Any, path: Path, keyword: str | None, changed_below: bool,
               ) -> tuple[Any, list[Finding | _Unchecked]]:
-        nonlocal changed
+        nonlocal changed, triggers
+        if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
+            triggers = None
         if reuse and not changed_below:
             seen = was_clean.get(id(node))
             if seen is not None and seen[0] is node and seen[1] == path:
@@ -265,9 +314,11 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 return node, list(known)
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
+        at_root = not path
         for _ in range(MAX_FIXES_PER_NODE):
-            rules = plan.node_rule_sets(node)
-            declined_before = set(declined)  # rules this round does not ask again
+            rules = plan.node_rule_sets(node, at_root)
+            # rules this round does not ask again
+            declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}
             for rule in rules.fixable:
                 if rule.code in declined:
@@ -281,6 +332,8 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     declined.add(rule.code)
                     hits[rule.code] = found
                     continue
+                if triggers is not None and _adds_triggers(fixed.node, node, triggers):
+                    triggers = None
                 node = fixed.node
                 changed = True
                 changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
@@ -295,7 +348,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 return node, _left(node, ctx, rules.all, declined_before, hits)
         return node, []
 
-    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: set[str],
+    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: frozenset[str],
               hits: dict[str, list[Hit]]) -> list[Finding | _Unchecked]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round)."""
@@ -310,10 +363,13 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
         return out
 
     def skipped(node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
+        nonlocal triggers
+        if triggers is not None and _adds_triggers(node, None, triggers):
+            triggers = None
         return [_Unchecked(node, path, keyword)]
 
     new, found, _ = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
-    return new, changed, found, clean
+    return new, changed, found, clean, triggers is not None
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
@@ -385,11 +441,11 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
         changes: list[Change] = []
         schema_left: list[Finding] = []
         if not no_params:
-            schema_findings, check_clean = _check_recording(tool.schema, plan)
+            schema_findings, check_clean, quiet = _check_recording(tool.schema, plan)
             findings += schema_findings
             if any(RULES[f.code].fix is not None for f in schema_findings):
                 new_schema, changes, left = _transform(tool.schema, plan, checked=True,
-                                                       check_clean=check_clean)
+                                                       check_clean=check_clean, quiet=quiet)
                 schema_left = check_schema(new_schema, plan) if left is None else left
             else:
                 # No rule with a fix fired, so a transform would find the same nodes and

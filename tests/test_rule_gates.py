@@ -1,5 +1,6 @@
-"""A rule's `triggers` and `gate` let the engine skip its detector on most nodes; they must
-never skip a node the detector would flag, or findings would silently go missing."""
+"""A rule's `triggers`, `gate` and `root_only` let the engine skip its detector on most
+nodes; they must never skip a node the detector would flag, or findings would silently go
+missing."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from test_engine_fuzz import SCHEMAS
 
 from schema_compat.engine import make_plan
 from schema_compat.profiles import PROFILES
+from schema_compat.rules import refs as ref_rules
 from schema_compat.schema.walker import iter_nodes_keyed
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -24,10 +26,27 @@ def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
     for plan in PLANS:
         for path, node, keyword in iter_nodes_keyed(schema):
             ctx = plan.ctx(schema, path, keyword)
-            asked = plan.node_rules(node)
+            asked = plan.node_rules(node, not path)
             for rule in plan.node:
                 if rule not in asked and any(True for _ in rule.detect(node, ctx)):
                     missed.append((plan.profile.name, rule.code, path))
+    return missed
+
+
+def _skipped_document_hits(schema: Any) -> list[tuple[str, str]]:
+    """(profile, rule) for every hit of a document rule whose `triggers` no node holds."""
+    keys: set[str] = set()
+    for _, node, _ in iter_nodes_keyed(schema):
+        if isinstance(node, dict):
+            keys.update(k for k in node if isinstance(k, str))
+    missed = []
+    for plan in PLANS:
+        ref_rules.clear_cache()
+        ctx = plan.ctx(schema)
+        for rule in plan.document:
+            if rule.triggers is not None and rule.triggers.isdisjoint(keys) \
+                    and any(True for _ in rule.detect(schema, ctx)):
+                missed.append((plan.profile.name, rule.code))
     return missed
 
 
@@ -51,6 +70,17 @@ def test_no_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None:
         assert _skipped_hits(schema) == []
 
 
+def test_no_document_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None:
+    for schema in _corpus_schemas():
+        assert _skipped_document_hits(schema) == []
+
+
+def test_document_triggers_are_those_of_the_reference_rules() -> None:
+    assert make_plan("gemini").document_triggers == {"$ref", "$defs", "definitions"}
+    # a document rule without triggers (a size limit) may fire on any document
+    assert make_plan("openai-strict").document_triggers is None
+
+
 def test_a_gate_does_skip_rules() -> None:
     plan = make_plan("gemini")
     asked = {r.code for r in plan.node_rules({"type": "string", "description": "d"})}
@@ -63,3 +93,19 @@ def test_a_gate_does_skip_rules() -> None:
 @given(SCHEMAS)
 def test_no_rule_is_skipped_where_it_would_fire_on_random_schemas(schema: Any) -> None:
     assert _skipped_hits(schema) == []
+
+
+def test_root_only_rules_are_asked_at_the_root_alone() -> None:
+    plan = make_plan("gemini")
+    node = {"type": "string", "description": "d"}
+    at_root = {r.code for r in plan.node_rules(node, True)}
+    below = {r.code for r in plan.node_rules(node, False)}
+    assert "TYP007" in at_root and "TYP007" not in below
+    assert {r.code for r in plan.node if r.root_only} & below == set()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(SCHEMAS)
+def test_no_document_rule_is_skipped_where_it_would_fire_on_random_schemas(
+        schema: Any) -> None:
+    assert _skipped_document_hits(schema) == []

@@ -107,7 +107,9 @@ class Rule(NamedTuple):
     tally: Callable[[Any], Mapping[str, int]] | None = None
     # Node rules that can only fire on an object node holding one of these keys say so, and
     # the engine offers them nothing else (most nodes hold none of the keywords a rule drops).
-    # None: the rule looks at every node.
+    # Document rules say so for the document: they fire only where some schema node (as the
+    # walker meets them) holds one of these keys, and are not asked about other documents.
+    # None: the rule looks at every node (every document).
     triggers: frozenset[str] | None = None
     # For rules whose trigger is not "one of these keys" (a key outside the profile's, a
     # node without `type`, a boolean schema): the engine asks once per set of keys.
@@ -115,6 +117,9 @@ class Rule(NamedTuple):
     # Whether the detector or fix reads `ctx.root` (the rest of the document): a node pass
     # then cannot reuse what it found on an unchanged subtree in the pass before.
     reads_root: bool = False
+    # Rules about the parameters root alone (their detector finds nothing elsewhere): the
+    # engine asks them only there, sparing a call per rule on every other node.
+    root_only: bool = False
 
     @property
     def family(self) -> str:

@@ -46,11 +46,14 @@ EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
 _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 
 
+_KEYS = frozenset(EXPECTED)
+
+
 def _wrong(node: Any) -> list[str]:
     """The node's keywords with a value of the wrong type, in the order of EXPECTED."""
     if not isinstance(node, dict):
         return []
-    bad = [k for k in node if k in EXPECTED and not EXPECTED[k][0](node[k])]
+    bad = [k for k in _KEYS.intersection(node) if not EXPECTED[k][0](node[k])]
     if len(bad) > 1:
         bad.sort(key=_ORDER.__getitem__)
     return bad

@@ -222,7 +222,7 @@ RULES = [
         code="OBJ007", name="empty-parameters", severity="warning",
         triggers=frozenset({"type"}),
         message="parameters object without properties", safety=None, fix_title=None,
-        detect=detect_empty_root,
+        detect=detect_empty_root, root_only=True,
         docs=RuleDocs(
             what="A tool without arguments declared as `{type: object, properties: {}}`. "
                  "Gemini rejected this in 2024-25 reports; current behaviour is unverified, "

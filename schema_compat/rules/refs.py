@@ -25,6 +25,10 @@ _EVENT_RULE = {
     "unresolvable": "REF005",
 }
 _cache: dict[int, tuple[Any, RefAnalysis]] = {}
+# The keys without which a document's analysis finds nothing: every rule here needs a
+# `$ref` (or, REF002, a `$defs`) in some schema node of the document.
+_REF = frozenset({"$ref"})
+_DEFS = frozenset(DEFS_KEYWORDS)
 
 
 def clear_cache() -> None:
@@ -135,10 +139,10 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
     if "REF001" in ctx.active:
-        new, events = inline(root, resolver, unroll=unroll)
+        new, events = inline(root, resolver, unroll=unroll, kids=a.kids)
         if ctx.lossless_only and any(e.safety != "lossless" for e in events):
             only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
-            new, events = inline(root, resolver, unroll=unroll, only=only)
+            new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
             if not any(True for _ in iter_refs_of(new)):
                 new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
     else:
@@ -149,7 +153,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         }
         if not only:
             return None
-        new, events = inline(root, resolver, unroll=unroll, only=only)
+        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
     edits = tuple(
         Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind])
         for e in events
@@ -250,6 +254,7 @@ _FS_AFTER = {
 RULES = [
     Rule(
         code="REF001", name="ref-unsupported", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
         detect=detect_ref, fix=inline_fix,
@@ -270,6 +275,7 @@ RULES = [
     ),
     Rule(
         code="REF002", name="defs-unsupported", severity="error", scope="document",
+        triggers=_DEFS,
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
         claims=frozenset({"$defs", "definitions"}), detect=detect_defs, fix=inline_fix,
@@ -285,6 +291,7 @@ RULES = [
     ),
     Rule(
         code="REF003", name="recursive-ref", severity="error", scope="document",
+        triggers=_REF,
         message="recursive `$ref` cannot be expressed", safety="lossy",
         fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
         fix=inline_fix,
@@ -308,6 +315,7 @@ RULES = [
     ),
     Rule(
         code="REF004", name="remote-ref", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
         fix_title="Replace with a placeholder (never fetched)", detect=detect_remote,
         fix=inline_fix,
@@ -328,6 +336,7 @@ RULES = [
     ),
     Rule(
         code="REF005", name="unresolvable-ref", severity="error", scope="document",
+        triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
         fix_title="Replace with a placeholder", detect=detect_unresolvable, fix=inline_fix,
         docs=RuleDocs(
@@ -342,6 +351,7 @@ RULES = [
     ),
     Rule(
         code="REF006", name="ref-expansion-too-large", severity="error", scope="document",
+        triggers=_REF,
         message="inlining the references would make the schema too large", safety=None,
         fix_title=None, detect=detect_too_large,
         docs=RuleDocs(
@@ -379,6 +389,7 @@ RULES = [
     ),
     Rule(
         code="REF008", name="recursion-through-required", severity="error", scope="document",
+        triggers=_REF,
         message="recursion passes through a required property", safety="hinted",
         fix_title="Make the property optional (the server still requires it)",
         detect=detect_required_recursion, fix=fix_required_recursion,

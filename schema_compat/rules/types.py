@@ -238,23 +238,37 @@ def detect_not_a_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
         yield Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
 
 
+# keyword -> how its value holds subschemas (a map, a list, one): one lookup per key
+_MAP, _LIST, _ONE = 1, 2, 3
+_HOLDS: dict[str, int] = {
+    "items": _ONE,
+    **{k: _ONE for k in SCHEMA_KEYWORDS},
+    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
+    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
+}
+
+
 def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
     bad: list[tuple[str, tuple[Any, ...], Any]] = []
+    holds = _HOLDS.get
     for key, value in node.items():
-        if key in SCHEMA_MAP_KEYWORDS:
+        kind = holds(key)
+        if kind is None:
+            continue
+        if kind == _MAP:
             if not isinstance(value, dict):
                 bad.append((key, (key,), value))
             else:
                 bad.extend((key, (key, n), v) for n, v in value.items()
                            if not isinstance(v, (dict, bool)))
-        elif key in SCHEMA_LIST_KEYWORDS:
+        elif kind == _LIST:
             if not isinstance(value, list):
                 bad.append((key, (key,), value))
             else:
                 bad.extend((key, (key, i), v) for i, v in enumerate(value)
                            if not isinstance(v, (dict, bool)))
-        elif (key in SCHEMA_KEYWORDS or key == "items") and not isinstance(
-                value, (dict, bool)) and not (key == "items" and isinstance(value, list)):
+        elif not isinstance(value, (dict, bool)) and not (
+                key == "items" and isinstance(value, list)):
             bad.append((key, (key,), value))
     return bad
 
@@ -407,7 +421,7 @@ RULES = [
         triggers=frozenset({"type"}),
         message="the parameters root is not an object", safety="lossy",
         fix_title="Wrap it in an object", detect=detect_root_not_object,
-        fix=fix_root_not_object,
+        fix=fix_root_not_object, root_only=True,
         docs=RuleDocs(
             what="An input schema whose root type is not `object`.",
             error="Unable to submit request because function parameters schema should be of "
@@ -440,7 +454,7 @@ RULES = [
         gate=_not_an_object,
         message="the input schema is missing or not an object", safety="lossless",
         fix_title="Use an empty parameters object", detect=detect_invalid_root,
-        fix=fix_invalid_root,
+        fix=fix_invalid_root, root_only=True,
         docs=RuleDocs(
             what="A tool without `inputSchema`, or one whose schema is a string, number, "
                  "list or null. MCP requires an object schema.",

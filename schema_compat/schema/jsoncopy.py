@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 _ATOMIC = frozenset({str, int, float, bool, type(None)})
+ATOMIC = _ATOMIC  # the types `json_copy` returns as they are (a caller may test first)
 
 
 def json_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:

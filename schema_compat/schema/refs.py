@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
 from ..model import Path, Safety
-from .jsoncopy import json_copy
+from .jsoncopy import ATOMIC, json_copy
 from .walker import children, iter_nodes
 
 RefKind = Literal["local", "remote", "unresolvable"]
@@ -186,15 +186,20 @@ def iter_refs(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
             yield path, node
 
 
-def _refs_below(node: Any) -> Iterator[dict[str, Any]]:
-    """`$ref` nodes inside `node`, not looking into its own `$defs` (they are only a store)."""
+Kids = dict[int, list[tuple[Path, Any]]]  # id(node) -> children(node), for one document
+
+
+def _refs_below(node: Any, kids: Kids | None = None) -> Iterator[dict[str, Any]]:
+    """`$ref` nodes inside `node`, not looking into its own `$defs` (they are only a store).
+    `kids` holds the children of the nodes of a walk of the document already made."""
     stack = [node]
     while stack:
         cur = stack.pop()
         if isinstance(cur, dict):
             if "$ref" in cur:
                 yield cur
-            for rel, child in children(cur):
+            below = kids.get(id(cur)) if kids is not None else None
+            for rel, child in children(cur) if below is None else below:
                 if rel[0] not in DEFS_KEYWORDS:
                     stack.append(child)
 
@@ -208,14 +213,14 @@ class RefAnalysis:
     `inspect`, a few milliseconds of every `check`'s start-up.
     """
 
-    __slots__ = ("defs", "kinds", "measure", "recursive", "resolver", "size")
+    __slots__ = ("defs", "kids", "kinds", "measure", "recursive", "resolver", "size")
 
     def __init__(self, *, kinds: dict[Path, RefTarget] | None = None,
                  recursive: set[Path] | None = None,
                  defs: list[tuple[Path, str]] | None = None,
                  size: tuple[int, int] | None = None,
                  measure: Callable[[], tuple[int, int]] | None = None,
-                 resolver: RefResolver | None = None) -> None:
+                 resolver: RefResolver | None = None, kids: Kids | None = None) -> None:
         self.kinds: dict[Path, RefTarget] = {} if kinds is None else kinds
         self.recursive: set[Path] = set() if recursive is None else recursive
         # Where `$defs` / `definitions` stand, in walk order, found by the same walk as the
@@ -224,6 +229,9 @@ class RefAnalysis:
         self.size = size  # (expanded nodes, expanded depth) once measured
         self.measure = measure
         self.resolver = resolver
+        # Each object's children, kept from the analysis's walk when the document has a
+        # reference: the inliner, which walks it next, then need not work them out again.
+        self.kids = kids
 
     def _size(self) -> tuple[int, int]:
         if self.size is None:
@@ -247,6 +255,9 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
     assert result.defs is not None
     targets: dict[int, Any] = {}
     # The walk of `iter_nodes`, written out: it runs on every check and transform pass.
+    # Each object's children are kept for the walks below when there is a reference (the
+    # document is not changed while it is analysed).
+    kids: Kids = {}
     todo: list[tuple[Path, Any]] = [((), schema)]
     while todo:
         path, node = todo.pop()
@@ -260,14 +271,15 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
             result.kinds[path] = target
             if target.kind == "local":
                 targets[id(target.node)] = target.node
-        for rel, child in reversed(children(node)):
+        below = kids[id(node)] = children(node)
+        for rel, child in reversed(below):
             todo.append((path + rel, child))
 
     # Which targets reach themselves through references (a recursive schema)?
     edges: dict[int, set[int]] = {}
     for key, node in targets.items():
         out: set[int] = set()
-        for ref_node in _refs_below(node):
+        for ref_node in _refs_below(node, kids):
             t = resolver.resolve(ref_node["$ref"])
             if t.kind == "local":
                 out.add(id(t.node))
@@ -290,13 +302,15 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
             result.recursive.add(path)
 
     if result.kinds:
-        result.size = _measure(schema, resolver, cyclic, unroll)
+        result.size = _measure(schema, resolver, cyclic, unroll, kids)
+        result.kids = kids
     else:
         result.measure = lambda: _measure(schema, resolver, cyclic, unroll)
     return result
 
 
-def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) -> tuple[int, int]:
+def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int,
+             kids: Kids | None = None) -> tuple[int, int]:
     """(node count, depth) of the inlined document, memoised per target: linear in the input.
 
     A recursive target is counted as unrolled `unroll` times, as the inliner will do.
@@ -321,7 +335,8 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int) 
                         n, d = n * unroll, d * unroll
                     total += n
                     deepest = max(deepest, d)
-            for rel, child in children(node):
+            below = kids.get(key) if kids is not None else None
+            for rel, child in children(node) if below is None else below:
                 if rel[0] in DEFS_KEYWORDS:
                     continue
                 n, d = measure(child)
@@ -370,6 +385,7 @@ def inline(
     unroll: int = 3,
     drop_defs: bool = True,
     only: set[Path] | None = None,
+    kids: Kids | None = None,
 ) -> tuple[Any, list[InlineEvent]]:
     """Return a copy of `schema` with references replaced by copies of their targets.
 
@@ -377,10 +393,13 @@ def inline(
     `unroll` times and then cut to a typed placeholder that says so. Remote and
     unresolvable references become placeholders too: the caller reports each as lossy.
     With `only`, just the `$ref` nodes at those paths (of the original document) are
-    inlined and `$defs` are kept.
+    inlined and `$defs` are kept. `kids`: the children of the document's objects, from
+    its analysis (`RefAnalysis.kids`), so they are not worked out again.
     """
     resolver = resolver or RefResolver(schema)
     events: list[InlineEvent] = []
+
+    dropping = drop_defs and only is None
 
     def expand(node: Any, path: Path, active: tuple[int, ...], top: bool) -> Any:
         if not isinstance(node, dict):
@@ -388,7 +407,21 @@ def inline(
         if "$ref" in node and (only is None or (top and path in only)):
             return expand_ref(node, path, active)
         out: dict[str, Any] = {}
-        subs = dict(children(node))
+        below = kids.get(id(node)) if kids is not None else None
+        if below is None:
+            below = children(node)
+        if not below:  # a leaf (most nodes): its values copied, as below
+            for key, value in node.items():
+                if dropping and key in DEFS_KEYWORDS:
+                    if path == ():
+                        events.append(
+                            InlineEvent("defs-removed", (*path, key), "", "lossless",
+                                        f"removed `{key}` after inlining its definitions")
+                        )
+                    continue
+                out[key] = value if type(value) in ATOMIC else json_copy(value)
+            return out
+        subs = dict(below)
         holders = {rel[0] for rel in subs}
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
