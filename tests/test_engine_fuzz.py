@@ -72,3 +72,13 @@ def test_a_union_of_malformed_objects_is_not_merged(profile: str) -> None:
     result = run([ToolDef("t", schema)], profile, lossless_only=True)[0]
     junk = {f.path for f in result.remaining if f.code == "TYP008"}
     assert junk == {("items", "anyOf", 0, "properties"), ("items", "anyOf", 1, "properties")}
+
+
+def test_nested_defs_are_removed_on_the_record() -> None:
+    """Found by hypothesis: a `$defs` block below the root was dropped without a change
+    record, and where nothing else was inlined it was not dropped at all (REF002 stood)."""
+    result = run([ToolDef("t", {"items": {"$defs": {}}})], "anthropic-strict")[0]
+    assert [f.code for f in result.remaining if f.code == "REF002"] == []
+    removed = [c for c in result.changes if c.code == "REF002"]
+    assert [(c.path, c.safety) for c in removed] == [(("items", "$defs"), "lossless")]
+    assert "$defs" not in result.transformed_schema["items"]

@@ -378,6 +378,13 @@ def _label(ref: str, node: Any) -> str:
     return tail or "copy of this schema"
 
 
+def _defs_removed(path: Path, key: str) -> InlineEvent:
+    """Every `$defs` block dropped is a change on the record, the nested ones too: REF002
+    flags each of them, and a removal nobody reported would be a silent edit."""
+    return InlineEvent("defs-removed", (*path, key), "", "lossless",
+                       f"removed `{key}` after inlining its definitions")
+
+
 def inline(
     schema: Any,
     resolver: RefResolver | None = None,
@@ -413,11 +420,7 @@ def inline(
         if not below:  # a leaf (most nodes): its values copied, as below
             for key, value in node.items():
                 if dropping and key in DEFS_KEYWORDS:
-                    if path == ():
-                        events.append(
-                            InlineEvent("defs-removed", (*path, key), "", "lossless",
-                                        f"removed `{key}` after inlining its definitions")
-                        )
+                    events.append(_defs_removed(path, key))
                     continue
                 out[key] = value if type(value) in ATOMIC else json_copy(value)
             return out
@@ -425,11 +428,7 @@ def inline(
         holders = {rel[0] for rel in subs}
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
-                if path == ():
-                    events.append(
-                        InlineEvent("defs-removed", (*path, key), "", "lossless",
-                                    f"removed `{key}` after inlining its definitions")
-                    )
+                events.append(_defs_removed(path, key))
                 continue
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
