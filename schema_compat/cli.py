@@ -226,10 +226,10 @@ def check(
     """
     from .commands.check import CheckOptions, run_check
 
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = CheckOptions(sources, provider, tool, json_out, output_format.value, select,
                            ignore, fail_on.value, lossless_only, verbose, show_config, baseline,
-                           write_baseline, server, env, cwd, url, header, sse, config, name,
-                           timeout)
+                           write_baseline, live)
     raise typer.Exit(run_check(options, _given(ctx)))
 
 
@@ -284,9 +284,9 @@ def transform(
     """
     from .commands.transform import TransformOptions, run_transform
 
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = TransformOptions(sources, provider, output, tool, json_out, select, ignore,
-                               lossless_only, force, quiet, server, env, cwd, url, header, sse,
-                               config, name, timeout)
+                               lossless_only, force, quiet, live)
     raise typer.Exit(run_transform(options, _given(ctx)))
 
 
@@ -320,9 +320,9 @@ def diff(
     """
     from .commands.diff import DiffOptions, run_diff
 
+    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = DiffOptions(tool_name, sources, provider, json_out, select, ignore,
-                          lossless_only, server, env, cwd, url, header, sse, config, name,
-                          timeout)
+                          lossless_only, live)
     raise typer.Exit(run_diff(options, _given(ctx)))
 
 

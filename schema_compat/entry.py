@@ -76,14 +76,16 @@ def _run_without_typer(line: CommandLine) -> None:
 
 
 def _command(line: CommandLine) -> Callable[[], int]:
+    from .commands.common import options_of
+
     if line.command == "check":
         from .commands.check import CheckOptions, run_check
 
-        return lambda: run_check(CheckOptions(**line.values), line.given)
+        return lambda: run_check(options_of(CheckOptions, line.values), line.given)
     if line.command == "transform":
         from .commands.transform import TransformOptions, run_transform
 
-        return lambda: run_transform(TransformOptions(**line.values), line.given)
+        return lambda: run_transform(options_of(TransformOptions, line.values), line.given)
     from .commands.diff import DiffOptions, run_diff
 
-    return lambda: run_diff(DiffOptions(**line.values), line.given)
+    return lambda: run_diff(options_of(DiffOptions, line.values), line.given)

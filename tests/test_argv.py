@@ -8,23 +8,22 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import io
-import os
 import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from inprocess import run_main
 
 from schema_compat import cli, entry
 from schema_compat.commands.argv import COMMANDS, MIN_SECONDS, CommandLine, read_command_line
 from schema_compat.commands.check import CheckOptions
+from schema_compat.commands.common import LiveOpts, options_of
 from schema_compat.commands.diff import DiffOptions
 from schema_compat.commands.transform import TransformOptions
 
@@ -70,12 +69,17 @@ def test_table_names_every_option_of_the_typer_command_and_nothing_else(name: st
 
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_defaults_are_the_typer_command_defaults(name: str) -> None:
-    function = getattr(cli, name)
-    declared = {p: v.default for p, v in inspect.signature(function).parameters.items()
+    """The options record lists the typer command's parameters in order, the live-source
+    ones gathered in its `live`, each with the same default."""
+    parameters = inspect.signature(getattr(cli, name)).parameters
+    declared = {p: v.default for p, v in parameters.items()
                 if p != "ctx" and v.default is not inspect.Parameter.empty}
-    assert declared == OPTIONS_TYPES[name]._field_defaults
-    assert list(inspect.signature(function).parameters)[1:] == \
-        list(OPTIONS_TYPES[name]._fields)
+    kind = OPTIONS_TYPES[name]
+    own = {k: v for k, v in kind._field_defaults.items() if k != "live"}
+    assert declared == {**own, **LiveOpts._field_defaults}
+    assert kind._field_defaults["live"] == LiveOpts()
+    assert list(parameters)[1:] == [f for f in kind._fields if f != "live"] + \
+        list(LiveOpts._fields)
 
 
 @pytest.mark.parametrize(("args", "values"), [
@@ -92,10 +96,12 @@ def test_defaults_are_the_typer_command_defaults(name: str) -> None:
     (["diff", "read_files", "a.json", "b.json", "--json"],
      {"tool_name": "read_files", "sources": ["a.json", "b.json"], "json_out": True}),
     (["diff", "-p", "openai", "read_files"], {"tool_name": "read_files", "provider": "openai"}),
+    (["check", "--server", "python s.py", "--timeout=5", "--env", "A=1", "--env", "B=2"],
+     {"server": ["python s.py"], "timeout": 5.0, "env": ["A=1", "B=2"]}),
 ])
 def test_plain_command_lines_are_read(args: list[str], values: dict[str, Any]) -> None:
     assert read_command_line(args) == CommandLine(args[0], values, frozenset(values))
-    OPTIONS_TYPES[args[0]](**values)  # every parameter is one the command has
+    options_of(OPTIONS_TYPES[args[0]], values)  # every parameter is one the command has
 
 
 @pytest.mark.parametrize("args", [
@@ -113,21 +119,6 @@ def test_anything_else_goes_to_typer(args: list[str]) -> None:
 
 
 # --- both paths, same output --------------------------------------------------------------
-
-def _run(main: Callable[[], None], args: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    env = {"NO_COLOR": "1", "COLUMNS": "100", "SCHEMA_COMPAT_DEBUG": "1"}
-    with mock.patch.object(sys, "argv", ["schema-compat", *args]), \
-            mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"{}"))), \
-            mock.patch.dict(os.environ, env), \
-            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main()
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    return code, out.getvalue(), err.getvalue()
-
 
 _VALUES = {  # the first of each is one the command accepts
     "provider": ["gemini", "openai-strict", "all", "gemini,anthropic", "bogus", ""],
@@ -197,7 +188,7 @@ def _run_in(workdir: Path, main: Callable[[], None], args: list[str]
     """What a run printed, and every file it wrote or changed (each put back as it was)."""
     before = {p: p.read_bytes() for p in workdir.rglob("*") if p.is_file()}
     with contextlib.chdir(workdir):
-        code, out, err = _run(main, args)
+        code, out, err = run_main(main, args, b"{}")
     changed = {}
     for path in [p for p in workdir.rglob("*") if p.is_file()]:
         data = path.read_bytes()

@@ -50,23 +50,14 @@ class CheckOptions(NamedTuple):
     show_config: bool = False
     baseline: str | None = None
     write_baseline: str | None = None
-    server: list[str] | None = None
-    env: list[str] | None = None
-    cwd: str | None = None
-    url: list[str] | None = None
-    header: list[str] | None = None
-    sse: list[str] | None = None
-    config: list[str] | None = None
-    name: list[str] | None = None
-    timeout: float = 30.0
+    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
 
 
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
     """The exit status of a `check`; `given` names the options the command line set (a
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
-     verbose, show_config, baseline, write_baseline, server, env, cwd, url, header, sse,
-     config, name, timeout) = options
+     verbose, show_config, baseline, write_baseline, live) = options
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only)
     if show_config:
@@ -89,7 +80,6 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")

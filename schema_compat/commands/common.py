@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     from ..engine import Plan
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..settings import Settings
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+_Options = TypeVar("_Options")
 
 
 class LiveOpts(NamedTuple):
@@ -39,6 +40,14 @@ class LiveOpts(NamedTuple):
 
     def given(self) -> bool:
         return bool(self.server or self.url or self.sse or self.config)
+
+
+def options_of(kind: Callable[..., _Options], values: dict[str, Any]) -> _Options:
+    """A command's options from parameter values as typer names them, the live-source ones
+    gathered into the command's `live` (commands/argv.py reads them flat, as typer does)."""
+    live = {k: v for k, v in values.items() if k in LiveOpts._fields}
+    rest = {k: v for k, v in values.items() if k not in live}
+    return kind(**rest, live=LiveOpts(**live))
 
 
 def fail(message: str, hint: str = "") -> NoReturn:

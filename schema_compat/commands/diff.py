@@ -33,23 +33,13 @@ class DiffOptions(NamedTuple):
     select: list[str] | None = None
     ignore: list[str] | None = None
     lossless_only: bool = False
-    server: list[str] | None = None
-    env: list[str] | None = None
-    cwd: str | None = None
-    url: list[str] | None = None
-    header: list[str] | None = None
-    sse: list[str] | None = None
-    config: list[str] | None = None
-    name: list[str] | None = None
-    timeout: float = 30.0
+    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
 
 
 def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
-    (tool_name, sources, provider, json_out, select, ignore, lossless_only, server, env, cwd,
-     url, header, sse, config, name, timeout) = options
+    (tool_name, sources, provider, json_out, select, ignore, lossless_only, live) = options
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = load_inputs(sources, live)
     print_errors(errors)
     tools = [t for s in loaded for t in s.tools]

@@ -47,25 +47,16 @@ class TransformOptions(NamedTuple):
     lossless_only: bool = False
     force: bool = False
     quiet: bool = False
-    server: list[str] | None = None
-    env: list[str] | None = None
-    cwd: str | None = None
-    url: list[str] | None = None
-    header: list[str] | None = None
-    sse: list[str] | None = None
-    config: list[str] | None = None
-    name: list[str] | None = None
-    timeout: float = 30.0
+    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     """The exit status of a `transform`; `given` names the options the command line set."""
     (sources, provider, output, tool, json_out, select, ignore, lossless_only, force, quiet,
-     server, env, cwd, url, header, sse, config, name, timeout) = options
+     live) = options
     from ..jsonio import dump_json, has_surrogate
 
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
-    live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     loaded, errors = load_inputs(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
         print_errors(errors)
