@@ -10,8 +10,6 @@ with a timeout. Memory is measured by `make bench` (benchmarks/hostile.py), not 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import subprocess
@@ -22,11 +20,11 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from inprocess import run_main
 from jsonpath_ng import parse as jsonpath_parse
 
 from schema_compat.cli import main
@@ -59,19 +57,7 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 def cli(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
     """Run the CLI in-process; a bug raises (SCHEMA_COMPAT_DEBUG=1) instead of exiting 2."""
-    out, err = io.StringIO(), io.StringIO()
-    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin))
-    env = {"SCHEMA_COMPAT_DEBUG": "1", "NO_COLOR": "1", "COLUMNS": "100"}
-    with mock.patch.object(sys, "argv", ["schema-compat", *args]), \
-            mock.patch.object(sys, "stdin", fake_stdin), \
-            mock.patch.dict(os.environ, env), \
-            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main()
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    return code, out.getvalue(), err.getvalue()
+    return run_main(main, args, stdin)
 
 
 def assert_clean_exit(code: int, stdout: str, stderr: str, *, findings_expected: bool = False
