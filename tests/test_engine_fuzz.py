@@ -82,3 +82,19 @@ def test_nested_defs_are_removed_on_the_record() -> None:
     removed = [c for c in result.changes if c.code == "REF002"]
     assert [(c.path, c.safety) for c in removed] == [(("items", "$defs"), "lossless")]
     assert "$defs" not in result.transformed_schema["items"]
+
+
+def test_defs_removed_where_they_stand_not_in_copies_of_a_target() -> None:
+    """A `$defs` inside a reference's target goes with the `$defs` block holding it; it is
+    not reported again at each place the target is copied to (which holds a `$ref`)."""
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/A"},
+                       "c": {"$ref": "#/$defs/A", "$defs": {"Z": {}}}},
+        "$defs": {"A": {"type": "object", "$defs": {"B": {"type": "string"}},
+                        "properties": {"x": {"$ref": "#/$defs/A/$defs/B"}}}},
+    }
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    removed = sorted(c.path for c in result.changes if c.code == "REF002")
+    assert removed == [("$defs",), ("properties", "c", "$defs")]
+    assert not [f for f in result.remaining if f.code == "REF002"]

@@ -379,8 +379,9 @@ def _label(ref: str, node: Any) -> str:
 
 
 def _defs_removed(path: Path, key: str) -> InlineEvent:
-    """Every `$defs` block dropped is a change on the record, the nested ones too: REF002
-    flags each of them, and a removal nobody reported would be a silent edit."""
+    """Every `$defs` block dropped from where it stands is a change on the record, the nested
+    ones too: REF002 flags each of them, and a removal nobody reported would be a silent
+    edit. (One inside another `$defs` goes with the outer block's removal.)"""
     return InlineEvent("defs-removed", (*path, key), "", "lossless",
                        f"removed `{key}` after inlining its definitions")
 
@@ -408,11 +409,14 @@ def inline(
 
     dropping = drop_defs and only is None
 
-    def expand(node: Any, path: Path, active: tuple[int, ...], top: bool) -> Any:
+    def expand(node: Any, path: Path, active: tuple[int, ...], top: bool,
+               own: bool = True) -> Any:
+        # `own`: the node stands at `path` in the input, not in a copy of a reference's target
+        # (where a `$defs` removal would be reported at a path that holds a `$ref`)
         if not isinstance(node, dict):
             return node
         if "$ref" in node and (only is None or (top and path in only)):
-            return expand_ref(node, path, active)
+            return expand_ref(node, path, active, own)
         out: dict[str, Any] = {}
         below = kids.get(id(node)) if kids is not None else None
         if below is None:
@@ -420,7 +424,8 @@ def inline(
         if not below:  # a leaf (most nodes): its values copied, as below
             for key, value in node.items():
                 if dropping and key in DEFS_KEYWORDS:
-                    events.append(_defs_removed(path, key))
+                    if own:
+                        events.append(_defs_removed(path, key))
                     continue
                 out[key] = value if type(value) in ATOMIC else json_copy(value)
             return out
@@ -428,20 +433,21 @@ def inline(
         holders = {rel[0] for rel in subs}
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
-                events.append(_defs_removed(path, key))
+                if own:
+                    events.append(_defs_removed(path, key))
                 continue
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
         for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
-            _assign(out, rel, expand(child, path + rel, active, top), copied)
+            _assign(out, rel, expand(child, path + rel, active, top, own), copied)
         return out
 
-    def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...]) -> Any:
+    def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...], own: bool) -> Any:
         ref = node["$ref"]
         siblings = {k: v for k, v in node.items() if k != "$ref"}
-        sib_expanded = expand(siblings, path, active, False) if siblings else {}
+        sib_expanded = expand(siblings, path, active, False, own) if siblings else {}
         target = resolver.resolve(ref)
         if target.kind != "local":
             kind: Literal["remote", "unresolvable"] = target.kind
@@ -467,7 +473,7 @@ def inline(
                 ),
             }
             return _merge(placeholder, sib_expanded)
-        body = expand(target.node, path, (*active, key), False)
+        body = expand(target.node, path, (*active, key), False, False)
         if isinstance(body, bool):
             body = {} if body else {"not": {}}
         body = {k: v for k, v in body.items() if k not in _DOCUMENT_ONLY}
