@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -223,3 +224,21 @@ def test_each_option_means_the_same_on_both_paths(workdir: Path, args: list[str]
 @given(args=_command_lines())
 def test_both_paths_print_and_write_the_same(workdir: Path, args: list[str]) -> None:
     assert _run_in(workdir, entry.main, args) == _run_in(workdir, cli.main, args), args
+
+
+@pytest.mark.parametrize("args", [["check", "--json"], ["transform", "-q"]])
+def test_a_reader_that_leaves_early_gets_the_same_exit_on_both_paths(args: list[str]) -> None:
+    """`schema-compat check --json big.json | head`: exit 1 (as typer ends it), nothing on
+    stderr, whether or not typer read the command line (`--timeout=1e3` sends it there)."""
+    big = str(REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "brave-search-mcp-server.json")
+    outcomes = []
+    for extra in ([], ["--timeout=1e3"]):
+        assert (read_command_line([*args, *extra, big]) is None) == bool(extra)
+        proc = subprocess.Popen([sys.executable, "-m", "schema_compat", *args, *extra, big],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT)
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(10)
+        proc.stdout.close()
+        stderr = proc.stderr.read()
+        outcomes.append((proc.wait(timeout=60), stderr))
+    assert outcomes[0] == outcomes[1] == (1, b"")

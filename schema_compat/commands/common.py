@@ -385,6 +385,14 @@ def _escape_unencodable_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _quiet_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a file (tests capture stdout)
+        pass
+
+
 def run_guarded(command: Callable[[], object]) -> None:
     """Run a whole command line: no traceback ever reaches the user; SCHEMA_COMPAT_DEBUG=1
     shows one. A command ends by raising SystemExit with its exit status."""
@@ -392,12 +400,14 @@ def run_guarded(command: Callable[[], object]) -> None:
     _escape_unencodable_output()
     try:
         command()
-    except KeyboardInterrupt:
-        print("schema-compat: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # as typer ends it: the shell has shown ^C
         sys.exit(130)
     except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
+        # `check --json | head`: the reader left. Exit 1 as typer does (a pipeline with
+        # pipefail must not read it as success), and send what is still buffered nowhere,
+        # so the interpreter's final flush does not complain on stderr.
+        _quiet_stdout()
+        sys.exit(EXIT_FINDINGS)
     except Exception as exc:  # a bug: say so in one line rather than dump a traceback
         if os.environ.get("SCHEMA_COMPAT_DEBUG"):
             raise
