@@ -125,16 +125,22 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
     return _document_findings(schema, plan) + _node_findings(schema, schema, plan)
 
 
-# path -> the findings there, for the nodes of a check where no rule with a fix fired
-Checked = dict[Path, list[Finding]]
+class Checked(NamedTuple):
+    """The nodes of a check where no rule with a fix fired, with their findings."""
+
+    at: dict[Path, list[Finding]]  # path -> the findings there
+    # id(node) -> (node, path, keyword holding it, the findings there)
+    nodes: dict[int, tuple[Any, Path, str | None, list[Finding]]]
 
 
 def _check_recording(schema: Any, plan: Plan,
                      ) -> tuple[list[Finding], Checked | None, bool]:
     """`check_schema`, and where the check found no rule with a fix firing, with that
     node's findings: the transform's first pass, rewriting a copy of the same document, is
-    then spared asking those rules again at the same place (None: the plan has a rule that
-    reads the whole document, whose answer at a node may depend on other nodes).
+    then spared asking those rules again at the same place, and so is a pass over the
+    inlined document where a node copies one the check saw (`Fixed.origins`) (None: the
+    plan has a rule that reads the whole document, whose answer at a node may depend on
+    other nodes).
 
     Also whether the document is quiet: no node holds a key a document rule needs
     (`Plan.document_triggers`), so no document rule fires on it; they are then not asked,
@@ -143,7 +149,8 @@ def _check_recording(schema: Any, plan: Plan,
         return check_schema(schema, plan), None, False
     ref_rules.clear_cache()
     findings: list[Finding] = []
-    checked: Checked = {}
+    checked = Checked({}, {})
+    at, nodes = checked
     quiet = plan.document_triggers is not None
     triggers = plan.document_triggers or frozenset()
     add, make_ctx, rules_for, finding = findings.append, plan.ctx, plan.node_rules, plan.finding
@@ -159,7 +166,9 @@ def _check_recording(schema: Any, plan: Plan,
                 if rule.fix is not None:
                     clean = False
         if clean:
-            checked[path] = findings[start:]
+            at[path] = own = findings[start:]
+            if not quiet:  # by node, for the copies an inlining makes (none without refs)
+                nodes[id(node)] = (node, path, key, own)
     if quiet:
         return findings, checked, True
     return _document_findings(schema, plan) + findings, checked, False
@@ -234,6 +243,7 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
             ref_rules.clear_cache()
         checked = False
         done: set[Any] = set()
+        copies: Origins | None = None
         for rule in () if quiet else plan.document:
             if rule.fix is None or rule.fix in done:
                 continue
@@ -242,6 +252,8 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
             done.add(rule.fix)
             fixed = rule.fix(work, plan.ctx(work))
             if fixed is not None and plan.allows(fixed):
+                # what the result copies of `schema` itself is what the check saw
+                copies = fixed.origins if work is schema else None
                 work = fixed.node
                 changed = True
                 changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
@@ -251,9 +263,11 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
         if work is schema:  # the node pass rewrites in place
             work = json_copy(schema)
             from_check = check_clean  # same content at the same paths as the check saw
+        elif copies and check_clean is not None:
+            from_check = check_clean._replace(at={})  # only where `copies` says so
         check_clean = None
         work, rewritten, found, clean, quiet = _node_pass(work, plan, changes, clean,
-                                                          from_check)
+                                                          from_check, copies)
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
@@ -269,12 +283,23 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
 
 _NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
 
-# id(node) -> (node, path, findings) for nodes a pass left with no fixable rule firing
-Clean = dict[int, tuple[Any, Path, list["Finding | _Unchecked"]]]
+# id(node) -> (node, path, keyword, findings) for nodes a pass left with no fixable rule
+# firing
+Clean = dict[int, tuple[Any, Path, "str | None", list["Finding | _Unchecked"]]]
+# id(node) -> (node, the node it copies unchanged): `Fixed.origins`
+Origins = dict[int, tuple[Any, Any]]
+_NO_COPY: tuple[Any, Any] = (None, None)
+
+
+def _moved(found: Sequence[Finding | _Unchecked], old: Path, new: Path,
+           ) -> list[Finding | _Unchecked]:
+    """Findings made at `old`, said of the same node standing at `new`."""
+    cut = len(old)
+    return [f._replace(path=new + f.path[cut:]) for f in found]
 
 
 def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
-               from_check: Checked | None = None,
+               from_check: Checked | None = None, copies: Origins | None = None,
                ) -> tuple[Any, bool, list[Finding | _Unchecked], Clean, bool]:
     """One bottom-up rewrite: each node is fixed rule by rule until no rule fires. Also
     returns the findings of the nodes as they are left, in the order of a check walk:
@@ -284,7 +309,10 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
     object at the same place with nothing below it replaced since, is clean again with the
     same findings: its rules are not asked twice (fixes build new nodes; they never change
     the one they are given). Likewise, with `from_check` (`root` is a copy of the checked
-    document), a node with nothing below it replaced is the node the check saw at that path.
+    document), a node with nothing below it replaced is the node the check saw at that path;
+    and with `copies` (`root` came out of a document fix, `Fixed.origins`), a node that
+    copies one the check saw is that node, wherever it now stands: node rules read of their
+    place only whether it is the root and the keyword holding the node (`NodeContext`).
 
     The last result says whether the document the pass leaves is quiet (no node holds a
     key a document rule needs, `_check_recording`): every node of it is one the pass
@@ -303,14 +331,26 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
             triggers = None
         if reuse and not changed_below:
             seen = was_clean.get(id(node))
-            if seen is not None and seen[0] is node and seen[1] == path:
-                clean[id(node)] = seen
-                return node, list(seen[2])
+            if seen is not None and seen[0] is node:
+                if seen[1] == path:
+                    clean[id(node)] = seen
+                    return node, list(seen[3])
+                if path and seen[1] and seen[2] == keyword:  # moved by a fix: same place
+                    moved = _moved(seen[3], seen[1], path)  # as far as node rules can tell
+                    clean[id(node)] = (node, path, keyword, moved)
+                    return node, list(moved)
         if from_check is not None and not changed_below:
-            known = from_check.get(path)
+            known: Sequence[Finding | _Unchecked] | None = from_check.at.get(path)
+            if known is None and copies and path:
+                original = copies.get(id(node), _NO_COPY)
+                if original[0] is node:
+                    seen_there = from_check.nodes.get(id(original[1]))
+                    if seen_there is not None and seen_there[0] is original[1] \
+                            and seen_there[2] == keyword and seen_there[1]:
+                        known = _moved(seen_there[3], seen_there[1], path)
             if known is not None:
                 if plan.subtree_local:
-                    clean[id(node)] = (node, path, list(known))
+                    clean[id(node)] = (node, path, keyword, list(known))
                 return node, list(known)
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
@@ -343,7 +383,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 if not hits and not declined_before:  # the usual case: no fix was refused
                     left = _left(node, ctx, rules.unfixable, declined_before, hits)
                     if plan.subtree_local:
-                        clean[id(node)] = (node, path, left)
+                        clean[id(node)] = (node, path, keyword, left)
                     return node, list(left)
                 return node, _left(node, ctx, rules.all, declined_before, hits)
         return node, []

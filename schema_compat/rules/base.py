@@ -25,6 +25,10 @@ class NodeContext(NamedTuple):
     tuples too: `dataclasses` imports `inspect`, and each frozen dataclass costs ~0.4 ms to
     create, both paid on every `check`'s start-up."""
 
+    # Where the node stands. A node rule may read of it only whether it is the root
+    # (`is_root`), besides `parent`; the rest is for reporting: the engine reuses what rules
+    # found on a node for the same node standing elsewhere under the same keyword (moved by
+    # a fix, or copied by the inliner), at its new path (tests/test_rule_place.py).
     path: Path
     profile: Profile
     parent: str | None = None  # the keyword holding this node: "properties", "items", ...
@@ -54,10 +58,15 @@ class Edit(NamedTuple):
 
 
 class Fixed(NamedTuple):
-    """A fix's result: the replacement node and what it changed."""
+    """A fix's result: the replacement node and what it changed.
+
+    `origins` may map id() of nodes of the result to the nodes of the input they copy
+    unchanged, subtree and all (the inliner's copies of the document): the engine then
+    reuses what the check found on the original instead of asking every rule again."""
 
     node: Any
     edits: tuple[Edit, ...]
+    origins: dict[int, Any] | None = None
 
     @property
     def safety(self) -> Safety:

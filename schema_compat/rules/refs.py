@@ -138,11 +138,14 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
+    origins: dict[int, tuple[Any, Any]] = {}
     if "REF001" in ctx.active:
-        new, events = inline(root, resolver, unroll=unroll, kids=a.kids)
+        new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
         if ctx.lossless_only and any(e.safety != "lossless" for e in events):
             only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
-            new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
+            origins = {}
+            new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
+                                 origins=origins)
             if not any(True for _ in iter_refs_of(new)):
                 new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
     else:
@@ -153,14 +156,15 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         }
         if not only:
             return None
-        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
+        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
+                             origins=origins)
     edits = tuple(
         Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind])
         for e in events
     )
     if not edits:
         return None
-    return Fixed(new, edits)
+    return Fixed(new, edits, origins)
 
 
 def iter_refs_of(node: Any) -> Iterable[Path]:

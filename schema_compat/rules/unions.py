@@ -65,7 +65,7 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         if len(rest) == 1 and isinstance(rest[0], dict):
-            merged = json_copy(rest[0])
+            merged = dict(rest[0])  # its subschemas move up unchanged
             merged.update(out)  # the node's own keywords (description, default) win
             out = merged
         elif rest:

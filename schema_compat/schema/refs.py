@@ -386,6 +386,9 @@ def _defs_removed(path: Path, key: str) -> InlineEvent:
                        f"removed `{key}` after inlining its definitions")
 
 
+_NO_ORIGIN = (None, None)
+
+
 def inline(
     schema: Any,
     resolver: RefResolver | None = None,
@@ -394,6 +397,7 @@ def inline(
     drop_defs: bool = True,
     only: set[Path] | None = None,
     kids: Kids | None = None,
+    origins: dict[int, tuple[Any, Any]] | None = None,
 ) -> tuple[Any, list[InlineEvent]]:
     """Return a copy of `schema` with references replaced by copies of their targets.
 
@@ -402,7 +406,10 @@ def inline(
     unresolvable references become placeholders too: the caller reports each as lossy.
     With `only`, just the `$ref` nodes at those paths (of the original document) are
     inlined and `$defs` are kept. `kids`: the children of the document's objects, from
-    its analysis (`RefAnalysis.kids`), so they are not worked out again.
+    its analysis (`RefAnalysis.kids`), so they are not worked out again. `origins` is
+    filled with id() of each object of the result that copies an object of the input
+    unchanged, subtree and all (no reference expanded, no `$defs` dropped in it), mapped
+    to (that copy, that object) (`Fixed.origins`).
     """
     resolver = resolver or RefResolver(schema)
     events: list[InlineEvent] = []
@@ -421,13 +428,17 @@ def inline(
         below = kids.get(id(node)) if kids is not None else None
         if below is None:
             below = children(node)
+        verbatim = True
         if not below:  # a leaf (most nodes): its values copied, as below
             for key, value in node.items():
                 if dropping and key in DEFS_KEYWORDS:
                     if own:
                         events.append(_defs_removed(path, key))
+                    verbatim = False
                     continue
                 out[key] = value if type(value) in ATOMIC else json_copy(value)
+            if verbatim and origins is not None:
+                origins[id(out)] = (out, node)
             return out
         subs = dict(below)
         holders = {rel[0] for rel in subs}
@@ -435,13 +446,20 @@ def inline(
             if key in DEFS_KEYWORDS and drop_defs and only is None:
                 if own:
                     events.append(_defs_removed(path, key))
+                verbatim = False
                 continue
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
         for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
-            _assign(out, rel, expand(child, path + rel, active, top, own), copied)
+            new = expand(child, path + rel, active, top, own)
+            if verbatim and origins is not None and new is not child \
+                    and origins.get(id(new), _NO_ORIGIN)[1] is not child:
+                verbatim = False
+            _assign(out, rel, new, copied)
+        if verbatim and origins is not None:
+            origins[id(out)] = (out, node)
         return out
 
     def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...], own: bool) -> Any:
@@ -476,6 +494,8 @@ def inline(
         body = expand(target.node, path, (*active, key), False, False)
         if isinstance(body, bool):
             body = {} if body else {"not": {}}
+        elif origins is not None:
+            origins.pop(id(body), None)  # rebuilt here and merged: not a copy in the result
         body = {k: v for k, v in body.items() if k not in _DOCUMENT_ONLY}
         events.append(InlineEvent("inlined", path, str(ref), "lossless", f"inlined `{ref}`"))
         return _merge(body, sib_expanded)
