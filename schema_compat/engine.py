@@ -174,10 +174,21 @@ def _check_recording(schema: Any, plan: Plan,
     return _document_findings(schema, plan) + findings, checked, False
 
 
+_CONTAINERS = (dict, list)
+
+
 def _adds_triggers(new: Any, old: Any, triggers: frozenset[str]) -> bool:
     """Whether `new`, a fix's result for `old`, holds one of the `triggers` keys: in any
     node but the subschemas of `old` it kept, which a node pass has looked at already (with
     `old` None: in any node of `new`)."""
+    if isinstance(new, dict) and isinstance(old, dict):
+        # The usual fix removes or sets a few keywords and keeps every other value as it
+        # was: then only the new node's own keys are new.
+        if not triggers.isdisjoint(new):
+            return True
+        get = old.get
+        if all(v is get(k) or not isinstance(v, _CONTAINERS) for k, v in new.items()):
+            return False
     kept = {id(child) for _, child in children(old)}
     stack = [new]
     while stack:

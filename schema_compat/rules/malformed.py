@@ -49,11 +49,22 @@ _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 _KEYS = frozenset(EXPECTED)
 
 
+# keyword -> the one type its value must have, where a type test says it (asked of nearly
+# every node, so the common keywords are tested without a call)
+_TYPE: dict[str, type] = {**{k: str for k in ("description", "title", "pattern", "format")},
+                          "nullable": bool, "uniqueItems": bool, "enum": list}
+
+
 def _wrong(node: Any) -> list[str]:
     """The node's keywords with a value of the wrong type, in the order of EXPECTED."""
     if not isinstance(node, dict):
         return []
-    bad = [k for k in _KEYS.intersection(node) if not EXPECTED[k][0](node[k])]
+    bad = []
+    for k in _KEYS.intersection(node):
+        v = node[k]
+        t = _TYPE.get(k)
+        if not (isinstance(v, t) if t is not None else EXPECTED[k][0](v)):
+            bad.append(k)
     if len(bad) > 1:
         bad.sort(key=_ORDER.__getitem__)
     return bad

@@ -248,6 +248,9 @@ _HOLDS: dict[str, int] = {
 }
 
 
+_SCHEMA_TYPES = frozenset({dict, bool})
+
+
 def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
     bad: list[tuple[str, tuple[Any, ...], Any]] = []
     holds = _HOLDS.get
@@ -258,13 +261,13 @@ def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
         if kind == _MAP:
             if not isinstance(value, dict):
                 bad.append((key, (key,), value))
-            else:
+            elif not _SCHEMA_TYPES.issuperset(map(type, value.values())):  # else all fine
                 bad.extend((key, (key, n), v) for n, v in value.items()
                            if not isinstance(v, (dict, bool)))
         elif kind == _LIST:
             if not isinstance(value, list):
                 bad.append((key, (key,), value))
-            else:
+            elif not _SCHEMA_TYPES.issuperset(map(type, value)):
                 bad.extend((key, (key, i), v) for i, v in enumerate(value)
                            if not isinstance(v, (dict, bool)))
         elif not isinstance(value, (dict, bool)) and not (
