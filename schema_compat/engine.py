@@ -297,9 +297,9 @@ _NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix 
 # id(node) -> (node, path, keyword, findings) for nodes a pass left with no fixable rule
 # firing
 Clean = dict[int, tuple[Any, Path, "str | None", list["Finding | _Unchecked"]]]
-# id(node) -> (node, the node it copies unchanged): `Fixed.origins`
-Origins = dict[int, tuple[Any, Any]]
-_NO_COPY: tuple[Any, Any] = (None, None)
+# id(node) -> (node, the node it copies, whether the copy is whole): `Fixed.origins`
+Origins = dict[int, tuple[Any, Any, bool]]
+_NO_COPY: tuple[Any, Any, bool] = (None, None, False)
 
 
 def _moved(found: Sequence[Finding | _Unchecked], old: Path, new: Path,
@@ -324,6 +324,9 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
     and with `copies` (`root` came out of a document fix, `Fixed.origins`), a node that
     copies one the check saw is that node, wherever it now stands: node rules read of their
     place only whether it is the root and the keyword holding the node (`NodeContext`).
+    Where only the node's own part is what the check saw (something below it changed), the
+    rules that do not read below (`Rule.reads_below`) are not asked: what they found there
+    stands, and the rules with a fix among them found nothing.
 
     The last result says whether the document the pass leaves is quiet (no node holds a
     key a document rule needs, `_check_recording`): every node of it is one the pass
@@ -350,19 +353,22 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     moved = _moved(seen[3], seen[1], path)  # as far as node rules can tell
                     clean[id(node)] = (node, path, keyword, moved)
                     return node, list(moved)
-        if from_check is not None and not changed_below:
-            known: Sequence[Finding | _Unchecked] | None = from_check.at.get(path)
-            if known is None and copies and path:
+        own: Sequence[Any] | None = None  # the check's findings on this node's own part
+        if from_check is not None:
+            own = from_check.at.get(path)  # a copy of the checked document: same place
+            whole = True
+            if own is None and copies and path:
                 original = copies.get(id(node), _NO_COPY)
                 if original[0] is node:
                     seen_there = from_check.nodes.get(id(original[1]))
                     if seen_there is not None and seen_there[0] is original[1] \
                             and seen_there[2] == keyword and seen_there[1]:
-                        known = _moved(seen_there[3], seen_there[1], path)
-            if known is not None:
+                        own = _moved(seen_there[3], seen_there[1], path)
+                        whole = original[2]
+            if own is not None and whole and not changed_below:
                 if plan.subtree_local:
-                    clean[id(node)] = (node, path, keyword, list(known))
-                return node, list(known)
+                    clean[id(node)] = (node, path, keyword, list(own))
+                return node, list(own)
         declined: set[str] = set()
         ctx = plan.ctx(root, path, keyword)
         at_root = not path
@@ -372,7 +378,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
             declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}
             for rule in rules.fixable:
-                if rule.code in declined:
+                if rule.code in declined or (own is not None and not rule.reads_below):
                     continue
                 assert rule.fix is not None
                 found = list(rule.detect(node, ctx))
@@ -386,25 +392,31 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                 if triggers is not None and _adds_triggers(fixed.node, node, triggers):
                     triggers = None
                 node = fixed.node
+                own = None
                 changed = True
                 changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
                                       e.description) for e in fixed.edits)
                 break
             else:
                 if not hits and not declined_before:  # the usual case: no fix was refused
-                    left = _left(node, ctx, rules.unfixable, declined_before, hits)
+                    left = _left(node, ctx, rules.unfixable, declined_before, hits, own)
                     if plan.subtree_local:
                         clean[id(node)] = (node, path, keyword, left)
                     return node, list(left)
-                return node, _left(node, ctx, rules.all, declined_before, hits)
+                return node, _left(node, ctx, rules.all, declined_before, hits, own)
         return node, []
 
     def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: frozenset[str],
-              hits: dict[str, list[Hit]]) -> list[Finding | _Unchecked]:
+              hits: dict[str, list[Hit]], own: Sequence[Any] | None,
+              ) -> list[Finding | _Unchecked]:
         """The node's findings: this round's hits, and a fresh look by the rules this
-        round did not ask (no fix, or declined in an earlier round)."""
+        round did not ask (no fix, or declined in an earlier round); with `own`, what the
+        check found on the node's own part stands for the rules that do not read below."""
         out: list[Finding | _Unchecked] = []
         for rule in rules:
+            if own is not None and not rule.reads_below:
+                out.extend(f for f in own if f.code == rule.code)
+                continue
             if rule.fix is None or rule.code in declined_before:
                 found: Any = rule.detect(node, ctx)
             else:

@@ -1,11 +1,16 @@
-"""Node rules read of a node's place only whether it is the root and the keyword holding it
+"""What the engine reuses of a check, and what rules promise so that it may.
+
+Node rules read of a node's place only whether it is the root and the keyword holding it
 (`NodeContext.path`): the engine reuses what they found on a node for the same node moved by a
-fix or copied by the inliner (`Fixed.origins`). These tests hold the rules, the inliner and
-the engine to that."""
+fix or copied by the inliner (`Fixed.origins`). Rules with `reads_below=False` read nothing
+inside the node's subschemas: the engine reuses what they found on a node whose own part is
+unchanged while something below it changed. These tests hold the rules, the inliner and the
+engine to that."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -22,7 +27,7 @@ from schema_compat.profiles import PROFILES
 from schema_compat.rules.base import Fixed, NodeContext
 from schema_compat.rules.registry import RULES
 from schema_compat.schema.refs import inline
-from schema_compat.schema.walker import iter_nodes_keyed
+from schema_compat.schema.walker import _set, children, iter_nodes_keyed
 
 PLANS = [make_plan(name) for name in sorted(PROFILES)]
 ELSEWHERE: list[tuple[Any, ...]] = [("properties", "x"), ("items", "anyOf", 2, "properties", "y"),
@@ -67,38 +72,108 @@ def _nodes(schema: Any) -> dict[int, Any]:
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
           database=None)
 @given(ref_schemas(), st.booleans())
-def test_the_inliner_names_only_unchanged_copies(schema: dict[str, Any], partial: bool) -> None:
-    """Each node `origins` names is in the result and equal to the input node it names,
-    subtree and all; and every copied node of the result without a reference in it is named."""
+def test_the_inliner_names_only_copies(schema: dict[str, Any], partial: bool) -> None:
+    """Each node `origins` names is in the result and has the own keywords and values of
+    the input node it names; a whole copy is equal to it, subtree and all."""
     before = json.dumps(schema)
-    origins: dict[int, tuple[Any, Any]] = {}
+    origins: dict[int, tuple[Any, Any, bool]] = {}
     only = {p for p, n, _ in iter_nodes_keyed(schema) if isinstance(n, dict) and "$ref" in n
             and len(p) % 2} if partial else None
     new, _ = inline(schema, origins=origins, only=only)
     assert json.dumps(schema) == before  # the input is left alone
     result, source = _nodes(new), _nodes(schema)
-    for key, (copy, original) in origins.items():
+    for key, (copy, original, whole) in origins.items():
         assert key == id(copy) and result.get(key) is copy
-        assert source.get(id(original)) is original
-        assert copy == original and copy is not original
+        assert source.get(id(original)) is original and copy is not original
+        if whole:
+            assert copy == original
+        else:
+            assert _own_part(copy) == _own_part(original)
+
+
+def _own_part(node: dict[str, Any]) -> dict[str, Any]:
+    """The node with each subschema replaced by a marker of its kind."""
+    out = json.loads(json.dumps(node))
+    for rel, sub in children(node):
+        _set(out, rel, "object" if isinstance(sub, dict) else sub)
+    return out
 
 
 def test_the_inliner_names_the_copies_of_a_definition() -> None:
     leaf = {"type": "string", "description": "a name"}
+    holder = {"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}}
     schema = {"type": "object",
-              "properties": {"a": {"$ref": "#/$defs/P"}, "b": {"type": "integer"}},
+              "properties": {"a": {"$ref": "#/$defs/P"}, "b": {"type": "integer"}, "c": holder},
               "$defs": {"P": {"type": "object", "properties": {"name": leaf}}}}
-    origins: dict[int, tuple[Any, Any]] = {}
+    origins: dict[int, tuple[Any, Any, bool]] = {}
     new, _ = inline(schema, origins=origins)
-    named = {id(c): o for c, o in origins.values()}
-    assert named[id(new["properties"]["a"]["properties"]["name"])] is leaf
-    assert named[id(new["properties"]["b"])] is schema["properties"]["b"]
+    named = {id(c): (o, whole) for c, o, whole in origins.values()}
+    assert named[id(new["properties"]["a"]["properties"]["name"])] == (leaf, True)
+    assert named[id(new["properties"]["b"])] == (schema["properties"]["b"], True)
+    # its own part copied, a reference expanded below it
+    assert named[id(new["properties"]["c"])] == (holder, False)
     # changed nodes are not named: the reference, the root that lost `$defs`
     assert id(new["properties"]["a"]) not in named and id(new) not in named
 
 
-def _without_origins(mp: pytest.MonkeyPatch) -> None:
-    """The reference rules' fix as it is, but telling the engine of no copies."""
+# --- Rule.reads_below --------------------------------------------------------------------
+
+OTHER_SUBSCHEMAS: list[Any] = [
+    {"type": "null"}, {"type": "string"}, {}, True, False, {"type": ["string", "null"]},
+    {"nullable": True, "type": "string"}, {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    {"type": "object", "properties": {"a": {"type": "string"}}}, {"const": 1},
+    {"enum": [None]}, {"type": "array"}, {"type": "object"}, {"$ref": "#/$defs/A"},
+    {"type": "integer", "minimum": 0}, {"items": False}, {"oneOf": [{"const": "a"}]},
+]
+
+
+def _own_rules_reading_below(schema: Any, seed: int) -> list[tuple[str, str, Any]]:
+    """(profile, rule, path) where a rule saying `reads_below=False` finds something else
+    once the node's subschemas are replaced by others."""
+    pick = random.Random(seed)
+    differ = []
+    for path, node, keyword in iter_nodes_keyed(schema):
+        kids = children(node)
+        if not kids:
+            continue
+        others = []
+        for _ in range(3):
+            other = json.loads(json.dumps(node))
+            for rel, _ in kids:
+                _set(other, rel, json.loads(json.dumps(pick.choice(OTHER_SUBSCHEMAS))))
+            others.append(other)
+        for plan in PLANS:
+            ctx = plan.ctx(schema, path, keyword)
+            for rule in plan.node_rules(node, not path):
+                if rule.reads_below:
+                    continue
+                hits = list(rule.detect(node, ctx))
+                if any(list(rule.detect(other, ctx)) != hits for other in others):
+                    differ.append((plan.profile.name, rule.code, path))
+    return differ
+
+
+def test_rules_that_do_not_read_below_find_the_same_whatever_is_below_on_the_corpus() -> None:
+    for i, schema in enumerate(_corpus_schemas()):
+        assert _own_rules_reading_below(schema, i) == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(SCHEMAS, st.integers(0, 1000))
+def test_rules_that_do_not_read_below_find_the_same_whatever_is_below(
+        schema: Any, seed: int) -> None:
+    assert _own_rules_reading_below(schema, seed) == []
+
+
+def test_some_rules_do_not_read_below() -> None:
+    own = {code for code, rule in RULES.items() if not rule.reads_below}
+    assert {"VAL005", "TYP008", "TYP001", "TYP003"} <= own
+    assert "UNI001" not in own  # a nullable union reads its branches
+
+
+def _without_reuse(mp: pytest.MonkeyPatch) -> None:
+    """Every rule asked everywhere: the reference rules' fix as it is but telling the engine
+    of no copies, and every rule reading below."""
     real = ref_rules.inline_fix
 
     def plain(root: Any, ctx: NodeContext) -> Fixed | None:
@@ -107,7 +182,8 @@ def _without_origins(mp: pytest.MonkeyPatch) -> None:
 
     for code, rule in list(RULES.items()):
         if rule.fix is real:
-            mp.setitem(RULES, code, rule._replace(fix=plain))
+            rule = rule._replace(fix=plain)
+        mp.setitem(RULES, code, rule._replace(reads_below=True))
 
 
 def _results(schemas: list[Any], profile: str, lossless_only: bool) -> list[Any]:
@@ -119,34 +195,57 @@ def _results(schemas: list[Any], profile: str, lossless_only: bool) -> list[Any]
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
           database=None)
-@given(st.lists(ref_schemas(), min_size=1, max_size=4), st.sampled_from(sorted(PROFILES)),
-       st.booleans())
-def test_reusing_the_check_on_inlined_copies_changes_nothing(
+@given(st.lists(st.one_of(ref_schemas(), SCHEMAS), min_size=1, max_size=4),
+       st.sampled_from(sorted(PROFILES)), st.booleans())
+def test_reusing_the_check_changes_nothing(
         schemas: list[Any], profile: str, lossless_only: bool) -> None:
     """The same findings, changes, paths and output as asking every rule again."""
     reused = _results(schemas, profile, lossless_only)
     with pytest.MonkeyPatch.context() as mp:
-        _without_origins(mp)
+        _without_reuse(mp)
         asked = _results(schemas, profile, lossless_only)
     assert reused == asked
 
 
-def test_the_engine_does_reuse_the_check_on_inlined_copies(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without this, the test above would pass with the reuse switched off."""
-    leaf = {"type": "string", "description": "a name"}
-    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/P"}},
-              "$defs": {"P": {"type": "object", "properties": {"name": leaf}}}}
-    asked: list[Any] = []
+def _asked(schema: Any) -> list[tuple[str, Any]]:
+    """(rule, path) of every detector call of a gemini run of `schema`."""
+    asked: list[tuple[str, Any]] = []
     plan = make_plan("gemini")
-    for rule in plan.node:
-        def spy(node: Any, ctx: NodeContext, detect: Any = rule.detect) -> Any:
-            if node == leaf:
-                asked.append(ctx.path)
-            return detect(node, ctx)
-        plan.node[plan.node.index(rule)] = rule._replace(detect=spy)
-    plan._for_keys.clear()
-    plan._for_root_keys.clear()
+    for i, rule in enumerate(plan.node):
+        def spy(node: Any, ctx: NodeContext, rule: Any = rule) -> Any:
+            asked.append((rule.code, ctx.path))
+            return rule.detect(node, ctx)
+        plan.node[i] = rule._replace(detect=spy)
     run_plan([ToolDef("t", schema)], plan)
-    # the check asks about the definition's leaf; the passes over the inlined copy do not
-    assert set(asked) == {("$defs", "P", "properties", "name")}
+    return asked
+
+
+def test_the_engine_does_reuse_the_check() -> None:
+    """Without this, the test above would pass with the reuse switched off."""
+    schema = {"type": "object",
+              "properties": {"a": {"$ref": "#/$defs/P"},
+                             "c": {"type": "object", "description": "holds a reference",
+                                   "properties": {"p": {"$ref": "#/$defs/P"}}}},
+              "$defs": {"P": {"type": "object",
+                              "properties": {"name": {"type": "string"}}}}}
+    asked = _asked(schema)
+    # the definition's leaf: asked by the check, not again on either inlined copy
+    assert {p for code, p in asked if p[-1:] == ("name",)} == {("$defs", "P", "properties", "name")}
+    # "c" keeps its own part, a reference expanded below it: VAL005 (not reading below) is
+    # asked by the check alone, TYP004 (reading below) by the pass over the inlined copy too
+    assert asked.count(("VAL005", ("properties", "c"))) == 1
+    assert asked.count(("TYP004", ("properties", "c"))) == 2
+
+
+@pytest.mark.parametrize("profile", ["gemini", "openai-strict", "anthropic"])
+@pytest.mark.parametrize("lossless_only", [False, True])
+def test_reusing_the_check_changes_nothing_on_the_corpus_and_generated_models(
+        profile: str, lossless_only: bool) -> None:
+    from benchmarks.generate import pydantic_schemas
+
+    schemas = _corpus_schemas() + pydantic_schemas(60)
+    reused = _results(schemas, profile, lossless_only)
+    with pytest.MonkeyPatch.context() as mp:
+        _without_reuse(mp)
+        asked = _results(schemas, profile, lossless_only)
+    assert reused == asked

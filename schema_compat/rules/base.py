@@ -60,13 +60,15 @@ class Edit(NamedTuple):
 class Fixed(NamedTuple):
     """A fix's result: the replacement node and what it changed.
 
-    `origins` may map id() of nodes of the result to the nodes of the input they copy
-    unchanged, subtree and all (the inliner's copies of the document): the engine then
-    reuses what the check found on the original instead of asking every rule again."""
+    `origins` may map id() of nodes of the result to (that node, the node of the input it
+    copies with its own keywords and values unchanged, whether its subschemas are
+    unchanged too): the inliner's copies of the document. The engine then reuses what the
+    check found on the original instead of asking the rules again (those that do not read
+    below, `Rule.reads_below`, where only the node's own part is a copy)."""
 
     node: Any
     edits: tuple[Edit, ...]
-    origins: dict[int, Any] | None = None
+    origins: dict[int, tuple[Any, Any, bool]] | None = None
 
     @property
     def safety(self) -> Safety:
@@ -129,6 +131,12 @@ class Rule(NamedTuple):
     # Rules about the parameters root alone (their detector finds nothing elsewhere): the
     # engine asks them only there, sparing a call per rule on every other node.
     root_only: bool = False
+    # Whether the detector reads inside the node's subschemas. A rule that does not (it reads
+    # the node's own keywords and values, the names in its maps of subschemas, and of each
+    # subschema position only whether it holds a schema) finds the same on a node whose
+    # subschemas changed: the engine then takes what the check found there instead of asking
+    # again (tests/test_rule_place.py holds each rule that says False to it).
+    reads_below: bool = True
 
     @property
     def family(self) -> str:

@@ -36,6 +36,7 @@ def detect_keyword_property(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 RULES = [
     Rule(
         code="CNV001", name="keyword-property-name", severity="warning",
+        reads_below=False,
         triggers=frozenset({"properties"}),
         message="a property named like a keyword that LangChain's Gemini converter misreads",
         safety=None, fix_title=None, detect=detect_keyword_property,

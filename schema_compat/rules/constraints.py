@@ -171,6 +171,7 @@ RULES = [
     ),
     drop_rule(
         code="CON003", name="unique-items", keywords=("uniqueItems",),
+        reads_below=False,
         message="`{keyword}` is not a field of the provider's schema",
         hint=lambda k, v, n: "Items must be unique." if v is True else None,
         docs=RuleDocs(
@@ -204,6 +205,7 @@ RULES = [
     ),
     Rule(
         code="CON005", name="tuple-items", severity="error",
+        reads_below=False,
         triggers=frozenset({"prefixItems", "items"}),
         message="tuple arrays are not supported", safety="hinted",
         fix_title="One `items` schema, positions described",
@@ -227,6 +229,7 @@ RULES = [
     ),
     Rule(
         code="CON006", name="unsupported-format", severity="error",
+        reads_below=False,
         triggers=frozenset({"format"}),
         message="`format` value not accepted", safety="hinted",
         fix_title="Remove it, naming it in `description`", claims=frozenset({"format"}),

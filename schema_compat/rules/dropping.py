@@ -28,6 +28,7 @@ def drop_rule(
     safety: Safety = "hinted",
     fix_title: str | None = None,
     applies: Callable[[str, Any, dict[str, Any]], bool] | None = None,
+    reads_below: bool = True,
 ) -> Rule:
     """A rule flagging each of `keywords` on a node and removing it with a hint."""
 
@@ -61,5 +62,5 @@ def drop_rule(
         code=code, name=name, severity=severity, message=message.format(keyword=keywords[0]),
         safety=safety, fix_title=fix_title or "Remove it, keeping its meaning in `description`",
         detect=detect, fix=fix, docs=docs, claims=frozenset(keywords),
-        triggers=frozenset(keywords),
+        triggers=frozenset(keywords), reads_below=reads_below,
     )

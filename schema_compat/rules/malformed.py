@@ -88,6 +88,7 @@ def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES = [
     Rule(
         code="VAL005", name="malformed-value", severity="error",
+        reads_below=False,
         triggers=frozenset(EXPECTED),
         message="a keyword whose value has the wrong type", safety="lossy",
         fix_title="Remove the keyword", detect=detect_malformed_value,

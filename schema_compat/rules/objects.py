@@ -200,6 +200,7 @@ RULES = [
     ),
     Rule(
         code="OBJ006", name="dangling-required", severity="error",
+        reads_below=False,
         triggers=frozenset({"required"}),
         message="`required` names a property that does not exist", safety="hinted",
         fix_title="Remove the name (the description keeps it)",

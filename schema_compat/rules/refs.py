@@ -138,7 +138,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
-    origins: dict[int, tuple[Any, Any]] = {}
+    origins: dict[int, tuple[Any, Any, bool]] = {}
     if "REF001" in ctx.active:
         new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
         if ctx.lossless_only and any(e.safety != "lossless" for e in events):

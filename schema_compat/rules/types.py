@@ -316,6 +316,7 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
 RULES = [
     Rule(
         code="TYP001", name="type-array", severity="error",
+        reads_below=False,
         triggers=frozenset({"type"}),
         message="`type` is a list", safety="lossless",
         fix_title="Use one type (`nullable` for null)", detect=detect_type_array,
@@ -356,6 +357,7 @@ RULES = [
     ),
     Rule(
         code="TYP003", name="invalid-type", severity="error",
+        reads_below=False,
         triggers=frozenset({"type"}),
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
@@ -406,6 +408,7 @@ RULES = [
     ),
     Rule(
         code="TYP006", name="items-on-non-array", severity="error",
+        reads_below=False,
         triggers=frozenset({"items"}),
         message="`items` on a non-array", safety="lossless", fix_title="Remove `items`",
         detect=detect_items_on_non_array, fix=fix_items_on_non_array,
@@ -438,6 +441,7 @@ RULES = [
     ),
     Rule(
         code="TYP008", name="not-a-schema", severity="error",
+        reads_below=False,
         triggers=_SUBSCHEMA_KEYS,
         message="a schema keyword holds something that is not a schema", safety="lossy",
         fix_title="Remove the malformed entry", detect=detect_not_a_schema,

@@ -158,6 +158,7 @@ RULES = [
     ),
     Rule(
         code="VAL002", name="enum-not-string", severity="error",
+        reads_below=False,
         triggers=frozenset({"enum"}),
         message="`enum` must hold strings on a string type", safety="hinted",
         fix_title="Describe the values (or stringify mixed enums)", claims=frozenset({"enum"}),
@@ -180,6 +181,7 @@ RULES = [
     ),
     Rule(
         code="VAL003", name="enum-null-member", severity="error",
+        reads_below=False,
         triggers=frozenset({"enum"}),
         message="`enum` contains null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_enum_null, fix=fix_enum_null,

@@ -386,7 +386,7 @@ def _defs_removed(path: Path, key: str) -> InlineEvent:
                        f"removed `{key}` after inlining its definitions")
 
 
-_NO_ORIGIN = (None, None)
+_NO_ORIGIN = (None, None, False)
 
 
 def inline(
@@ -397,7 +397,7 @@ def inline(
     drop_defs: bool = True,
     only: set[Path] | None = None,
     kids: Kids | None = None,
-    origins: dict[int, tuple[Any, Any]] | None = None,
+    origins: dict[int, tuple[Any, Any, bool]] | None = None,
 ) -> tuple[Any, list[InlineEvent]]:
     """Return a copy of `schema` with references replaced by copies of their targets.
 
@@ -407,9 +407,10 @@ def inline(
     With `only`, just the `$ref` nodes at those paths (of the original document) are
     inlined and `$defs` are kept. `kids`: the children of the document's objects, from
     its analysis (`RefAnalysis.kids`), so they are not worked out again. `origins` is
-    filled with id() of each object of the result that copies an object of the input
-    unchanged, subtree and all (no reference expanded, no `$defs` dropped in it), mapped
-    to (that copy, that object) (`Fixed.origins`).
+    filled with id() of each object of the result that copies an object of the input, with
+    its own keywords and values unchanged (no `$defs` dropped from it, not a reference),
+    mapped to (that copy, that object, whether the copy is whole: nothing below changed
+    either) (`Fixed.origins`).
     """
     resolver = resolver or RefResolver(schema)
     events: list[InlineEvent] = []
@@ -438,15 +439,16 @@ def inline(
                     continue
                 out[key] = value if type(value) in ATOMIC else json_copy(value)
             if verbatim and origins is not None:
-                origins[id(out)] = (out, node)
+                origins[id(out)] = (out, node, True)
             return out
         subs = dict(below)
         holders = {rel[0] for rel in subs}
+        same = True  # its own keywords and values as they were
         for key, value in node.items():
             if key in DEFS_KEYWORDS and drop_defs and only is None:
                 if own:
                     events.append(_defs_removed(path, key))
-                verbatim = False
+                same = False
                 continue
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
@@ -454,12 +456,12 @@ def inline(
             if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
                 continue
             new = expand(child, path + rel, active, top, own)
-            if verbatim and origins is not None and new is not child \
-                    and origins.get(id(new), _NO_ORIGIN)[1] is not child:
-                verbatim = False
+            if verbatim and origins is not None and new is not child:
+                copy = origins.get(id(new), _NO_ORIGIN)
+                verbatim = copy[1] is child and copy[2]
             _assign(out, rel, new, copied)
-        if verbatim and origins is not None:
-            origins[id(out)] = (out, node)
+        if same and origins is not None:
+            origins[id(out)] = (out, node, verbatim)
         return out
 
     def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...], own: bool) -> Any:
