@@ -175,11 +175,14 @@ def _check_recording(schema: Any, plan: Plan,
 
 
 _CONTAINERS = (dict, list)
+_NO_CLEAN: tuple[Any, ...] = (None,)
 
 
-def _adds_triggers(new: Any, old: Any, triggers: frozenset[str]) -> bool:
+def _adds_triggers(new: Any, old: Any, triggers: frozenset[str],
+                   looked_at: Clean | None = None) -> bool:
     """Whether `new`, a fix's result for `old`, holds one of the `triggers` keys: in any
-    node but the subschemas of `old` it kept, which a node pass has looked at already (with
+    node but the subschemas of `old` it kept and the nodes of `looked_at` (a pass's clean
+    nodes, as they are), which a node pass has looked at already, subtree and all (with
     `old` None: in any node of `new`)."""
     if isinstance(new, dict) and isinstance(old, dict):
         # The usual fix removes or sets a few keywords and keeps every other value as it
@@ -187,16 +190,21 @@ def _adds_triggers(new: Any, old: Any, triggers: frozenset[str]) -> bool:
         if not triggers.isdisjoint(new):
             return True
         get = old.get
-        if all(v is get(k) or not isinstance(v, _CONTAINERS) for k, v in new.items()):
+        for k, v in new.items():
+            if v is not get(k) and isinstance(v, _CONTAINERS):
+                break
+        else:
             return False
     kept = {id(child) for _, child in children(old)}
+    seen = looked_at or {}
     stack = [new]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             if not triggers.isdisjoint(node):
                 return True
-            stack.extend(child for _, child in children(node) if id(child) not in kept)
+            stack.extend(child for _, child in children(node) if id(child) not in kept
+                         and seen.get(id(child), _NO_CLEAN)[0] is not child)
     return False
 
 
@@ -389,7 +397,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     declined.add(rule.code)
                     hits[rule.code] = found
                     continue
-                if triggers is not None and _adds_triggers(fixed.node, node, triggers):
+                if triggers is not None and _adds_triggers(fixed.node, node, triggers, clean):
                     triggers = None
                 node = fixed.node
                 own = None
