@@ -489,7 +489,9 @@ def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
         if not isinstance(branch, dict):
             branches.append(branch)
             continue
-        merged, clash = _merge_all_of({**siblings, "allOf": [branch]})
+        # each branch its own copy of the siblings: one object at two places of the result
+        # would be rewritten at both by the next pass, with the change recorded at one
+        merged, clash = _merge_all_of({**json_copy(siblings), "allOf": [branch]})
         for k in _ANNOTATIONS:  # the branch's own annotation first, then the node's
             own, outer = branch.get(k), node.get(k)
             if isinstance(outer, str) and outer:
