@@ -21,7 +21,7 @@ from .rules import refs as ref_rules
 from .rules.base import Fixed, Hit, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
-from .schema.jsoncopy import json_copy
+from .schema.jsoncopy import json_copy, json_tree_copy
 from .schema.walker import children, iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
@@ -279,8 +279,8 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
                                for e in fixed.edits)
                 ref_rules.clear_cache()
         from_check: Checked | None = None
-        if work is schema:  # the node pass rewrites in place
-            work = json_copy(schema)
+        if work is schema:  # the node pass rewrites in place: each node at one place
+            work = json_tree_copy(schema)
             from_check = check_clean  # same content at the same paths as the check saw
         elif copies and check_clean is not None:
             from_check = check_clean._replace(at={})  # only where `copies` says so

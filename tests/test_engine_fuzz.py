@@ -98,3 +98,59 @@ def test_defs_removed_where_they_stand_not_in_copies_of_a_target() -> None:
     removed = sorted(c.path for c in result.changes if c.code == "REF002")
     assert removed == [("$defs",), ("properties", "c", "$defs")]
     assert not [f for f in result.remaining if f.code == "REF002"]
+
+
+def _containers_at_two_places(doc: Any) -> list[Any]:
+    seen: set[int] = set()
+    twice = []
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (dict, list)):
+            if id(node) in seen:
+                twice.append(node)
+            seen.add(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    return twice
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
+          database=None)
+@given(SCHEMAS, st.sampled_from(sorted(PROFILES)), st.booleans())
+def test_the_transformed_schema_has_each_object_at_one_place(
+        schema: Any, profile: str, lossless_only: bool) -> None:
+    """The passes rewrite the working copy in place, so a fix must not put one object at
+    two places (each place would be rewritten with the change recorded at one)."""
+    result = run([ToolDef("t", schema)], profile, lossless_only=lossless_only)[0]
+    assert _containers_at_two_places(result.transformed_schema) == []
+
+
+def test_siblings_pushed_into_union_branches_are_fixed_in_each_on_the_record() -> None:
+    """Found by review: UNI007 gave every branch the same `items` object; the next pass
+    fixed it in place in the first branch, and the second branch changed with no record
+    (and, with findings reused on moved nodes, was left unfixed)."""
+    schema = {"type": "object", "properties": {"p": {
+        "anyOf": [{"type": "array"}, {"type": "array", "minItems": 1}],
+        "items": {"type": ["string", "NULL"]}}}}
+    result = run([ToolDef("t", schema)], "vertex")[0]
+    fixed = {c.path for c in result.changes if c.code in ("TYP003", "UNI001")}
+    for branch in (0, 1):
+        items = ("properties", "p", "anyOf", branch, "items")
+        assert (*items, "anyOf", 1, "type") in fixed and (*items, "anyOf") in fixed
+        assert result.transformed_schema["properties"]["p"]["anyOf"][branch]["items"] == {
+            "type": "string", "nullable": True}
+    assert run([ToolDef("t", result.transformed_schema)], "vertex")[0].changes == ()
+
+
+def test_a_subschema_shared_by_two_places_is_fixed_at_both_on_the_record() -> None:
+    """Found by review: a library caller's document with one dict at two places was
+    rewritten in place at both, with the change recorded at one."""
+    shared = {"anyOf": [{"type": "object", "properties": {"x": {"type": ["string", "integer"]}}},
+                        {"type": "null"}]}
+    schema = {"type": "object", "properties": {"a": shared, "b": shared}}
+    before = json.dumps(schema)
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    assert json.dumps(schema) == before  # the caller's document is left alone
+    typ001 = {c.path[:2] for c in result.changes if c.code == "TYP001"}
+    assert typ001 == {("properties", "a"), ("properties", "b")}
+    assert _containers_at_two_places(result.transformed_schema) == []

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from test_engine_fuzz import SCHEMAS
 
-from schema_compat.schema.jsoncopy import json_copy
+from schema_compat.schema.jsoncopy import json_copy, json_tree_copy
 
 
 def _same_shape(a: Any, b: Any, seen: dict[int, int]) -> None:
@@ -45,3 +45,29 @@ def test_other_types_are_copied_by_deepcopy() -> None:
     copied = json_copy(doc)
     assert copied == doc
     assert copied["t"][0] is not inner and copied["set"] is not doc["set"]
+
+
+def test_the_tree_copy_gives_each_place_its_own_container() -> None:
+    """The transform's working copy: a container met at two places is rewritten in place
+    at one of them, so each place needs its own."""
+    shared = {"type": "string", "enum": ["a"]}
+    doc = {"properties": {"a": shared, "b": shared}, "t": ("x",)}
+    copied = json_tree_copy(doc)
+    assert copied == doc
+    a, b = copied["properties"]["a"], copied["properties"]["b"]
+    assert a is not b and a is not shared and a["enum"] is not b["enum"]
+    assert copied["t"] == ("x",)
+
+
+@given(SCHEMAS)
+def test_the_tree_copy_is_equal_and_shares_no_container(value: Any) -> None:
+    copied = json_tree_copy(value)
+    assert copied == value
+    containers: list[int] = []
+    stack = [copied]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (dict, list)):
+            containers.append(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    assert len(containers) == len(set(containers))

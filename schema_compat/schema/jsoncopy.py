@@ -38,3 +38,19 @@ def json_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:
             items.append(v if type(v) in _ATOMIC else json_copy(v, memo))
         return items
     return copy.deepcopy(value, memo)
+
+
+def json_tree_copy(value: Any) -> Any:
+    """`json_copy`, but an object or list met at two places becomes two copies: the
+    transform rewrites its working copy in place, and a container standing at two places
+    would be rewritten at both while the change is recorded at one (a caller of the library
+    may hand in such a document; JSON text never makes one). Anything else goes to
+    `deepcopy`, as in `json_copy`. Depth is bounded by the callers' nesting limits."""
+    cls = type(value)
+    if cls in _ATOMIC:
+        return value
+    if cls is dict:
+        return {k: v if type(v) in _ATOMIC else json_tree_copy(v) for k, v in value.items()}
+    if cls is list:
+        return [v if type(v) in _ATOMIC else json_tree_copy(v) for v in value]
+    return copy.deepcopy(value)
