@@ -26,6 +26,7 @@ from launch import (
     findings,
     free_port,
     report,
+    serving,
 )
 from paged_server import TOOLS as PAGED_TOOLS
 
@@ -125,6 +126,24 @@ def test_sse(sse_url: str, file_findings: dict[str, object]) -> None:
     proc = cli("check", "--json", "--sse", sse_url)
     assert proc.returncode == 1, proc.stderr
     assert findings(report(proc)) == file_findings
+
+
+@pytest.mark.parametrize(("status", "said", "hint"), [
+    (500, "HTTP 500 from", "the SSE server announced this endpoint for messages; see the "
+                           "server's logs"),
+    (404, "HTTP 404 Not Found at", "the SSE server announced this endpoint for messages; "
+                                   "see the server's logs"),
+    (401, "HTTP 401 Unauthorized from", "pass a token: --header 'Authorization: Bearer ...'"),
+])
+def test_sse_message_endpoint_refusing_is_reported_at_once(status: int, said: str,
+                                                           hint: str) -> None:
+    """The refusal names the endpoint that refused, and ends the check at once: with a
+    --timeout of 120 s, a client waiting it out would hit the subprocess limit of 60 s."""
+    with serving(SERVERS / "refusing_sse_server.py", "--status", str(status)) as base:
+        url = f"{base}/sse"
+        proc = cli("check", "--sse", url, "--timeout", "120", timeout=60)
+    assert proc.returncode == 2
+    assert _error_line(proc) == f"schema-compat: error: {url}: {said} {base}/messages/ ({hint})"
 
 
 def test_connection_refused() -> None:

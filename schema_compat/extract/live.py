@@ -64,9 +64,12 @@ class _Probe:
     """What the transports let us observe: the stdio process and the HTTP statuses."""
 
     process: Any = None
-    statuses: list[tuple[str, int]] = field(default_factory=list)
+    statuses: list[tuple[str, int, str]] = field(default_factory=list)  # method, status, URL
     stage: str = "connect"  # connect -> initialize -> tools/list
     stray: int = 0
+    # Ends the exchange at once: an SSE client posts its messages from a task of its own,
+    # which only logs a refused post, and would otherwise wait out --timeout.
+    stop: Any = None
 
 
 _PROBE: contextvars.ContextVar[_Probe | None] = contextvars.ContextVar("_PROBE", default=None)
@@ -226,23 +229,30 @@ def _exited(code: int | None, stage: str, tail: str) -> LiveError:
 
 
 def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
-    for _, status in probe.statuses:
+    for _, status, url in probe.statuses:
         if status in (401, 403):
             word = "401 Unauthorized" if status == 401 else "403 Forbidden"
-            return LiveError(f"HTTP {word} from {spec.url}",
+            return LiveError(f"HTTP {word} from {url}",
                              "pass a token: --header 'Authorization: Bearer ...'")
         if status == 404:
             hint = ("check the path: streamable HTTP servers usually serve /mcp"
                     if spec.kind == "http" else "check the path: SSE servers usually serve /sse")
             if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
                 hint = "this looks like an SSE endpoint: use --sse URL"
-            return LiveError(f"HTTP 404 Not Found at {spec.url}", hint)
-    for _, status in probe.statuses:
+            if url != spec.url:
+                hint = _ENDPOINT_HINT
+            return LiveError(f"HTTP 404 Not Found at {url}", hint)
+    for _, status, url in probe.statuses:
         if status >= 400:
-            return LiveError(f"HTTP {status} from {spec.url}",
+            return LiveError(f"HTTP {status} from {url}",
+                             _ENDPOINT_HINT if url != spec.url else
                              "check the URL and that the server speaks MCP over "
                              + ("streamable HTTP" if spec.kind == "http" else "SSE"))
     return None
+
+
+# where an SSE server's announced message endpoint refuses a message
+_ENDPOINT_HINT = "the SSE server announced this endpoint for messages; see the server's logs"
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
@@ -322,7 +332,11 @@ def _resolve_command(spec: ServerSpec) -> str:
 
 def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     async def record(response: httpx2.Response) -> None:
-        probe.statuses.append((response.request.method, response.status_code))
+        request = response.request
+        url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
+        probe.statuses.append((request.method, response.status_code, url))
+        if response.status_code >= 400 and request.method == "POST" and probe.stop:
+            probe.stop()
 
     def factory(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
                 auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
@@ -352,6 +366,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
         closed = False
         tools: list[Any] | None = None
         with anyio.move_on_after(timeout) as scope:
+            probe.stop = scope.cancel
             try:
                 if spec.kind == "stdio":
                     assert errlog is not None

@@ -52,24 +52,30 @@ def free_port() -> int:
 @contextmanager
 def example_over(mode: str, token: str | None = None) -> Iterator[str]:
     """Run examples/fs_server.py with --http or --sse on a free port; yields its base URL."""
+    with serving(EXAMPLE, f"--{mode}", *(["--token", token] if token else [])) as base:
+        yield base
+
+
+@contextmanager
+def serving(script: Path, *extra: str) -> Iterator[str]:
+    """Run `script --port PORT EXTRA...` on a free port until it listens; yields its base
+    URL."""
     port = free_port()
-    args = [PY, str(EXAMPLE), f"--{mode}", "--port", str(port)]
-    if token:
-        args += ["--token", token]
+    args = [PY, str(script), "--port", str(port), *extra]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=REPO_ROOT)
     try:
         deadline = time.monotonic() + 20
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"the example server exited: {proc.stderr.read()!r}"
-                                   if proc.stderr else "the example server exited")
+                raise RuntimeError(f"the server exited: {proc.stderr.read()!r}"
+                                   if proc.stderr else "the server exited")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError("the example server did not start") from None
+                    raise RuntimeError("the server did not start") from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:
