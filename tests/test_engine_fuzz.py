@@ -154,3 +154,18 @@ def test_a_subschema_shared_by_two_places_is_fixed_at_both_on_the_record() -> No
     typ001 = {c.path[:2] for c in result.changes if c.code == "TYP001"}
     assert typ001 == {("properties", "a"), ("properties", "b")}
     assert _containers_at_two_places(result.transformed_schema) == []
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_outputs_have_each_object_at_one_place_on_the_corpus_and_generated_models(
+        profile: str) -> None:
+    """As above, over real listings and Pydantic-style models (references with siblings:
+    REF009's one-level inlining once shared the definition's objects)."""
+    from test_rule_gates import _corpus_schemas
+
+    from benchmarks.generate import pydantic_schemas
+
+    schemas = _corpus_schemas() + pydantic_schemas(80)
+    results = run([ToolDef(f"t{i}", s) for i, s in enumerate(schemas)], profile)
+    shared = [r.tool.name for r in results if _containers_at_two_places(r.transformed_schema)]
+    assert shared == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.jsoncopy import json_copy
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
@@ -163,7 +164,9 @@ def fix_ref_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
     target = _ref_target(node, ctx)
     if target is None:
         return None
-    body = {k: v for k, v in target.items()
+    # a copy: the definition stays where it is, and one object at two places would be
+    # rewritten at both by the next pass with the change recorded at one
+    body = {k: json_copy(v) for k, v in target.items()
             if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
     out = {**body, **{k: v for k, v in node.items() if k != "$ref"}}
     return Fixed(out, (Edit(("$ref",), "lossless",
