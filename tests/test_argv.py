@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import typer.main
@@ -27,6 +28,7 @@ from schema_compat.commands.check import CheckOptions
 from schema_compat.commands.common import LiveOpts, options_of
 from schema_compat.commands.diff import DiffOptions
 from schema_compat.commands.transform import TransformOptions
+from schema_compat.report import json as report_json
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # main() raises the limit to this on start; doing it once here keeps hypothesis from warning
@@ -184,11 +186,17 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return here
 
 
+def _stamp() -> str:
+    return "2026-01-02T03:04:05Z"
+
+
 def _run_in(workdir: Path, main: Callable[[], None], args: list[str]
             ) -> tuple[int, str, str, dict[str, str]]:
     """What a run printed, and every file it wrote or changed (each put back as it was)."""
     before = {p: p.read_bytes() for p in workdir.rglob("*") if p.is_file()}
-    with contextlib.chdir(workdir):
+    # one clock for both paths: a JSON report's `generated_at` has seconds, and two runs
+    # may straddle one
+    with contextlib.chdir(workdir), mock.patch.object(report_json, "_now", _stamp):
         code, out, err = run_main(main, args, b"{}")
     changed = {}
     for path in [p for p in workdir.rglob("*") if p.is_file()]:
