@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_transform_invariants import assert_gemini_parameters
 
+from schema_compat import engine
 from schema_compat.engine import run
 from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
@@ -154,6 +155,45 @@ def test_a_subschema_shared_by_two_places_is_fixed_at_both_on_the_record() -> No
     typ001 = {c.path[:2] for c in result.changes if c.code == "TYP001"}
     assert typ001 == {("properties", "a"), ("properties", "b")}
     assert _containers_at_two_places(result.transformed_schema) == []
+
+
+def test_a_shared_subschema_is_fixed_at_both_places_after_a_document_fix() -> None:
+    """Found by review: REF008's fix (a required recursion made optional) copied the
+    document keeping the caller's shared objects, so what followed was rewritten at both
+    places with the change recorded at one."""
+    shared = {"type": "object",
+              "properties": {"x": {"allOf": [{"type": "string"}, {"minLength": 1}]}}}
+    schema = {"type": "object", "required": ["node"],
+              "properties": {"a": shared, "b": shared, "node": {"$ref": "#/$defs/N"}},
+              "$defs": {"N": {"type": "object", "required": ["next"],
+                              "properties": {"next": {"$ref": "#/$defs/N"}}}}}
+    result = run([ToolDef("t", schema)], "gemini-json")[0]
+    assert "REF008" in {c.code for c in result.changes}
+    places = {c.path[:2] for c in result.changes if c.code == "UNI004"}
+    assert places == {("properties", "a"), ("properties", "b")}
+    assert _containers_at_two_places(result.transformed_schema) == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck),
+          database=None)
+@given(SCHEMAS, st.sampled_from(sorted(PROFILES)), st.booleans())
+def test_every_pass_works_on_a_document_with_each_object_at_one_place(
+        schema: Any, profile: str, lossless_only: bool) -> None:
+    """What the passes are handed and what they leave, not only the output (a shared
+    object dropped with `$defs` would leave no trace in it)."""
+    real = engine._node_pass
+    seen: list[Any] = []
+
+    def checked(root: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(_containers_at_two_places(root))
+        result = real(root, *args, **kwargs)
+        seen.append(_containers_at_two_places(result[0]))
+        return result
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "_node_pass", checked)
+        run([ToolDef("t", schema)], profile, lossless_only=lossless_only)
+    assert not any(seen)
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..model import Path
-from ..schema.jsoncopy import json_copy
+from ..schema.jsoncopy import json_copy, json_tree_copy
 from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
 from ..schema.walker import iter_nodes
 from . import doc_examples
@@ -227,7 +227,7 @@ def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
     found = _required_recursion(root, ctx)
     if not found:
         return None
-    new = json_copy(root)
+    new = json_tree_copy(root)  # each object at one place: the passes rewrite it in place
     edits = []
     for obj_path, name, _ in found:
         obj = new
