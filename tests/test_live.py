@@ -146,6 +146,23 @@ def test_sse_message_endpoint_refusing_is_reported_at_once(status: int, said: st
     assert _error_line(proc) == f"schema-compat: error: {url}: {said} {base}/messages/ ({hint})"
 
 
+def test_streamable_http_shrugs_off_a_refused_notification() -> None:
+    """A server answering `notifications/initialized` with 400 still lists its tools (the
+    SDK ignores such a status; only a refused SSE message ends the exchange early), and an
+    error at a URL with a query gets the streamable HTTP hint, at the URL given."""
+    server = SERVERS / "plain_http_server.py"
+    with serving(server, "--notification-status", "400") as base:
+        proc = cli("check", "--json", "--url", f"{base}/mcp", "--timeout", "20")
+        assert proc.returncode == 0, proc.stderr
+        assert [t["name"] for t in report(proc)["tools"]] == ["echo"]
+        url = f"{base}/nope?key=1"
+        proc = cli("check", "--url", url, "--timeout", "20")
+    assert proc.returncode == 2
+    assert _error_line(proc).endswith(
+        f"HTTP 404 Not Found at {url} "
+        "(check the path: streamable HTTP servers usually serve /mcp)")
+
+
 def test_connection_refused() -> None:
     url = f"http://127.0.0.1:{free_port()}/mcp"
     proc = cli("check", "--url", url, "--timeout", "5")

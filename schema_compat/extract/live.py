@@ -67,8 +67,9 @@ class _Probe:
     statuses: list[tuple[str, int, str]] = field(default_factory=list)  # method, status, URL
     stage: str = "connect"  # connect -> initialize -> tools/list
     stray: int = 0
-    # Ends the exchange at once: an SSE client posts its messages from a task of its own,
-    # which only logs a refused post, and would otherwise wait out --timeout.
+    # Ends the exchange at once (over SSE only): an SSE client posts its messages from a
+    # task of its own, which only logs a refused post, and would otherwise wait out
+    # --timeout.
     stop: Any = None
 
 
@@ -229,23 +230,26 @@ def _exited(code: int | None, stage: str, tail: str) -> LiveError:
 
 
 def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
-    for _, status, url in probe.statuses:
+    for method, status, url in probe.statuses:
+        # an SSE client posts to the endpoint the server announced, not to the stream's URL:
+        # say which one answered (other requests are reported at the URL given)
+        endpoint = spec.kind == "sse" and method == "POST"
+        where = url if endpoint else spec.url
         if status in (401, 403):
             word = "401 Unauthorized" if status == 401 else "403 Forbidden"
-            return LiveError(f"HTTP {word} from {url}",
+            return LiveError(f"HTTP {word} from {where}",
                              "pass a token: --header 'Authorization: Bearer ...'")
         if status == 404:
             hint = ("check the path: streamable HTTP servers usually serve /mcp"
                     if spec.kind == "http" else "check the path: SSE servers usually serve /sse")
             if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
                 hint = "this looks like an SSE endpoint: use --sse URL"
-            if url != spec.url:
-                hint = _ENDPOINT_HINT
-            return LiveError(f"HTTP 404 Not Found at {url}", hint)
-    for _, status, url in probe.statuses:
+            return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
+    for method, status, url in probe.statuses:
         if status >= 400:
-            return LiveError(f"HTTP {status} from {url}",
-                             _ENDPOINT_HINT if url != spec.url else
+            endpoint = spec.kind == "sse" and method == "POST"
+            return LiveError(f"HTTP {status} from {url if endpoint else spec.url}",
+                             _ENDPOINT_HINT if endpoint else
                              "check the URL and that the server speaks MCP over "
                              + ("streamable HTTP" if spec.kind == "http" else "SSE"))
     return None
@@ -366,7 +370,8 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
         closed = False
         tools: list[Any] | None = None
         with anyio.move_on_after(timeout) as scope:
-            probe.stop = scope.cancel
+            if spec.kind == "sse":  # streamable HTTP reports a refused request itself, and
+                probe.stop = scope.cancel  # ignores a refused notification, as it should
             try:
                 if spec.kind == "stdio":
                     assert errlog is not None

@@ -1,0 +1,70 @@
+"""A minimal streamable HTTP MCP server at /mcp (stateless, JSON answers; other paths 404)
+answering notifications with --notification-status, which a client must shrug off: the
+MCP SDK ignores an error status on a notification, and so must the check."""
+
+import argparse
+import http.server
+import json
+import socketserver
+from typing import Any
+
+TOOL = {"name": "echo", "description": "Echo the text.",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                        "required": ["text"]}}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    notification_status = 202
+
+    def _send(self, code: int, body: bytes = b"") -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        self._send(405)
+
+    def do_DELETE(self) -> None:
+        self._send(405)
+
+    def do_POST(self) -> None:
+        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        if self.path.split("?", 1)[0].rstrip("/") != "/mcp":
+            self._send(404)
+            return
+        if "id" not in message:
+            self._send(self.notification_status, b"" if self.notification_status == 202 else
+                       b'{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"no"}}')
+            return
+        result: dict[str, Any]
+        if message.get("method") == "initialize":
+            result = {"protocolVersion": message["params"]["protocolVersion"],
+                      "capabilities": {"tools": {}},
+                      "serverInfo": {"name": "plain", "version": "1"}}
+        elif message.get("method") == "tools/list":
+            result = {"tools": [TOOL]}
+        else:
+            self._send(200, json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                                        "error": {"code": -32601, "message": "unknown"}}).encode())
+            return
+        self._send(200, json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                                    "result": result}).encode())
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--notification-status", type=int, default=202)
+    options = parser.parse_args()
+    Handler.notification_status = options.notification_status
+    Server(("127.0.0.1", options.port), Handler).serve_forever()
