@@ -3,18 +3,17 @@ answering notifications with --notification-status, which a client must shrug of
 MCP SDK ignores an error status on a notification, and so must the check."""
 
 import argparse
-import http.server
 import json
-import socketserver
 from typing import Any
+
+from raw_http import QuietHandler, serve
 
 TOOL = {"name": "echo", "description": "Echo the text.",
         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
                         "required": ["text"]}}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(QuietHandler):
     notification_status = 202
 
     def _send(self, code: int, body: bytes = b"") -> None:
@@ -53,18 +52,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(200, json.dumps({"jsonrpc": "2.0", "id": message["id"],
                                     "result": result}).encode())
 
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--notification-status", type=int, default=202)
-    options = parser.parse_args()
-    Handler.notification_status = options.notification_status
-    Server(("127.0.0.1", options.port), Handler).serve_forever()
+    serve(Handler, parser)

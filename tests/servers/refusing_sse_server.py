@@ -5,13 +5,12 @@ transport does; each POST there gets the status. The client used to wait out its
 the refusal being only logged by the SDK's posting task."""
 
 import argparse
-import http.server
-import socketserver
 import time
 
+from raw_http import QuietHandler, serve
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+
+class Handler(QuietHandler):
     status = 500
 
     def do_GET(self) -> None:
@@ -36,18 +35,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--status", type=int, default=500)
-    options = parser.parse_args()
-    Handler.status = options.status
-    Server(("127.0.0.1", options.port), Handler).serve_forever()
+    serve(Handler, parser)
