@@ -163,6 +163,18 @@ def test_streamable_http_shrugs_off_a_refused_notification() -> None:
         "(check the path: streamable HTTP servers usually serve /mcp)")
 
 
+def test_streamable_http_no_answer_is_not_blamed_on_the_refused_stream() -> None:
+    """A server that offers no stream (405 to the client's GET, as the protocol allows) and
+    never answers tools/list was reported as "HTTP 405 ... check the URL"."""
+    with serving(SERVERS / "plain_http_server.py", "--silent-tools") as base:
+        url = f"{base}/mcp"
+        proc = cli("check", "--url", url, "--timeout", "2")
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {url}: no answer to tools/list within 2s "
+        "(the server is slow or stuck; raise --timeout)")
+
+
 def test_connection_refused() -> None:
     url = f"http://127.0.0.1:{free_port()}/mcp"
     proc = cli("check", "--url", url, "--timeout", "5")

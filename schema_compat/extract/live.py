@@ -230,7 +230,10 @@ def _exited(code: int | None, stage: str, tail: str) -> LiveError:
 
 
 def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
-    for method, status, url in probe.statuses:
+    # A streamable HTTP server without a stream of its own answers the client's GET with
+    # 405, as the protocol allows: not a failure, whatever went wrong afterwards.
+    statuses = [s for s in probe.statuses if s[:2] != ("GET", 405)]
+    for method, status, url in statuses:
         # an SSE client posts to the endpoint the server announced, not to the stream's URL:
         # say which one answered (other requests are reported at the URL given)
         endpoint = spec.kind == "sse" and method == "POST"
@@ -245,7 +248,7 @@ def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
             if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
                 hint = "this looks like an SSE endpoint: use --sse URL"
             return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
-    for method, status, url in probe.statuses:
+    for method, status, url in statuses:
         if status >= 400:
             endpoint = spec.kind == "sse" and method == "POST"
             return LiveError(f"HTTP {status} from {url if endpoint else spec.url}",

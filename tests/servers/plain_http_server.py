@@ -1,9 +1,11 @@
-"""A minimal streamable HTTP MCP server at /mcp (stateless, JSON answers; other paths 404)
-answering notifications with --notification-status, which a client must shrug off: the
-MCP SDK ignores an error status on a notification, and so must the check."""
+"""A minimal streamable HTTP MCP server at /mcp (JSON answers; other paths 404; a GET for a
+stream gets 405, as the protocol allows). It answers notifications with
+--notification-status, which a client must shrug off (the MCP SDK ignores an error status
+on a notification), and with --silent-tools never answers tools/list."""
 
 import argparse
 import json
+import time
 from typing import Any
 
 from raw_http import QuietHandler, serve
@@ -15,9 +17,11 @@ TOOL = {"name": "echo", "description": "Echo the text.",
 
 class Handler(QuietHandler):
     notification_status = 202
+    silent_tools = False
 
     def _send(self, code: int, body: bytes = b"") -> None:
         self.send_response(code)
+        self.send_header("Mcp-Session-Id", "s1")  # so the client also asks for a stream
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -44,6 +48,8 @@ class Handler(QuietHandler):
                       "capabilities": {"tools": {}},
                       "serverInfo": {"name": "plain", "version": "1"}}
         elif message.get("method") == "tools/list":
+            if self.silent_tools:
+                time.sleep(120)  # the client gives up first
             result = {"tools": [TOOL]}
         else:
             self._send(200, json.dumps({"jsonrpc": "2.0", "id": message["id"],
@@ -56,4 +62,5 @@ class Handler(QuietHandler):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--notification-status", type=int, default=202)
+    parser.add_argument("--silent-tools", action="store_true")
     serve(Handler, parser)
