@@ -60,6 +60,12 @@ class Edit(NamedTuple):
 class Fixed(NamedTuple):
     """A fix's result: the replacement node and what it changed.
 
+    The result may keep the given node's values (it is replaced, never changed), but must
+    not put one object at two places, nor share one with another part of the document (a
+    definition under `$defs`): the passes rewrite the document in place, so a shared object
+    would change at both places with the change recorded at one. Copy what is used twice
+    (tests/test_engine_fuzz.py checks every profile's passes for it).
+
     `origins` may map id() of nodes of the result to (that node, the node of the input it
     copies with its own keywords and values unchanged, whether its subschemas are
     unchanged too): the inliner's copies of the document. The engine then reuses what the
