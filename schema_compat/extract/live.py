@@ -21,7 +21,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, TextIO, cast
 from urllib.parse import urlsplit
@@ -70,7 +70,7 @@ class _Probe:
     # Ends the exchange at once (over SSE only): an SSE client posts its messages from a
     # task of its own, which only logs a refused post, and would otherwise wait out
     # --timeout.
-    stop: Any = None
+    stop: Callable[[], None] | None = None
 
 
 _PROBE: contextvars.ContextVar[_Probe | None] = contextvars.ContextVar("_PROBE", default=None)
@@ -232,12 +232,14 @@ def _exited(code: int | None, stage: str, tail: str) -> LiveError:
 def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
     # A streamable HTTP server without a stream of its own answers the client's GET with
     # 405, as the protocol allows: not a failure, whatever went wrong afterwards.
-    statuses = [s for s in probe.statuses if s[:2] != ("GET", 405)]
-    for method, status, url in statuses:
-        # an SSE client posts to the endpoint the server announced, not to the stream's URL:
-        # say which one answered (other requests are reported at the URL given)
-        endpoint = spec.kind == "sse" and method == "POST"
-        where = url if endpoint else spec.url
+    # An SSE client posts to the endpoint the server announced, not to the stream's URL: say
+    # which one answered (other requests are reported at the URL given).
+    statuses: list[tuple[int, str, bool]] = []  # status, where, at the announced endpoint
+    for method, status, url in probe.statuses:
+        if (method, status) != ("GET", 405):
+            endpoint = spec.kind == "sse" and method == "POST"
+            statuses.append((status, url if endpoint else spec.url, endpoint))
+    for status, where, endpoint in statuses:
         if status in (401, 403):
             word = "401 Unauthorized" if status == 401 else "403 Forbidden"
             return LiveError(f"HTTP {word} from {where}",
@@ -248,10 +250,9 @@ def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
             if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
                 hint = "this looks like an SSE endpoint: use --sse URL"
             return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
-    for method, status, url in statuses:
+    for status, where, endpoint in statuses:
         if status >= 400:
-            endpoint = spec.kind == "sse" and method == "POST"
-            return LiveError(f"HTTP {status} from {url if endpoint else spec.url}",
+            return LiveError(f"HTTP {status} from {where}",
                              _ENDPOINT_HINT if endpoint else
                              "check the URL and that the server speaks MCP over "
                              + ("streamable HTTP" if spec.kind == "http" else "SSE"))
