@@ -9,8 +9,8 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck demo docs bench bench-quick bench-memory clean \
-	conformance conformance-docs
+.PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
+	clean conformance conformance-docs
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
@@ -31,11 +31,32 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests conformance benchmarks
+	$(BIN)/ruff check schema_compat tests conformance benchmarks setup.py
 	$(BIN)/mypy
 
+# The compiled build (setup.py: mypyc, opt-in with SCHEMA_COMPAT_COMPILE=1) is tested in a copy
+# of the tree, never in place: a compiled module beside its source would shadow later edits.
+# The copy runs the same suite with the same venv; its own directory comes first on sys.path, in
+# the tests and in the CLI processes they start. The copy is a git repository of its own for the
+# pre-commit test, which installs the tree it runs in as a hook.
+COMPILED_TREE := .cache/compiled
+SHARED := $(abspath $(CURDIR)/../shared)
+
+test-compiled: install ## Run the test suite on the compiled build (mypyc; ~1 min more to build)
+	rm -rf $(COMPILED_TREE) && mkdir -p $(COMPILED_TREE)
+	tar -c --exclude=./.git --exclude=./.venv --exclude=./.venv-bench --exclude=./.cache \
+		--exclude=./build --exclude=__pycache__ --exclude='*.so' . | tar -x -C $(COMPILED_TREE)
+	cd $(COMPILED_TREE) && SCHEMA_COMPAT_COMPILE=1 $(CURDIR)/$(BIN)/python setup.py --quiet \
+		build_ext --inplace >build.log 2>&1 || { tail -20 build.log; exit 1; }
+	cd $(COMPILED_TREE) && git init -q && git add -A && \
+		git -c user.name=make -c user.email=make@localhost commit -qm "tree under test"
+	cd $(COMPILED_TREE) && $(CURDIR)/$(BIN)/python -c \
+		'import schema_compat.engine as e; assert not e.__file__.endswith(".py"), e.__file__'
+	cd $(COMPILED_TREE) && SCHEMA_COMPAT_SHARED=$(SHARED) $(CURDIR)/$(BIN)/python -m pytest -q \
+		-p no:cacheprovider
+
 lint: install ## Run ruff on the package, the tests, the benchmarks and the conformance scripts
-	$(BIN)/ruff check schema_compat tests conformance benchmarks
+	$(BIN)/ruff check schema_compat tests conformance benchmarks setup.py
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
@@ -52,7 +73,7 @@ docs: install ## Generate docs/rules/ (one page per rule) from the rule registry
 $(BENCH_VENV)/bin/python:
 	$(PYTHON) -m venv $(BENCH_VENV)
 
-$(BENCH_STAMP): pyproject.toml $(wildcard schema_compat/*.py schema_compat/*/*.py) | $(BENCH_VENV)/bin/python
+$(BENCH_STAMP): pyproject.toml setup.py $(wildcard schema_compat/*.py schema_compat/*/*.py) | $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench]'
 	@touch $(BENCH_STAMP)
@@ -90,5 +111,5 @@ conformance-docs: install $(CONF_STAMP) ## Rerun the conformance suite and rewri
 	$(BIN)/python conformance/table.py $(CONF)/results.json docs/conformance.md
 
 clean: ## Remove .venv, .venv-bench, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(CONF) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(CONF) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

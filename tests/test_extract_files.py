@@ -11,6 +11,7 @@ import copy
 import filecmp
 import io
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,10 @@ from schema_compat.model import SourceError
 TESTS = Path(__file__).resolve().parent
 SHAPES_DIR = TESTS / "data" / "shapes"
 CORPUS = TESTS / "data" / "corpus"
-SHARED_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+# ../shared beside the checkout (SCHEMA_COMPAT_SHARED: where it is when the suite runs from a
+# copy of the tree, as `make test-compiled` does)
+SHARED_CORPUS = Path(os.environ.get("SCHEMA_COMPAT_SHARED")
+                     or Path(__file__).resolve().parents[2] / "shared") / "corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*.json")) + sorted((CORPUS / "servers").glob("*.json"))
 
 Key = str | int

@@ -88,7 +88,7 @@ def _examples_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     return None
 
 
-RULES = [
+RULES: list[Rule] = [
     drop_rule(
         code="ANN001", name="schema-metadata", keywords=METADATA,
         message="`{keyword}` is not a field of the provider's schema", hint=None,

@@ -33,7 +33,7 @@ def detect_keyword_property(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                       f"the keyword and {_MISREAD[name]}", ("properties", name), "properties")
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="CNV001", name="keyword-property-name", severity="warning",
         reads_below=False,

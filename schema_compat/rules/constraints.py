@@ -129,7 +129,7 @@ def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
                             f"tuple `{key}` → one `items` schema; positions described"),))
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="CON001", name="exclusive-bound", severity="error",
         triggers=frozenset(_EXCL),

@@ -85,7 +85,7 @@ def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
                                                 f"is not {EXPECTED[k][1]}") for k in keys))
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="VAL005", name="malformed-value", severity="error",
         reads_below=False,

@@ -111,7 +111,7 @@ def detect_too_many(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
                   f"{limit} per request", (), None)
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="NAM001", name="invalid-tool-name", severity="error", scope="tool",
         message="tool name breaks the provider's rule", safety="lossy",

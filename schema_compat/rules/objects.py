@@ -120,7 +120,7 @@ def fix_missing_properties(node: Any, ctx: NodeContext) -> Fixed:
                  (Edit(("properties",), "lossless", "added `properties: {}`"),))
 
 
-RULES = [
+RULES: list[Rule] = [
     drop_rule(
         code="OBJ001", name="additional-properties", keywords=("additionalProperties",),
         message="`{keyword}` is not a field of the provider's schema", hint=_additional_hint,

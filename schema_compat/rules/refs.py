@@ -255,7 +255,7 @@ _FS_AFTER = {
         "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}},
 }
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="REF001", name="ref-unsupported", severity="error", scope="document",
         triggers=_REF,

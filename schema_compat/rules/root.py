@@ -59,7 +59,7 @@ def fix_root_shape(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed(out, tuple(edits))
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="ROOT001", name="root-combinator", severity="error",
         message="the parameters root is a union", safety="hinted",

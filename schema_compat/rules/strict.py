@@ -293,7 +293,7 @@ _BOUND_WORDS = {"minimum": "Must be at least {v}.", "maximum": "Must be at most 
 
 _CLOSED = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="OBJ008", name="strict-open-object", severity="error",
         message="strict mode needs `additionalProperties: false` on every object",

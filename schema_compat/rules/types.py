@@ -313,7 +313,7 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
                                             f"{value_text(node, 40)} by an empty object"),))
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="TYP001", name="type-array", severity="error",
         reads_below=False,

@@ -514,7 +514,7 @@ def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossless",
                  f"moved {moved} into every `anyOf` branch"),))
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="UNI001", name="nullable-union", severity="error",
         triggers=frozenset(UNION_KEYS),

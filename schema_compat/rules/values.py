@@ -137,7 +137,7 @@ def fix_enum_kinds(node: Any, ctx: NodeContext) -> Fixed:
                             "`description`"),))
 
 
-RULES = [
+RULES: list[Rule] = [
     Rule(
         code="VAL001", name="const-unsupported", severity="error",
         triggers=frozenset({"const"}),

@@ -272,7 +272,7 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
             if target.kind == "local":
                 targets[id(target.node)] = target.node
         below = kids[id(node)] = children(node)
-        for rel, child in reversed(below):
+        for rel, child in below[::-1]:  # (mypyc cannot compile reversed() here)
             todo.append((path + rel, child))
 
     # Which targets reach themselves through references (a recursive schema)?

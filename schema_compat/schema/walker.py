@@ -92,7 +92,7 @@ def iter_nodes_keyed(schema: Any, base: Path = (), keyword: str | None = None,
     while stack:
         path, node, keyword = stack.pop()
         yield path, node, keyword
-        for rel, child in reversed(children(node)):
+        for rel, child in children(node)[::-1]:  # (mypyc cannot compile reversed() here)
             stack.append((path + rel, child, str(rel[0])))
 
 
