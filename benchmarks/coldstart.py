@@ -26,8 +26,9 @@ def run(repeats: int = 15) -> list[Section]:
         ("schema-compat transform ONE_TOOL.json", [exe, "transform", "--quiet", one], None),
         ("python -c 'import typer'", [py, "-c", "import typer"], None),
         ("python -c 'import rich.console'", [py, "-c", "import rich.console"], None),
-        ("python -c 'import schema_compat.engine'", [py, "-c", "import schema_compat.engine"],
-         None),
+        # -P: the installed build, as the command imports it, not the source tree in the cwd
+        ("python -c 'import schema_compat.engine'",
+         [py, "-P", "-c", "import schema_compat.engine"], None),
     ]
     times = time_commands({label: argv for label, argv, _ in cases}, repeats)
     floor = times["python -c pass"]

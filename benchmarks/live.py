@@ -61,7 +61,8 @@ def run(repeats: int = 5) -> list[Section]:
         ours_times.append(time_command(ours_argv, 1))
     floor, ours = statistics.median(bare), statistics.median(ours_times)
     base = time_commands({"pass": [sys.executable, "-c", "pass"],
-                          "live": [sys.executable, "-c", "import schema_compat.extract.live"]},
+                          "live": [sys.executable, "-P", "-c",  # -P: the installed build
+                                   "import schema_compat.extract.live"]},
                          repeats)
     section = Section(f"Live: check --server (median of {repeats} runs)",
                       ["command", "ms", "overhead ms", "vs bare"])

@@ -16,8 +16,16 @@ import time
 from collections.abc import Callable
 
 from . import adversarial, coldstart, live, scale, throughput
-from .common import Section, machine
+from .common import REPO_ROOT, Section, machine
 from .generate import CACHE_DIR
+
+
+def _installed_first() -> None:
+    """Make `import schema_compat` find the package installed in this venv (in .venv-bench
+    the compiled build) rather than the source tree that `python -m benchmarks.run` puts
+    first on sys.path; the benchmarks package itself is imported already."""
+    here = [p for p in sys.path if p in ("", str(REPO_ROOT))]
+    sys.path[:] = [p for p in sys.path if p not in here] + here
 
 
 def _suites(quick: bool) -> dict[str, Callable[[], list[Section]]]:
@@ -37,12 +45,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated: " +
                         ",".join(_suites(False)))
     args = parser.parse_args(argv)
+    _installed_first()
     suites = _suites(args.quick)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()] or list(suites)
     unknown = [s for s in chosen if s not in suites]
     if unknown:
         parser.error(f"unknown suite {unknown[0]!r}; choose from {', '.join(suites)}")
     info = machine()
+    info["schema-compat build"] = throughput.build_label()
     print("machine: " + "; ".join(f"{k}={v}" for k, v in info.items()), flush=True)
     sections: list[Section] = []
     start = time.perf_counter()

@@ -4,13 +4,20 @@ the converters people use today, on the same schemas in the same run.
 Each converter gets its own fresh copies of the schemas, made outside the timed region (some
 of them rewrite their input in place); schema-compat's own copy is inside its time. Ours is
 the full pipeline: check, transform to a fixpoint, change log, and the check of the result.
+
+Ours is measured as installed in the venv the benchmark runs in (`make bench`: the compiled
+build, setup.py) and, beside it, as the pure-Python source tree of the same commit, loaded
+under another package name: both builds side by side in the same run.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import json
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,17 +37,49 @@ def _copies(schemas: list[Any]) -> list[Any]:
     return [copy.deepcopy(s) for s in schemas]
 
 
-def _ours() -> Converter:
-    from schema_compat.engine import make_plan, run_plan
-    from schema_compat.model import ToolDef
+SOURCE_PACKAGE = "schema_compat_source"
 
-    plan = make_plan("gemini")
+
+def is_compiled(package: str = "schema_compat") -> bool:
+    """Whether `package`'s engine is a compiled extension (the mypyc build, setup.py)."""
+    return not str(importlib.import_module(package + ".engine").__file__).endswith(".py")
+
+
+def build_label(package: str = "schema_compat") -> str:
+    return "compiled" if is_compiled(package) else "pure Python"
+
+
+def source_package() -> str | None:
+    """The source tree's pure-Python package loaded as SOURCE_PACKAGE, when the installed
+    one is compiled (None when it is not: then the two would be the same code)."""
+    if not is_compiled():
+        return None
+    if SOURCE_PACKAGE not in sys.modules:
+        init = REPO_ROOT / "schema_compat" / "__init__.py"
+        spec = importlib.util.spec_from_file_location(
+            SOURCE_PACKAGE, init, submodule_search_locations=[str(init.parent)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[SOURCE_PACKAGE] = module
+        spec.loader.exec_module(module)
+    assert not is_compiled(SOURCE_PACKAGE), "the source tree holds compiled modules"
+    return SOURCE_PACKAGE
+
+
+def ours_name(package: str = "schema_compat") -> str:
+    return f"schema-compat check+transform+log ({build_label(package)})"
+
+
+def _ours(package: str = "schema_compat") -> Converter:
+    engine = importlib.import_module(package + ".engine")
+    tool_def = importlib.import_module(package + ".model").ToolDef
+    plan = engine.make_plan("gemini")
+    run_plan = engine.run_plan
 
     def prepare(schemas: list[Any]) -> list[Any]:
-        return [ToolDef(name=f"t{i}", schema=s, index=i) for i, s in enumerate(schemas)]
+        return [tool_def(name=f"t{i}", schema=s, index=i) for i, s in enumerate(schemas)]
 
-    return Converter("schema-compat check+transform+log", prepare,
-                     lambda tool: run_plan([tool], plan))
+    return Converter(ours_name(package), prepare, lambda tool: run_plan([tool], plan))
 
 
 def _our_parts() -> list[Converter]:
@@ -137,18 +176,25 @@ def run(repeats: int = 5) -> list[Section]:
                           f"mean {size / 1000:.1f} kB",
                           ["converter", "tools/s", "µs/tool", "vs floor", "ours is", "raised"])
         results: dict[str, tuple[float, int]] = {}
-        for conv in [_floor(), _ours(), *_our_parts(), *found]:
+        source = source_package()
+        builds = [_ours()] + ([_ours(source)] if source else [])
+        for conv in [_floor(), *builds, *_our_parts(), *found]:
             results[conv.name] = _measure(conv, schemas, repeats)
         floor = results["floor: json.loads(json.dumps(x))"][0]
-        ours = results["schema-compat check+transform+log"][0]
+        ours = results[ours_name()][0]
         n = len(schemas)
         for name, (secs, failures) in results.items():
             vs_ours = "—" if name.startswith(("schema-compat", "floor", "  part")) else (
                 f"{secs / ours:.2f}x faster" if secs >= ours else f"{ours / secs:.2f}x slower")
             section.rows.append([name, f"{n / secs:,.0f}", f"{secs / n * 1e6:,.1f}",
                                  f"{secs / floor:.2f}x", vs_ours, str(failures)])
-        section.verdict("ours <= 3x the JSON round-trip floor", ours <= 3 * floor,
-                        f"{ours / floor:.1f}x")
+        if source:
+            section.notes.append(
+                f"the parts and the verdicts are of the {build_label()} build as installed; "
+                f"the pure-Python source tree of the same commit takes "
+                f"{results[ours_name(source)][0] / ours:.2f}x as long")
+        section.verdict(f"ours ({build_label()}) <= 3x the JSON round-trip floor",
+                        ours <= 3 * floor, f"{ours / floor:.1f}x")
         for conv in found:
             secs = results[conv.name][0]
             section.verdict(f"faster than {conv.name}", ours < secs,
