@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -671,3 +672,18 @@ def test_version(run_cli: RunCli, flag: str) -> None:
     assert proc.returncode == 0
     assert proc.stdout == "schema-compat 0.1.0\n"
     assert proc.stderr == ""
+
+
+def test_loaded_documents_are_left_out_of_the_collectors_scans() -> None:
+    """A command's input lives until it ends: the collector is told to skip it (gc.freeze),
+    or every full collection walks all of it again (the 10,000-tool scale benchmark)."""
+    from schema_compat.commands.common import load_inputs
+
+    try:
+        loaded, errors = load_inputs([str(REPO_ROOT / "examples" / "fs_read_files.json")])
+        assert not errors
+        schema = loaded[0].tools[0].schema
+        assert isinstance(schema, dict) and schema
+        assert not any(obj is schema for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()

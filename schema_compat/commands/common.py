@@ -10,6 +10,7 @@ functions.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -116,6 +117,10 @@ def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
         more, more_errors = _load_live(live)
         loaded += more
         errors += more_errors
+    # The loaded documents live until the command ends and hold no reference cycles: left to
+    # the collector, every full collection would walk all of them again (~9% of a `check` of
+    # 10,000 tools, growing with the input). Refcounting still frees them.
+    gc.freeze()
     return loaded, errors
 
 
