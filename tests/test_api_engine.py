@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -68,3 +69,36 @@ def test_iter_plan_runs_each_tool_only_when_its_result_is_asked_for() -> None:
     assert started == [tools[0].name] and first.tool is tools[0]
     assert [first, *results] == run_plan(tools, plan)
     assert started == [t.name for t in tools]
+
+
+def test_the_collector_is_paused_for_each_tool_and_left_as_found() -> None:
+    """The engine pauses the cyclic collector while it works on a tool (its containers hold
+    no cycles), never while the caller holds a result, and restores it after a failure."""
+    loaded, _ = load_sources([str(EXAMPLE)])
+    tools = [t for s in loaded for t in s.tools]
+    plan = make_plan("gemini")
+    during: list[bool] = []
+
+    def plan_for(tool: Any) -> Plan:
+        during.append(gc.isenabled())
+        return plan
+
+    assert gc.isenabled()
+    results = iter_plan(tools, plan, plan_for)
+    for _ in results:
+        assert gc.isenabled()  # the caller's own code runs with the collector on
+    assert during == [False] * len(tools)
+
+    def failing(tool: Any) -> Plan:
+        raise RuntimeError("a plan that fails")
+
+    with pytest.raises(RuntimeError, match="a plan that fails"):
+        run_plan(tools, plan, failing)
+    assert gc.isenabled()
+
+    gc.disable()
+    try:  # a caller that turned it off keeps it off
+        run_plan(tools, plan, plan_for)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
