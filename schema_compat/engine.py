@@ -95,7 +95,7 @@ class Plan:
         return rule.gate is None or rule.gate(keys, self.profile)
 
     def ctx(self, root: Any, path: Path = (), keyword: str | None = None) -> NodeContext:
-        # positional: a named tuple built from keywords costs half as much again
+        # positional: quicker than by keyword in pure Python
         return NodeContext(path, self.profile, keyword, root, self.codes, self.lossless_only)
 
     def severity(self, rule: Rule) -> Severity:

@@ -18,12 +18,16 @@ if TYPE_CHECKING:
 Scope = Literal["node", "document", "tool"]
 
 
-class NodeContext(NamedTuple):
+class NodeContext:
     """Where a node sits: rules need to know the root and the keyword that led here.
-    A named tuple, not a frozen dataclass: the engine makes one per node per pass, and a
-    tuple is as immutable and about 2.5x quicker to build. The other records here are named
-    tuples too: `dataclasses` imports `inspect`, and each frozen dataclass costs ~0.4 ms to
-    create, both paid on every `check`'s start-up."""
+    The engine makes one per node per walk: a plain class with slots (never changed once
+    made) is as quick to build as a named tuple in pure Python, and the compiled build
+    (setup.py) makes it a native class, built and read without a Python-level call or an
+    attribute lookup by name (~6% of a Gemini check + transform, docs/performance.md).
+    The other records here are named tuples: `dataclasses` imports `inspect`, and each
+    frozen dataclass costs ~0.4 ms to create, both paid on every `check`'s start-up."""
+
+    __slots__ = ("active", "lossless_only", "parent", "path", "profile", "root")
 
     # Where the node stands. A node rule may read of it only whether it is the root
     # (`is_root`), besides `parent`; the rest is for reporting: the engine reuses what rules
@@ -31,10 +35,24 @@ class NodeContext(NamedTuple):
     # a fix, or copied by the inliner), at its new path (tests/test_rule_place.py).
     path: Path
     profile: Profile
-    parent: str | None = None  # the keyword holding this node: "properties", "items", ...
-    root: Any = None  # the whole document, for rules that follow references
-    active: frozenset[str] = frozenset()  # rule codes in force for this run
-    lossless_only: bool = False
+    parent: str | None  # the keyword holding this node: "properties", "items", ...
+    root: Any  # the whole document, for rules that follow references
+    active: frozenset[str]  # rule codes in force for this run
+    lossless_only: bool
+
+    def __init__(self, path: Path, profile: Profile, parent: str | None = None,
+                 root: Any = None, active: frozenset[str] = frozenset(),
+                 lossless_only: bool = False) -> None:
+        self.path = path
+        self.profile = profile
+        self.parent = parent
+        self.root = root
+        self.active = active
+        self.lossless_only = lossless_only
+
+    def __repr__(self) -> str:
+        return (f"NodeContext(path={self.path!r}, profile={self.profile.name!r}, "
+                f"parent={self.parent!r})")
 
     @property
     def is_root(self) -> bool:
