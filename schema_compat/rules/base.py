@@ -101,6 +101,9 @@ class Fixed(NamedTuple):
         return order[worst]  # type: ignore[return-value]
 
 
+# A detector returns any iterable of hits. The ones asked about most nodes return a tuple or
+# a list rather than being generators: on a node where they find nothing (nearly every
+# node), making a generator object costs more than the test itself.
 Detector = Callable[[Any, NodeContext], Iterable[Hit]]
 # Given a node's keys (None when the node is not an object) and the profile: whether the
 # rule may fire on such a node at all. False must mean its detector finds nothing there.

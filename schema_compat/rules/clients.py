@@ -25,12 +25,11 @@ _MISREAD = {
 
 def detect_keyword_property(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     props = node.get("properties") if isinstance(node, dict) else None
-    if not isinstance(props, dict):
-        return
-    for name in props:
-        if name in _MISREAD:
-            yield Hit(f"a property named `{name}`: LangChain's Gemini converter reads it as "
-                      f"the keyword and {_MISREAD[name]}", ("properties", name), "properties")
+    if not isinstance(props, dict) or _MISREAD.keys().isdisjoint(props):
+        return ()
+    return [Hit(f"a property named `{name}`: LangChain's Gemini converter reads it as the "
+                f"keyword and {_MISREAD[name]}", ("properties", name), "properties")
+            for name in props if name in _MISREAD]
 
 
 RULES: list[Rule] = [

@@ -83,8 +83,9 @@ def _format_ok(node: dict[str, Any], ctx: NodeContext) -> bool:
 
 def detect_format(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "format" in node and not _format_ok(node, ctx):
-        yield Hit(f"`format: {value_text(node['format'])}` is not accepted for "
-                  f"`type: {node.get('type')}`", ("format",), "format")
+        return (Hit(f"`format: {value_text(node['format'])}` is not accepted for "
+                    f"`type: {node.get('type')}`", ("format",), "format"),)
+    return ()
 
 
 def fix_format(node: Any, ctx: NodeContext) -> Fixed:
@@ -101,7 +102,8 @@ def detect_prefix_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and (isinstance(node.get("prefixItems"), list)
                                    or isinstance(node.get("items"), list)):
         key = "prefixItems" if "prefixItems" in node else "items"
-        yield Hit(f"tuple `{key}` (a schema per position) is not supported", (key,), key)
+        return (Hit(f"tuple `{key}` (a schema per position) is not supported", (key,), key),)
+    return ()
 
 
 def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:

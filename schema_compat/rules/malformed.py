@@ -71,9 +71,8 @@ def _wrong(node: Any) -> list[str]:
 
 
 def detect_malformed_value(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    for key in _wrong(node):
-        yield Hit(f"`{key}` is {value_text(node[key], 40)}; it must be {EXPECTED[key][1]}",
-                  (key,), key, "lossy")
+    return [Hit(f"`{key}` is {value_text(node[key], 40)}; it must be {EXPECTED[key][1]}",
+                (key,), key, "lossy") for key in _wrong(node)]
 
 
 def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:

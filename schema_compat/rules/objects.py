@@ -56,20 +56,20 @@ def _dependent_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
 
 def detect_dangling_required(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict) or "required" not in node:
-        return
+        return ()
     req = node["required"]
     if not isinstance(req, list) or not all(isinstance(r, str) for r in req):
-        yield Hit(f"`required` is {value_text(req, 40)}, not a list of names", ("required",),
-                  "required", "hinted")
-        return
+        return (Hit(f"`required` is {value_text(req, 40)}, not a list of names",
+                    ("required",), "required", "hinted"),)
     props = node.get("properties")
     names = props if isinstance(props, dict) else {}
-    for i, r in enumerate(req):
-        if r not in names:
-            yield Hit(f"`required` names {r!r}, which is not in `properties`",
-                      ("required", i), "required", "hinted")
+    hits = [Hit(f"`required` names {r!r}, which is not in `properties`",
+                ("required", i), "required", "hinted")
+            for i, r in enumerate(req) if r not in names]
     if len(set(req)) != len(req):
-        yield Hit("`required` lists a name twice", ("required",), "required", "lossless")
+        hits.append(Hit("`required` lists a name twice", ("required",), "required",
+                        "lossless"))
+    return hits
 
 
 def fix_dangling_required(node: Any, ctx: NodeContext) -> Fixed:

@@ -41,8 +41,9 @@ def _not_an_object(keys: frozenset[str] | None, profile: Profile) -> bool:
 
 def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("type"), list):
-        yield Hit(f"`type` is a list {value_text(node['type'])}; the provider takes one type",
-                  ("type",), "type")
+        return (Hit(f"`type` is a list {value_text(node['type'])}; the provider takes one "
+                    "type", ("type",), "type"),)
+    return ()
 
 
 def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
@@ -121,8 +122,9 @@ def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "type" in node and not isinstance(node["type"], list):
         t = node["type"]
         if not (isinstance(t, str) and t in JSON_TYPES):
-            yield Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",), "type",
-                      "lossless" if _type_fix(t, node) else "lossy")
+            return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
+                        "type", "lossless" if _type_fix(t, node) else "lossy"),)
+    return ()
 
 
 def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
@@ -152,15 +154,17 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
 
 def detect_array_without_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict) or "prefixItems" in node:
-        return
+        return ()
     kind = node.get("type")
     # OAI-08: an array allowed by a type list needs `items` too.
     if kind != "array" and not (isinstance(kind, list) and "array" in kind):
-        return
+        return ()
     if "items" not in node:
-        yield Hit("`type: array` without `items`", (), "items")
-    elif node["items"] is False:
-        yield Hit("`items: false`: the array must be empty", ("items",), "items", "lossless")
+        return (Hit("`type: array` without `items`", (), "items"),)
+    if node["items"] is False:
+        return (Hit("`items: false`: the array must be empty", ("items",), "items",
+                    "lossless"),)
+    return ()
 
 
 def fix_array_without_items(node: Any, ctx: NodeContext) -> Fixed:
@@ -203,7 +207,8 @@ def fix_boolean_schema(node: Any, ctx: NodeContext) -> Fixed:
 def detect_items_on_non_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "items" in node and isinstance(node.get("type"), str) \
             and node["type"] != "array":
-        yield Hit(f"`items` on `type: {node['type']}`", ("items",), "items")
+        return (Hit(f"`items` on `type: {node['type']}`", ("items",), "items"),)
+    return ()
 
 
 def fix_items_on_non_array(node: Any, ctx: NodeContext) -> Fixed:
@@ -233,9 +238,9 @@ def fix_root_not_object(node: Any, ctx: NodeContext) -> Fixed:
 
 def detect_not_a_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
-        return
-    for key, rel, value in _malformed(node):
-        yield Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
+        return ()
+    return [Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
+            for key, rel, value in _malformed(node)]
 
 
 # keyword -> how its value holds subschemas (a map, a list, one): one lookup per key

@@ -41,15 +41,17 @@ def _dedupe(items: list[Any]) -> list[Any]:
 
 def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
-        return
+        return ()
+    hits = []
     for key in UNION_KEYS:
         branches = node.get(key)
         if isinstance(branches, list) and any(is_null_schema(b) for b in branches):
             overlap = key == "oneOf" and (
                 sum(is_null_schema(b) for b in branches) > 1
                 or any(_takes_null(b) for b in branches if not is_null_schema(b)))
-            yield Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key,
-                      "lossy" if overlap else None)
+            hits.append(Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key,
+                            "lossy" if overlap else None))
+    return hits
 
 
 def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:

@@ -35,7 +35,8 @@ def fix_const(node: Any, ctx: NodeContext) -> Fixed:
 def detect_enum_null(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("enum"), list) and None in node["enum"] \
             and any(v is not None for v in node["enum"]):
-        yield Hit("`enum` contains null", ("enum",), "enum")
+        return (Hit("`enum` contains null", ("enum",), "enum"),)
+    return ()
 
 
 def fix_enum_null(node: Any, ctx: NodeContext) -> Fixed:
@@ -68,16 +69,17 @@ def _enum_case(node: dict[str, Any]) -> str | None:
 
 def detect_enum(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
-        return
+        return ()
     case = _enum_case(node)
     if case == "empty":
-        yield Hit("empty `enum` accepts nothing", ("enum",), "enum", "hinted")
-    elif case:
+        return (Hit("empty `enum` accepts nothing", ("enum",), "enum", "hinted"),)
+    if case:
         what = ("values that are not strings" if any(not isinstance(v, str) for v in node["enum"]
                                                      if v is not None)
                 else f"on `type: {node.get('type')}`")
-        yield Hit(f"`enum` with {what}: the provider takes string enums on strings only",
-                  ("enum",), "enum", "hinted" if case == "describe" else "lossy")
+        return (Hit(f"`enum` with {what}: the provider takes string enums on strings only",
+                    ("enum",), "enum", "hinted" if case == "describe" else "lossy"),)
+    return ()
 
 
 def fix_enum(node: Any, ctx: NodeContext) -> Fixed | None:
