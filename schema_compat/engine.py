@@ -23,6 +23,7 @@ from .rules.base import Fixed, Hit, NodeContext, Rule
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
 from .schema.jsoncopy import json_copy, json_tree_copy
+from .schema.refs import DEFS_KEYWORDS, Kids
 from .schema.walker import children, iter_nodes_keyed, rewrite
 
 MAX_PASSES = 8
@@ -145,7 +146,9 @@ def _check_recording(schema: Any, plan: Plan,
 
     Also whether the document is quiet: no node holds a key a document rule needs
     (`Plan.document_triggers`), so no document rule fires on it; they are then not asked,
-    which spares their walk of the document (the reference analysis)."""
+    which spares their walk of the document (the reference analysis). When it is not, the
+    walk has gathered what that analysis walks the document for, and offers it
+    (`rules.refs.offer_walk`)."""
     if not plan.subtree_local:
         return check_schema(schema, plan), None, False
     ref_rules.clear_cache()
@@ -155,9 +158,29 @@ def _check_recording(schema: Any, plan: Plan,
     quiet = plan.document_triggers is not None
     triggers = plan.document_triggers or frozenset()
     add, make_ctx, rules_for, finding = findings.append, plan.ctx, plan.node_rules, plan.finding
-    for path, node, key in iter_nodes_keyed(schema):
-        if quiet and isinstance(node, dict) and not triggers.isdisjoint(node):
-            quiet = False
+    # The walk of `iter_nodes_keyed`, written out to keep what the analysis needs. While
+    # the document is quiet, no node so far holds a reference key when the triggers
+    # include them (as the reference rules' do), so there is nothing to keep yet; the
+    # children of the nodes met before are worked out again where they are needed.
+    kids: Kids = {}
+    refs: list[tuple[Path, dict[str, Any]]] = []
+    defs: list[tuple[Path, str]] = []
+    keep_all = not _REF_KEYS.issubset(triggers)
+    stack: list[tuple[Path, Any, str | None]] = [((), schema, None)]
+    while stack:
+        path, node, key = stack.pop()
+        if isinstance(node, dict):
+            below = children(node)
+            if quiet and not triggers.isdisjoint(node):
+                quiet = False
+            if not quiet or keep_all:
+                kids[id(node)] = below
+                if not _REF_KEYS.isdisjoint(node):
+                    if "$ref" in node:
+                        refs.append((path, node))
+                    defs.extend((path, k) for k in DEFS_KEYWORDS if k in node)
+            for rel, child in below[::-1]:  # (mypyc cannot compile reversed() here)
+                stack.append((path + rel, child, str(rel[0])))
         ctx = make_ctx(schema, path, key)
         start = len(findings)
         clean = True
@@ -172,7 +195,11 @@ def _check_recording(schema: Any, plan: Plan,
                 nodes[id(node)] = (node, path, key, own)
     if quiet:
         return findings, checked, True
+    ref_rules.offer_walk(schema, (kids, refs, defs))
     return _document_findings(schema, plan) + findings, checked, False
+
+
+_REF_KEYS = frozenset(("$ref", *DEFS_KEYWORDS))
 
 
 _CONTAINERS = (dict, list)

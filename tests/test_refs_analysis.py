@@ -4,9 +4,16 @@ when its size is asked for. What it answers must not depend on that order."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from schema_compat.schema.refs import RefResolver, analyse
+import pytest
+
+import schema_compat.schema.refs as refs_module
+from schema_compat.engine import _check_recording, make_plan, run_plan
+from schema_compat.model import ToolDef
+from schema_compat.rules import refs as ref_rules
+from schema_compat.schema.refs import RefResolver, Walk, analyse, walk_for_analysis
 
 ANCHORED: dict[str, Any] = {
     "$id": "https://example.com/root.json",
@@ -85,3 +92,71 @@ def test_a_transformed_schema_shares_nothing_with_the_input() -> None:
     for container in _containers(result.transformed_schema):
         container.clear()
     assert schema == before
+
+
+def _documents() -> list[Any]:
+    from benchmarks.generate import pydantic_style_schema
+    from schema_compat.api import load_tools
+
+    root = Path(__file__).resolve().parent / "data"
+    docs: list[Any] = [ANCHORED, {"$defs": {"A": {"type": "string"}}, "type": "object"}]
+    for source in (root / "corpus", root):
+        tools, _ = load_tools(str(source))
+        docs += [t.schema for t in tools if t.schema is not None]
+    return docs + [pydantic_style_schema(seed) for seed in range(40)]
+
+
+def test_the_check_walk_gathers_what_the_analysis_walks_for() -> None:
+    """The engine's check walk offers the reference analysis what it would walk the document
+    for (`offer_walk`): the same references and `$defs` blocks in the same order, and each
+    object's children from the first object with a reference key on (before it there is
+    nothing to inline or measure below). Read from where the offer is kept, so that the
+    compiled build, whose calls a test cannot intercept, is held to it too."""
+    plan = make_plan("gemini")
+    with_refs = 0
+    for doc in _documents():
+        _, _, quiet = _check_recording(doc, plan)
+        kids, refs, defs = walk_for_analysis(doc)
+        offered = ref_rules._walked.get(id(doc))
+        if quiet:
+            assert offered is None and refs == [] and defs == []
+            continue
+        with_refs += 1
+        assert offered is not None
+        root, (got_kids, got_refs, got_defs) = offered
+        assert root is doc
+        assert got_refs == refs and got_defs == defs
+        assert all(kids[k] == v for k, v in got_kids.items())
+        first = min(([p for p, _ in refs] + [p for p, _ in defs]), key=len)
+        assert id(_at(doc, first)) in got_kids
+    assert with_refs > 40
+
+
+def test_an_analysis_from_an_offered_walk_is_the_analysis_of_the_document() -> None:
+    for doc in _documents():
+        fresh = analyse(doc)
+        offered = analyse(doc, walk=walk_for_analysis(doc))
+        assert (offered.kinds, offered.recursive, offered.defs) == \
+            (fresh.kinds, fresh.recursive, fresh.defs)
+        assert (offered.expanded_nodes, offered.expanded_depth) == \
+            (fresh.expanded_nodes, fresh.expanded_depth)
+
+
+def test_the_engine_does_not_walk_a_checked_document_again_to_analyse_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = make_plan("gemini")
+    docs = [d for d in _documents() if _check_recording(d, plan)[2] is False]
+    expected = [run_plan([ToolDef(name="t", schema=d)], plan) for d in docs]
+
+    def no_walk(schema: Any) -> Walk:
+        raise AssertionError("the document was walked again for its analysis")
+
+    monkeypatch.setattr(refs_module, "walk_for_analysis", no_walk)
+    for doc, want in zip(docs, expected, strict=True):
+        assert run_plan([ToolDef(name="t", schema=doc)], plan) == want
+
+
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..model import Path
 from ..schema.jsoncopy import json_copy, json_tree_copy
-from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, analyse, inline
+from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, Walk, analyse, inline
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -25,6 +25,7 @@ _EVENT_RULE = {
     "unresolvable": "REF005",
 }
 _cache: dict[int, tuple[Any, RefAnalysis]] = {}
+_walked: dict[int, tuple[Any, Walk]] = {}  # a walk of a document made for its analysis
 # The keys without which a document's analysis finds nothing: every rule here needs a
 # `$ref` (or, REF002, a `$defs`) in some schema node of the document.
 _REF = frozenset({"$ref"})
@@ -34,6 +35,15 @@ _DEFS = frozenset(DEFS_KEYWORDS)
 def clear_cache() -> None:
     """Forget analyses: the engine calls this whenever the document may have changed."""
     _cache.clear()
+    _walked.clear()
+
+
+def offer_walk(root: Any, walk: Walk) -> None:
+    """What the engine's check walk of `root` gathered on the way (`walk_for_analysis`):
+    the analysis, if one is asked for before the next `clear_cache`, is made from it
+    instead of walking the document again."""
+    _walked.clear()
+    _walked[id(root)] = (root, walk)
 
 
 _TOO_DEEP = (10**18, 10**6)  # the size reported when measuring overflows Python's stack
@@ -43,8 +53,10 @@ def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     hit = _cache.get(id(root))
     if hit is not None and hit[0] is root:
         return hit[1]
+    offered = _walked.get(id(root))
+    walk = offered[1] if offered is not None and offered[0] is root else None
     try:
-        result = analyse(root, unroll=ctx.profile.unroll_depth)
+        result = analyse(root, unroll=ctx.profile.unroll_depth, walk=walk)
     except RecursionError:  # a reference chain longer than Python's stack
         result = RefAnalysis(size=_TOO_DEEP)
     _cache.clear()

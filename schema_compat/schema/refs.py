@@ -187,6 +187,9 @@ def iter_refs(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
 
 
 Kids = dict[int, list[tuple[Path, Any]]]  # id(node) -> children(node), for one document
+# What a walk of a document found for its analysis: each object's children, the objects
+# holding a `$ref` and where `$defs` / `definitions` stand, all in walk order.
+Walk = tuple[Kids, list[tuple[Path, dict[str, Any]]], list[tuple[Path, str]]]
 
 
 def _refs_below(node: Any, kids: Kids | None = None) -> Iterator[dict[str, Any]]:
@@ -248,16 +251,13 @@ class RefAnalysis:
         return self._size()[1]
 
 
-def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3) -> RefAnalysis:
-    """Classify every reference and estimate the size of the fully inlined schema."""
-    resolver = resolver or RefResolver(schema)
-    result = RefAnalysis(resolver=resolver, defs=[])
-    assert result.defs is not None
-    targets: dict[int, Any] = {}
-    # The walk of `iter_nodes`, written out: it runs on every check and transform pass.
-    # Each object's children are kept for the walks below when there is a reference (the
-    # document is not changed while it is analysed).
+def walk_for_analysis(schema: Any) -> Walk:
+    """The walk `analyse` needs (that of `iter_nodes`, written out): it runs on every check
+    and transform pass. Each object's children are kept for the walks after it (the
+    document is not changed while it is analysed)."""
     kids: Kids = {}
+    refs: list[tuple[Path, dict[str, Any]]] = []
+    defs: list[tuple[Path, str]] = []
     todo: list[tuple[Path, Any]] = [((), schema)]
     while todo:
         path, node = todo.pop()
@@ -265,15 +265,29 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
             continue
         for defs_key in DEFS_KEYWORDS:
             if defs_key in node:
-                result.defs.append((path, defs_key))
+                defs.append((path, defs_key))
         if "$ref" in node:
-            target = resolver.resolve(node["$ref"])
-            result.kinds[path] = target
-            if target.kind == "local":
-                targets[id(target.node)] = target.node
+            refs.append((path, node))
         below = kids[id(node)] = children(node)
         for rel, child in below[::-1]:  # (mypyc cannot compile reversed() here)
             todo.append((path + rel, child))
+    return kids, refs, defs
+
+
+def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3,
+            walk: Walk | None = None) -> RefAnalysis:
+    """Classify every reference and estimate the size of the fully inlined schema.
+    `walk`: what `walk_for_analysis` finds in `schema`, from a walk made already (the
+    engine's check walk gathers it on the way)."""
+    resolver = resolver or RefResolver(schema)
+    kids, refs, defs = walk_for_analysis(schema) if walk is None else walk
+    result = RefAnalysis(resolver=resolver, defs=defs)
+    targets: dict[int, Any] = {}
+    for path, node in refs:
+        target = resolver.resolve(node["$ref"])
+        result.kinds[path] = target
+        if target.kind == "local":
+            targets[id(target.node)] = target.node
 
     # Which targets reach themselves through references (a recursive schema)?
     edges: dict[int, set[int]] = {}
