@@ -46,13 +46,13 @@ EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
 _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 
 
-_KEYS = frozenset(EXPECTED)
-
-
-# keyword -> the one type its value must have, where a type test says it (asked of nearly
-# every node, so the common keywords are tested without a call)
-_TYPE: dict[str, type] = {**{k: str for k in ("description", "title", "pattern", "format")},
-                          "nullable": bool, "uniqueItems": bool, "enum": list}
+# keyword -> the one type its value must have, where a type test says it, else None and
+# EXPECTED's test (asked of nearly every node: one lookup per key, and the common keywords
+# are tested without a call)
+_TYPE: dict[str, type | None] = {
+    **{k: None for k in EXPECTED},
+    **{k: str for k in ("description", "title", "pattern", "format")},
+    "nullable": bool, "uniqueItems": bool, "enum": list}
 
 
 def _wrong(node: Any) -> list[str]:
@@ -60,9 +60,11 @@ def _wrong(node: Any) -> list[str]:
     if not isinstance(node, dict):
         return []
     bad = []
-    for k in _KEYS.intersection(node):
-        v = node[k]
-        t = _TYPE.get(k)
+    types = _TYPE
+    for k, v in node.items():
+        if k not in types:
+            continue
+        t = types[k]
         if not (isinstance(v, t) if t is not None else EXPECTED[k][0](v)):
             bad.append(k)
     if len(bad) > 1:
