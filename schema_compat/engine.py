@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
@@ -486,6 +487,9 @@ def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
     return info.name, changes
 
 
+_NO_TALLIES: Mapping[str, int] = MappingProxyType({})
+
+
 def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
         select: list[str] | None = None, ignore: list[str] | None = None,
         lossless_only: bool = False) -> list[ToolResult]:
@@ -536,12 +540,18 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
             plan = plan_for(tool) if plan_for else base
             before = original_names.setdefault(tool.source, set())
             renamed = new_names.setdefault(tool.source, set())
-            sums_before = tallies.setdefault((tool.source, False), Counter())
-            sums_after = tallies.setdefault((tool.source, True), Counter())
+            tallies_before: Mapping[str, int]
+            tallies_after: Mapping[str, int]
+            if tally_rules:
+                sums_before = tallies.setdefault((tool.source, False), Counter())
+                sums_after = tallies.setdefault((tool.source, True), Counter())
+                tallies_before, tallies_after = dict(sums_before), dict(sums_after)
+            else:  # no rule counts anything per request (most profiles)
+                tallies_before = tallies_after = _NO_TALLIES
             position, total = seen.get(tool.source, 0), totals[tool.source]
             seen[tool.source] = position + 1
             info = ToolInfo(tool.name, tool.description, position, before, total,
-                            tool.schema, dict(sums_before))
+                            tool.schema, tallies_before)
             no_params = tool.schema is None and tool.schema_optional
             findings = check_tool_level(info, plan)
             new_schema: Any = None
@@ -558,10 +568,11 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
                     # No rule with a fix fired, so a transform would find the same nodes and
                     # change nothing: skip its passes and the second check walk.
                     new_schema, schema_left = json_copy(tool.schema), schema_findings
-            new_name, name_changes = fix_tool_name(info._replace(names_before=renamed),
-                                                   plan)
+            new_name, name_changes = fix_tool_name(
+                ToolInfo(tool.name, tool.description, position, renamed, total, tool.schema,
+                         tallies_before), plan)
             after = ToolInfo(new_name, tool.description, position, renamed, total,
-                             new_schema, dict(sums_after))
+                             new_schema, tallies_after)
             remaining = check_tool_level(after, plan) + schema_left
             before.add(tool.name)
             renamed.add(new_name)

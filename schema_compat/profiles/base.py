@@ -8,6 +8,8 @@ from typing import NamedTuple
 
 from ..model import Severity
 
+_NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
+
 
 class Profile(NamedTuple):
     name: str
@@ -38,4 +40,9 @@ class Profile(NamedTuple):
 
     @property
     def name_regex(self) -> re.Pattern[str]:
-        return re.compile(self.name_pattern)
+        # asked twice per tool: a dictionary lookup instead of `re.compile`'s own cache,
+        # which is reached through a Python-level call
+        found = _NAME_PATTERNS.get(self.name_pattern)
+        if found is None:
+            found = _NAME_PATTERNS[self.name_pattern] = re.compile(self.name_pattern)
+        return found
