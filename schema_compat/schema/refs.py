@@ -512,9 +512,12 @@ def inline(
             body = {} if body else {"not": {}}
         elif origins is not None:
             origins.pop(id(body), None)  # rebuilt here and merged: not a copy in the result
-        body = {k: v for k, v in body.items() if k not in _DOCUMENT_ONLY}
+        # `body` is the expansion's own new object: trimmed and merged in place
+        for k in _DOCUMENT_ONLY.intersection(body):
+            del body[k]
         events.append(InlineEvent("inlined", path, str(ref), "lossless", f"inlined `{ref}`"))
-        return _merge(body, sib_expanded)
+        body.update(sib_expanded)  # the keywords beside the `$ref` win
+        return body
 
     root_key = (id(schema),)
     return expand(schema, (), root_key, True), events
