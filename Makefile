@@ -83,10 +83,10 @@ $(BENCH_STAMP): pyproject.toml setup.py $(wildcard schema_compat/*.py schema_com
 		--no-build-isolation --no-deps --force-reinstall .
 	@touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against other converters (~6 min)
+bench: $(BENCH_STAMP) ## Benchmarks: speed, scale, memory, start-up against other converters (~4 min)
 	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run $(BENCH_ARGS)
 
-bench-quick: $(BENCH_STAMP) ## The benchmarks with fewer repeats and at most 1,000 tools (~1 min)
+bench-quick: $(BENCH_STAMP) ## The benchmarks with fewer repeats and at most 1,000 tools (~1 min; CI runs it)
 	cd $(CURDIR) && $(BENCH_VENV)/bin/python -m benchmarks.run --quick $(BENCH_ARGS)
 
 bench-memory: install ## Peak memory of check/transform on 100 MB inputs against the README's bound
