@@ -4,6 +4,7 @@ must read the same as with the whole app, help and errors included."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import typer.main
@@ -11,6 +12,7 @@ from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from schema_compat.cli import app, app_for
+from schema_compat.report import json as report_json
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FS = "examples/fs_read_files.json"
@@ -18,8 +20,15 @@ COMMANDS = ["check", "transform", "diff", "repair", "proxy", "rules", "rule", "p
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
 
 
+def _stamp() -> str:
+    return "2026-01-02T03:04:05Z"
+
+
 def _run(target: typer.Typer, args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(target, args, env=ENV)
+    # one clock for both runs: a JSON report's `generated_at` has seconds, and two runs may
+    # straddle one
+    with mock.patch.object(report_json, "_now", _stamp):
+        result = CliRunner().invoke(target, args, env=ENV)
     return result.exit_code, result.stdout, result.stderr
 
 
