@@ -517,17 +517,7 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
     reports findings and changes (the text report of `check`) then holds one transformed
     schema at a time instead of all of them, which on a 10,000-tool file is ~1/4 of the peak.
     """
-    # Names and counts are per source: one source is one server's listing, sent together;
-    # two snapshot files checked in one run are not one request.
-    original_names: dict[str, set[str]] = {}
-    new_names: dict[str, set[str]] = {}
-    seen: dict[str, int] = {}  # tools of each source met so far
-    totals: dict[str, int] = {}
-    tally_rules = [r for r in plan.tool if r.tally is not None]
-    tallies: dict[tuple[str, bool], Counter[str]] = {}  # (source, transformed) -> sums
-    for tool in tools:
-        totals[tool.source] = totals.get(tool.source, 0) + 1
-    base = plan
+    listing = _Listing(tools, plan, plan_for, keep_schemas)
     for tool in tools:
         # The work on one tool makes and drops many short-lived containers, none in a
         # reference cycle: the cyclic collector, run part way through, would only scan
@@ -537,56 +527,79 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
         if paused:
             gc.disable()
         try:
-            plan = plan_for(tool) if plan_for else base
-            before = original_names.setdefault(tool.source, set())
-            renamed = new_names.setdefault(tool.source, set())
-            tallies_before: Mapping[str, int]
-            tallies_after: Mapping[str, int]
-            if tally_rules:
-                sums_before = tallies.setdefault((tool.source, False), Counter())
-                sums_after = tallies.setdefault((tool.source, True), Counter())
-                tallies_before, tallies_after = dict(sums_before), dict(sums_after)
-            else:  # no rule counts anything per request (most profiles)
-                tallies_before = tallies_after = _NO_TALLIES
-            position, total = seen.get(tool.source, 0), totals[tool.source]
-            seen[tool.source] = position + 1
-            info = ToolInfo(tool.name, tool.description, position, before, total,
-                            tool.schema, tallies_before)
-            no_params = tool.schema is None and tool.schema_optional
-            findings = check_tool_level(info, plan)
-            new_schema: Any = None
-            changes: list[Change] = []
-            schema_left: list[Finding] = []
-            if not no_params:
-                schema_findings, check_clean, quiet = _check_recording(tool.schema, plan)
-                findings += schema_findings
-                if any(RULES[f.code].fix is not None for f in schema_findings):
-                    new_schema, changes, left = _transform(tool.schema, plan, checked=True,
-                                                           check_clean=check_clean, quiet=quiet)
-                    schema_left = check_schema(new_schema, plan) if left is None else left
-                else:
-                    # No rule with a fix fired, so a transform would find the same nodes and
-                    # change nothing: skip its passes and the second check walk.
-                    new_schema, schema_left = json_copy(tool.schema), schema_findings
-            new_name, name_changes = fix_tool_name(
-                ToolInfo(tool.name, tool.description, position, renamed, total, tool.schema,
-                         tallies_before), plan)
-            after = ToolInfo(new_name, tool.description, position, renamed, total,
-                             new_schema, tallies_after)
-            remaining = check_tool_level(after, plan) + schema_left
-            before.add(tool.name)
-            renamed.add(new_name)
-            for rule in tally_rules:
-                assert rule.tally is not None
-                sums_before.update(rule.tally(tool.schema))
-                sums_after.update(rule.tally(new_schema))
-            result = ToolResult(
-                tool=tool, profile=base.profile.name, findings=tuple(findings),
-                changes=tuple(name_changes + changes), transformed_name=new_name,
-                transformed_schema=new_schema if keep_schemas else None,
-                remaining=tuple(remaining),
-            )
+            result = listing.run(tool)
         finally:
             if paused:
                 gc.enable()
         yield result
+
+
+class _Listing:
+    """What the tools of one run share as they are checked in turn. Names and counts are
+    per source: one source is one server's listing, sent together; two snapshot files
+    checked in one run are not one request."""
+
+    def __init__(self, tools: Sequence[ToolDef], plan: Plan,
+                 plan_for: Callable[[ToolDef], Plan] | None, keep_schemas: bool) -> None:
+        self.base = plan
+        self.plan_for = plan_for
+        self.keep_schemas = keep_schemas
+        self.original_names: dict[str, set[str]] = {}
+        self.new_names: dict[str, set[str]] = {}
+        self.seen: dict[str, int] = {}  # tools of each source met so far
+        self.totals: dict[str, int] = {}
+        self.tally_rules = [r for r in plan.tool if r.tally is not None]
+        # (source, transformed) -> sums
+        self.tallies: dict[tuple[str, bool], Counter[str]] = {}
+        for tool in tools:
+            self.totals[tool.source] = self.totals.get(tool.source, 0) + 1
+
+    def run(self, tool: ToolDef) -> ToolResult:
+        base = self.base
+        plan = self.plan_for(tool) if self.plan_for else base
+        before = self.original_names.setdefault(tool.source, set())
+        renamed = self.new_names.setdefault(tool.source, set())
+        tallies_before: Mapping[str, int] = _NO_TALLIES  # no rule counts anything per
+        tallies_after: Mapping[str, int] = _NO_TALLIES  # request (most profiles)
+        if self.tally_rules:
+            sums_before = self.tallies.setdefault((tool.source, False), Counter())
+            sums_after = self.tallies.setdefault((tool.source, True), Counter())
+            tallies_before, tallies_after = dict(sums_before), dict(sums_after)
+        position, total = self.seen.get(tool.source, 0), self.totals[tool.source]
+        self.seen[tool.source] = position + 1
+        info = ToolInfo(tool.name, tool.description, position, before, total,
+                        tool.schema, tallies_before)
+        no_params = tool.schema is None and tool.schema_optional
+        findings = check_tool_level(info, plan)
+        new_schema: Any = None
+        changes: list[Change] = []
+        schema_left: list[Finding] = []
+        if not no_params:
+            schema_findings, check_clean, quiet = _check_recording(tool.schema, plan)
+            findings += schema_findings
+            if any(RULES[f.code].fix is not None for f in schema_findings):
+                new_schema, changes, left = _transform(tool.schema, plan, checked=True,
+                                                       check_clean=check_clean, quiet=quiet)
+                schema_left = check_schema(new_schema, plan) if left is None else left
+            else:
+                # No rule with a fix fired, so a transform would find the same nodes and
+                # change nothing: skip its passes and the second check walk.
+                new_schema, schema_left = json_copy(tool.schema), schema_findings
+        new_name, name_changes = fix_tool_name(
+            ToolInfo(tool.name, tool.description, position, renamed, total, tool.schema,
+                     tallies_before), plan)
+        after = ToolInfo(new_name, tool.description, position, renamed, total,
+                         new_schema, tallies_after)
+        remaining = check_tool_level(after, plan) + schema_left
+        before.add(tool.name)
+        renamed.add(new_name)
+        for rule in self.tally_rules:
+            assert rule.tally is not None
+            sums_before.update(rule.tally(tool.schema))
+            sums_after.update(rule.tally(new_schema))
+        return ToolResult(
+            tool=tool, profile=base.profile.name, findings=tuple(findings),
+            changes=tuple(name_changes + changes), transformed_name=new_name,
+            transformed_schema=new_schema if self.keep_schemas else None,
+            remaining=tuple(remaining),
+        )
