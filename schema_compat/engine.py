@@ -370,18 +370,40 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
     visited, a part of a fix's result, or under a keyword the pass skips, and each is
     looked at for those keys.
     """
-    changed = False
-    triggers = plan.document_triggers  # None once a node holds one (or there are none)
-    clean: Clean = {}
-    reuse = plan.subtree_local and bool(was_clean)
+    rewriter = _NodePass(root, plan, changes, was_clean, from_check, copies)
+    new, found, _ = rewrite(root, rewriter.visit, skip=plan.profile.opaque_keywords,
+                            skipped=rewriter.skipped)
+    return new, rewriter.changed, found, rewriter.clean, rewriter.triggers is not None
 
-    def visit(node: Any, path: Path, keyword: str | None, changed_below: bool,
+
+class _NodePass:
+    """The state of one node pass (`_node_pass`), its visits as methods. Not closures: the
+    compiled build keeps a function's closures in one shared environment that each of them
+    refers to, a reference cycle that only the cyclic collector frees, and with it
+    everything the pass held."""
+
+    def __init__(self, root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
+                 from_check: Checked | None, copies: Origins | None) -> None:
+        self.root = root
+        self.plan = plan
+        self.changes = changes
+        self.was_clean = was_clean
+        self.from_check = from_check
+        self.copies = copies
+        self.changed = False
+        # None once a node holds one (or there are none)
+        self.triggers: frozenset[str] | None = plan.document_triggers
+        self.clean: Clean = {}
+        self.reuse = plan.subtree_local and bool(was_clean)
+
+    def visit(self, node: Any, path: Path, keyword: str | None, changed_below: bool,
               ) -> tuple[Any, list[Finding | _Unchecked]]:
-        nonlocal changed, triggers
+        plan, clean = self.plan, self.clean
+        triggers = self.triggers
         if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
-            triggers = None
-        if reuse and not changed_below:
-            seen = was_clean.get(id(node))
+            self.triggers = triggers = None
+        if self.reuse and not changed_below:
+            seen = self.was_clean.get(id(node))
             if seen is not None and seen[0] is node:
                 if seen[1] == path:
                     clean[id(node)] = seen
@@ -391,6 +413,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     clean[id(node)] = (node, path, keyword, moved)
                     return node, list(moved)
         own: Sequence[Any] | None = None  # the check's findings on this node's own part
+        from_check, copies = self.from_check, self.copies
         if from_check is not None:
             own = from_check.at.get(path)  # a copy of the checked document: same place
             whole = True
@@ -407,7 +430,7 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     clean[id(node)] = (node, path, keyword, list(own))
                 return node, list(own)
         declined: set[str] = set()
-        ctx = plan.ctx(root, path, keyword)
+        ctx = plan.ctx(self.root, path, keyword)
         at_root = not path
         for _ in range(MAX_FIXES_PER_NODE):
             rules = plan.node_rule_sets(node, at_root)
@@ -427,29 +450,30 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
                     hits[rule.code] = found
                     continue
                 if triggers is not None and _adds_triggers(fixed.node, node, triggers, clean):
-                    triggers = None
+                    self.triggers = triggers = None
                 node = fixed.node
                 own = None
-                changed = True
-                changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
-                                      e.description) for e in fixed.edits)
+                self.changed = True
+                self.changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
+                                           e.description) for e in fixed.edits)
                 break
             else:
                 if not hits and not declined_before:  # the usual case: no fix was refused
-                    left = _left(node, ctx, rules.unfixable, declined_before, hits, own)
+                    left = self._left(node, ctx, rules.unfixable, declined_before, hits, own)
                     if plan.subtree_local:
                         clean[id(node)] = (node, path, keyword, left)
                     return node, list(left)
-                return node, _left(node, ctx, rules.all, declined_before, hits, own)
+                return node, self._left(node, ctx, rules.all, declined_before, hits, own)
         return node, []
 
-    def _left(node: Any, ctx: NodeContext, rules: list[Rule], declined_before: frozenset[str],
-              hits: dict[str, list[Hit]], own: Sequence[Any] | None,
-              ) -> list[Finding | _Unchecked]:
+    def _left(self, node: Any, ctx: NodeContext, rules: list[Rule],
+              declined_before: frozenset[str], hits: dict[str, list[Hit]],
+              own: Sequence[Any] | None) -> list[Finding | _Unchecked]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round); with `own`, what the
         check found on the node's own part stands for the rules that do not read below."""
         out: list[Finding | _Unchecked] = []
+        finding = self.plan.finding
         for rule in rules:
             if own is not None and not rule.reads_below:
                 out.extend(f for f in own if f.code == rule.code)
@@ -459,17 +483,13 @@ def _node_pass(root: Any, plan: Plan, changes: list[Change], was_clean: Clean,
             else:
                 found = hits.get(rule.code, ())
             for hit in found:
-                out.append(plan.finding(rule, ctx.path + hit.rel, hit))
+                out.append(finding(rule, ctx.path + hit.rel, hit))
         return out
 
-    def skipped(node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
-        nonlocal triggers
-        if triggers is not None and _adds_triggers(node, None, triggers):
-            triggers = None
+    def skipped(self, node: Any, path: Path, keyword: str) -> list[Finding | _Unchecked]:
+        if self.triggers is not None and _adds_triggers(node, None, self.triggers):
+            self.triggers = None
         return [_Unchecked(node, path, keyword)]
-
-    new, found, _ = rewrite(root, visit, skip=plan.profile.opaque_keywords, skipped=skipped)
-    return new, changed, found, clean, triggers is not None
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:

@@ -329,38 +329,50 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int,
 
     A recursive target is counted as unrolled `unroll` times, as the inliner will do.
     """
-    size_memo: dict[int, tuple[int, int]] = {}
-    in_progress: set[int] = set()
+    return _Sizes(resolver, cyclic, unroll, kids).measure(schema)
 
-    def measure(node: Any) -> tuple[int, int]:
+
+class _Sizes:
+    """`_measure`'s memo and its recursive walk. A class, not a closure that calls itself:
+    that is a reference cycle, left with everything it holds for the cyclic collector."""
+
+    def __init__(self, resolver: RefResolver, cyclic: set[int], unroll: int,
+                 kids: Kids | None) -> None:
+        self.resolver = resolver
+        self.cyclic = cyclic
+        self.unroll = unroll
+        self.kids = kids
+        self.memo: dict[int, tuple[int, int]] = {}
+        self.in_progress: set[int] = set()
+
+    def measure(self, node: Any) -> tuple[int, int]:
         key = id(node)
-        if key in size_memo:
-            return size_memo[key]
-        if key in in_progress:
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        if key in self.in_progress:
             return (1, 0)  # the back edge of a cycle: counted by the multiplier below
-        in_progress.add(key)
+        self.in_progress.add(key)
         total, deepest = 1, 0
         if isinstance(node, dict):
             if "$ref" in node:
-                target = resolver.resolve(node["$ref"])
+                target = self.resolver.resolve(node["$ref"])
                 if target.kind == "local":
-                    n, d = measure(target.node)
-                    if id(target.node) in cyclic:
-                        n, d = n * unroll, d * unroll
+                    n, d = self.measure(target.node)
+                    if id(target.node) in self.cyclic:
+                        n, d = n * self.unroll, d * self.unroll
                     total += n
                     deepest = max(deepest, d)
-            below = kids.get(key) if kids is not None else None
+            below = self.kids.get(key) if self.kids is not None else None
             for rel, child in children(node) if below is None else below:
                 if rel[0] in DEFS_KEYWORDS:
                     continue
-                n, d = measure(child)
+                n, d = self.measure(child)
                 total += n
                 deepest = max(deepest, d + 1)
-        in_progress.discard(key)
-        size_memo[key] = (total, deepest)
+        self.in_progress.discard(key)
+        memo[key] = (total, deepest)
         return total, deepest
-
-    return measure(schema)
 
 
 class InlineEvent(NamedTuple):
@@ -426,21 +438,38 @@ def inline(
     mapped to (that copy, that object, whether the copy is whole: nothing below changed
     either) (`Fixed.origins`).
     """
-    resolver = resolver or RefResolver(schema)
-    events: list[InlineEvent] = []
+    inliner = _Inliner(resolver or RefResolver(schema), unroll, drop_defs, only, kids, origins)
+    return inliner.expand(schema, (), (id(schema),), True), inliner.events
 
-    dropping = drop_defs and only is None
 
-    def expand(node: Any, path: Path, active: tuple[int, ...], top: bool,
+class _Inliner:
+    """`inline`'s settings and its two mutually recursive expansions. A class, not closures
+    calling each other: those make a reference cycle, left with all they hold for the
+    cyclic collector."""
+
+    def __init__(self, resolver: RefResolver, unroll: int, drop_defs: bool,
+                 only: set[Path] | None, kids: Kids | None,
+                 origins: dict[int, tuple[Any, Any, bool]] | None) -> None:
+        self.resolver = resolver
+        self.unroll = unroll
+        self.only = only
+        self.kids = kids
+        self.origins = origins
+        self.events: list[InlineEvent] = []
+        self.dropping = drop_defs and only is None
+
+    def expand(self, node: Any, path: Path, active: tuple[int, ...], top: bool,
                own: bool = True) -> Any:
         # `own`: the node stands at `path` in the input, not in a copy of a reference's target
         # (where a `$defs` removal would be reported at a path that holds a `$ref`)
         if not isinstance(node, dict):
             return node
+        only = self.only
         if "$ref" in node and (only is None or (top and path in only)):
-            return expand_ref(node, path, active, own)
+            return self.expand_ref(node, path, active, own)
+        origins, dropping, events = self.origins, self.dropping, self.events
         out: dict[str, Any] = {}
-        below = kids.get(id(node)) if kids is not None else None
+        below = self.kids.get(id(node)) if self.kids is not None else None
         if below is None:
             below = children(node)
         verbatim = True
@@ -459,7 +488,7 @@ def inline(
         holders = {rel[0] for rel in subs}
         same = True  # its own keywords and values as they were
         for key, value in node.items():
-            if key in DEFS_KEYWORDS and drop_defs and only is None:
+            if key in DEFS_KEYWORDS and dropping:
                 if own:
                     events.append(_defs_removed(path, key))
                 same = False
@@ -467,9 +496,9 @@ def inline(
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
         for rel, child in subs.items():
-            if rel[0] in DEFS_KEYWORDS and drop_defs and only is None:
+            if rel[0] in DEFS_KEYWORDS and dropping:
                 continue
-            new = expand(child, path + rel, active, top, own)
+            new = self.expand(child, path + rel, active, top, own)
             if verbatim and origins is not None and new is not child:
                 copy = origins.get(id(new), _NO_ORIGIN)
                 verbatim = copy[1] is child and copy[2]
@@ -478,11 +507,13 @@ def inline(
             origins[id(out)] = (out, node, verbatim)
         return out
 
-    def expand_ref(node: dict[str, Any], path: Path, active: tuple[int, ...], own: bool) -> Any:
+    def expand_ref(self, node: dict[str, Any], path: Path, active: tuple[int, ...],
+                   own: bool) -> Any:
         ref = node["$ref"]
         siblings = {k: v for k, v in node.items() if k != "$ref"}
-        sib_expanded = expand(siblings, path, active, False, own) if siblings else {}
-        target = resolver.resolve(ref)
+        sib_expanded = self.expand(siblings, path, active, False, own) if siblings else {}
+        target = self.resolver.resolve(ref)
+        events, unroll = self.events, self.unroll
         if target.kind != "local":
             kind: Literal["remote", "unresolvable"] = target.kind
             events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason))
@@ -507,20 +538,18 @@ def inline(
                 ),
             }
             return _merge(placeholder, sib_expanded)
-        body = expand(target.node, path, (*active, key), False, False)
+        body = self.expand(target.node, path, (*active, key), False, False)
         if isinstance(body, bool):
             body = {} if body else {"not": {}}
-        elif origins is not None:
-            origins.pop(id(body), None)  # rebuilt here and merged: not a copy in the result
+        elif self.origins is not None:
+            # rebuilt here and merged: not a copy in the result
+            self.origins.pop(id(body), None)
         # `body` is the expansion's own new object: trimmed and merged in place
         for k in _DOCUMENT_ONLY.intersection(body):
             del body[k]
         events.append(InlineEvent("inlined", path, str(ref), "lossless", f"inlined `{ref}`"))
         body.update(sib_expanded)  # the keywords beside the `$ref` win
         return body
-
-    root_key = (id(schema),)
-    return expand(schema, (), root_key, True), events
 
 
 def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> None:
