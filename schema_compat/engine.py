@@ -11,7 +11,6 @@ check of the result: `run` does not walk the result again.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -539,19 +538,7 @@ def iter_plan(tools: Sequence[ToolDef], plan: Plan,
     """
     listing = _Listing(tools, plan, plan_for, keep_schemas)
     for tool in tools:
-        # The work on one tool makes and drops many short-lived containers, none in a
-        # reference cycle: the cyclic collector, run part way through, would only scan
-        # them (a tenth of the time on Pydantic-style models). It is paused for that work
-        # alone, never across the `yield`, and left as it was found (docs/performance.md).
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            result = listing.run(tool)
-        finally:
-            if paused:
-                gc.enable()
-        yield result
+        yield listing.run(tool)
 
 
 class _Listing:
