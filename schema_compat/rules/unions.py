@@ -26,7 +26,33 @@ def _key(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True)
 
 
+def _plain(value: Any) -> tuple[str, Any] | None:
+    """A string, boolean, integer or null as its JSON kind and value (equal as JSON exactly
+    when these are equal); None for anything else."""
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, int):
+        return ("integer", value)
+    if value is None:
+        return ("null", None)
+    return None
+
+
+def _shape(item: dict[str, Any]) -> frozenset[tuple[str, Any]]:
+    """What any two objects equal as JSON share: their keys, with the values that are
+    strings, booleans, integers or null."""
+    return frozenset((k, _plain(v)) for k, v in item.items())
+
+
 def _dedupe(items: list[Any]) -> list[Any]:
+    """The items without repeats, as JSON sees them (`1` and `true` differ, key order does
+    not). Objects of different shapes (`_shape`) never repeat each other: where every item is
+    an object of its own shape (the usual union), none is written out as JSON to compare."""
+    if all(isinstance(item, dict) for item in items) and \
+            len({_shape(item) for item in items}) == len(items):
+        return list(items)
     seen: set[str] = set()
     out = []
     for item in items:
