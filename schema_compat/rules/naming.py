@@ -92,7 +92,8 @@ def fix_duplicate(tool: Any, ctx: NodeContext) -> Fixed:
 
 
 def detect_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if not (isinstance(tool.description, str) and tool.description.strip()):
+    text = tool.description  # asked twice per tool: no stripped copy of a long description
+    if not (isinstance(text, str) and text and not text.isspace()):
         yield Hit("the tool has no description; the model has only its name to go on",
                   (), "description")
 
