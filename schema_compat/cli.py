@@ -417,8 +417,11 @@ def proxy(
     url: Annotated[str | None, typer.Option("--url", help="A streamable HTTP upstream "
                                             "instead of a command.", show_default=False)
                    ] = None,
+    sse: Annotated[str | None, typer.Option("--sse", help="A legacy SSE upstream (its "
+                                            "event stream's URL, usually .../sse) instead "
+                                            "of a command.", show_default=False)] = None,
     header: Annotated[list[str] | None, typer.Option(
-        "--header", help="'K: V' sent to the --url upstream (repeatable).",
+        "--header", help="'K: V' sent to the --url or --sse upstream (repeatable).",
         show_default=False)] = None,
     env: Annotated[list[str] | None, typer.Option(
         "--env", help="K=V for the upstream command (repeatable).", show_default=False)
@@ -448,22 +451,25 @@ def proxy(
       schema-compat proxy --provider gemini -- python server.py
       schema-compat proxy -p openai-strict --log /tmp/proxy.log -- npx -y some-mcp-server
       schema-compat proxy --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
+      schema-compat proxy --sse http://127.0.0.1:8000/sse
     """
     from .extract.config import ServerSpec
     from .profiles import PROFILES
 
     if provider.lower() not in PROFILES:
         fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
-    if bool(command) == bool(url):
-        fail("give the upstream as -- CMD ARGS or as --url URL (one of them)",
+    if [bool(command), bool(url), bool(sse)].count(True) != 1:
+        fail("give the upstream as -- CMD ARGS, --url URL or --sse URL (one of them)",
              "e.g. schema-compat proxy -- python server.py")
-    if header and not url:
-        fail("--header applies to --url", "add --url URL")
+    if header and not (url or sse):
+        fail("--header applies to --url and --sse", "add --url URL or --sse URL")
     if (env or cwd) and not command:
         fail("--env and --cwd apply to a command upstream", "add -- CMD ARGS")
-    if url:
+    if url or sse:
         headers = dict(split_pair(h, ":", "--header", "'K: V'") for h in header or [])
-        spec = ServerSpec(url, "http", url=url, headers=headers)
+        address = url or sse
+        assert address is not None
+        spec = ServerSpec(address, "http" if url else "sse", url=address, headers=headers)
     else:
         assert command
         variables = dict(split_pair(e, "=", "--env", "K=V") for e in env or [])

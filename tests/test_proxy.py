@@ -1,5 +1,5 @@
 """The proxy end to end: the official SDK's client session talks to `schema-compat proxy`,
-which runs the real example server (stdio, or streamable HTTP on a free port)."""
+which runs the real example server (stdio, or streamable HTTP or legacy SSE on a free port)."""
 
 from __future__ import annotations
 
@@ -162,15 +162,22 @@ def test_other_requests_pass_through_unchanged() -> None:
     assert _through_proxy(body) == _direct(body)
 
 
-def test_streamable_http_upstream(sample: Path) -> None:
+@pytest.mark.parametrize(("mode", "option", "path"), [("http", "--url", "/mcp"),
+                                                      ("sse", "--sse", "/sse")])
+def test_http_upstreams(sample: Path, mode: str, option: str, path: str) -> None:
+    """Over streamable HTTP and legacy SSE alike: the listing is transformed (the schemas
+    the client sees have nothing left for Gemini) and a stringified call is repaired."""
     async def body(session: ClientSession) -> Any:
-        names = [t.name for t in (await session.list_tools()).tools]
-        return names, await session.call_tool("read_files", _stringified_call(sample))
+        listed = (await session.list_tools()).tools
+        return listed, await session.call_tool("read_files", _stringified_call(sample))
 
-    with example_over("http") as base:
-        names, result = _run(_proxy_args("--url", f"{base}/mcp"), body)
-    assert names == ["read_files", "propose_and_review"]
-    assert not result.is_error
+    with example_over(mode) as base:
+        listed, result = _run(_proxy_args(option, base + path), body)
+    assert [t.name for t in listed] == ["read_files", "propose_and_review"]
+    report = check([{"name": t.name, "description": t.description,
+                     "inputSchema": t.input_schema} for t in listed], "gemini")
+    assert [f.code for r in report.results for f in r.findings] == []
+    assert not result.is_error, _text(result)
     assert _text(result).endswith("first line\nsecond line")
 
 
@@ -220,11 +227,17 @@ def test_a_silent_upstream_ends_in_an_error_within_the_timeout() -> None:
     (["--provider", "nope", "--", "true"],
      "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
      "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"),
-    ([], "schema-compat: error: give the upstream as -- CMD ARGS or as --url URL (one of "
-         "them) (e.g. schema-compat proxy -- python server.py)"),
+    ([], "schema-compat: error: give the upstream as -- CMD ARGS, --url URL or --sse URL "
+         "(one of them) (e.g. schema-compat proxy -- python server.py)"),
     (["--url", "http://127.0.0.1:1/mcp", "--", "true"],
-     "schema-compat: error: give the upstream as -- CMD ARGS or as --url URL (one of "
-     "them) (e.g. schema-compat proxy -- python server.py)"),
+     "schema-compat: error: give the upstream as -- CMD ARGS, --url URL or --sse URL "
+     "(one of them) (e.g. schema-compat proxy -- python server.py)"),
+    (["--url", "http://127.0.0.1:1/mcp", "--sse", "http://127.0.0.1:1/sse"],
+     "schema-compat: error: give the upstream as -- CMD ARGS, --url URL or --sse URL "
+     "(one of them) (e.g. schema-compat proxy -- python server.py)"),
+    (["--header", "A: b", "--", "true"],
+     "schema-compat: error: --header applies to --url and --sse (add --url URL or --sse "
+     "URL)"),
     (["--", "no-such-command-xyz"],
      "schema-compat: error: command not found: no-such-command-xyz (install it, or give "
      "its full path)"),
@@ -309,11 +322,13 @@ def test_the_proxy_exits_when_its_client_goes_away() -> None:
     assert elapsed < 5
 
 
-def test_an_unreachable_http_upstream_is_an_error_for_the_client() -> None:
+@pytest.mark.parametrize(("option", "path"), [("--url", "/mcp"), ("--sse", "/sse")])
+def test_an_unreachable_http_upstream_is_an_error_for_the_client(option: str, path: str,
+                                                                 ) -> None:
     from launch import free_port
 
-    url = f"http://127.0.0.1:{free_port()}/mcp"
-    out, code, _ = _raw_session(_proxy_args("--timeout", "5", "--url", url), [INIT], wait=3)
+    url = f"http://127.0.0.1:{free_port()}{path}"
+    out, code, _ = _raw_session(_proxy_args("--timeout", "5", option, url), [INIT], wait=3)
     host = url.split("/")[2]
     assert out == [{"jsonrpc": "2.0", "id": 1, "error": {
         "code": -32000, "message": "schema-compat proxy: the upstream server cannot be "

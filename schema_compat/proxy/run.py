@@ -1,5 +1,6 @@
 """The proxy's transports: an MCP stdio server for the client, the SDK's client transport
-(stdio or streamable HTTP) for the upstream, and three tasks moving messages between them.
+(stdio, streamable HTTP or legacy SSE) for the upstream, and three tasks moving messages
+between them.
 
 - client -> upstream: each message through `Relay.from_client` (a tools/call that comes
   before any listing first makes the proxy list the tools itself);
@@ -21,6 +22,7 @@ from typing import IO, Any, TextIO, cast
 
 import anyio
 import httpx2
+from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.stdio import stdio_server
@@ -42,6 +44,10 @@ from .relay import Log, Message, Outbox, Relay
 __all__ = ["serve"]
 
 _TICK = 0.1
+# No deadline for the next event on an upstream's stream: a proxy's upstream may rightly be
+# idle for hours; each request has the relay's own --timeout instead. (The SDK's SSE client
+# takes a float here, but hands it to httpx, where None means no deadline.)
+_NO_READ_DEADLINE: Any = None
 
 
 def _to_dict(item: SessionMessage) -> Message:
@@ -64,9 +70,13 @@ async def _upstream(spec: ServerSpec, errlog: IO[str], probe: _Probe
         _PROBE.set(probe)
         async with stdio_client(params, errlog=cast(TextIO, errlog)) as (read, write):
             yield read, write
+    elif spec.kind == "sse":
+        async with sse_client(spec.url, headers=dict(spec.headers), timeout=30.0,
+                              sse_read_timeout=_NO_READ_DEADLINE) as (read, write):
+            yield read, write
     else:
         client = httpx2.AsyncClient(headers=dict(spec.headers),
-                                    timeout=httpx2.Timeout(30.0, read=None))
+                                    timeout=httpx2.Timeout(30.0, read=_NO_READ_DEADLINE))
         async with client, streamable_http_client(spec.url, http_client=client) as (
                 read, write):
             yield read, write
