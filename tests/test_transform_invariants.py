@@ -448,3 +448,43 @@ def test_one_of_with_overlapping_branches_is_not_merged_as_lossless() -> None:
     assert by_prop == {"n": {"lossy"}, "z": {"lossy"}, "ok": {"lossless"},
                        "any": {"lossless"}}
     assert "refuses" in result.transformed_schema["properties"]["n"]["description"]
+
+
+def test_enum_branches_merge_to_what_the_union_accepts_and_keep_what_each_value_means(
+) -> None:
+    """Branches that are each an enum of one type merge into one enum. A `oneOf` refuses a
+    value two branches list, so it is left out; per-value titles and descriptions (Zod's
+    described literals) are what tells the model which value means what, so they are
+    described, never dropped as lossless."""
+    two = [{"type": "string", "enum": ["a", "b"]}, {"type": "string", "enum": ["b", "c"]}]
+    schema = {"type": "object", "properties": {
+        "one": {"oneOf": two},
+        "any": {"anyOf": two},
+        "mode": {"oneOf": [{"const": "fast", "title": "Fast", "description": "Skips checks."},
+                           {"const": "safe", "description": "Runs every check."}]},
+        "none": {"oneOf": [{"type": "string", "enum": ["a"]},
+                           {"type": "string", "enum": ["a"], "description": "A"}]},
+        # `minLength` refuses "b" in the second branch, so the original accepts "b": the
+        # branches' enums are not what they accept, and no value may be left out
+        "bounded": {"oneOf": [two[0], {**two[1], "minLength": 2}]}}}
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    out = result.transformed_schema["properties"]
+    assert_gemini_parameters(result.transformed_schema, "t")
+    safety = {c.path[1]: c.safety for c in result.changes if c.code.startswith("UNI")}
+    assert safety == {"one": "lossless", "any": "lossless", "mode": "hinted",
+                      "none": "lossy", "bounded": "hinted"}
+    assert out["one"]["enum"] == ["a", "c"] and out["any"]["enum"] == ["a", "b", "c"]
+    assert out["mode"]["enum"] == ["fast", "safe"]
+    assert out["mode"]["description"] == ('Values: "fast" (Fast): Skips checks; "safe": '
+                                          "Runs every check.")
+    assert "refuses \"a\"" in out["none"]["description"]
+    original = jsonschema.Draft202012Validator(schema)
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    for prop in schema["properties"]:
+        for value in ["a", "b", "c", "d", "fast", "safe", "bb"]:
+            before, after = (v.is_valid({prop: value}) for v in (original, transformed))
+            if safety[prop] == "lossless":
+                assert before == after, (prop, value)
+            elif safety[prop] == "hinted":
+                assert after or not before, (prop, value)  # nothing accepted is refused

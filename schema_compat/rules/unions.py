@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import Safety
 from ..schema.jsoncopy import json_copy
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import summarize, value_text, with_hint
+from .hints import summarize, value_text, values_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
 
 UNION_KEYS = ("anyOf", "oneOf")
@@ -192,7 +192,8 @@ def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
         return "lossy" if key == "oneOf" else "lossless"
     types = {single_type(b) for b in uniq}
     if len(types) == 1 and None not in types:
-        return "lossless" if all(isinstance(b.get("enum"), list) for b in uniq) else "hinted"
+        merged = _merged_enums(uniq, key)
+        return "hinted" if merged is None else merged.safety
     return "lossy"
 
 
@@ -327,17 +328,94 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
     t = types.pop()
     shared = {k: v for k, v in branches[0].items()
               if all(k in b and b[k] == v for b in branches[1:])}
-    enums = [b.get("enum") for b in branches]
     out: dict[str, Any] = {**json_copy(shared), **base, "type": t}
-    if all(isinstance(e, list) for e in enums):
-        out["enum"] = list(dict.fromkeys(v for e in enums for v in e))
-        return Fixed(out, (Edit((key,), "lossless", f"merged the enums of `{key}`"),))
+    merged = _merged_enums(branches, key)
+    if merged is not None:
+        out["enum"] = merged.values
+        said = f"merged the enums of `{key}`"
+        if merged.refused:
+            said += (f"; {values_text(merged.refused)} matched more than one branch" +
+                     (", which the server refuses: left out" if merged.values else
+                      ", so the server refused every value, and the merged enum accepts "
+                      "them"))
+        if merged.notes:
+            out = with_hint(out, merged.notes)
+            said += "; each branch's " + ", ".join(f"`{k}`" for k in merged.described) + \
+                " described"
+        if merged.safety == "lossy":
+            out = with_hint(out, f"The server refuses {values_text(merged.refused)}.")
+        return Fixed(out, (Edit((key,), merged.safety, said),))
     out = with_hint(out, "Any of: " + "; ".join(summarize(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
     return Fixed(out, (Edit((key,), "hinted", f"merged {len(branches)} {t} branches of "
                                               f"`{key}`; their differing "
                                               f"{', '.join(f'`{k}`' for k in differing)} "
                                               "described"),))
+
+
+class _Enums(NamedTuple):
+    """Enum branches of one type merged into one enum."""
+
+    values: list[Any]  # the values the merged enum keeps
+    refused: list[Any]  # values of a `oneOf` in more than one branch: the server refuses them
+    notes: str  # what the branches said beyond their values ("" when nothing differs)
+    described: list[str]  # the keywords `notes` describes
+    safety: Safety
+
+
+# Keywords that say something about a value without deciding whether it is accepted
+_VALUE_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "deprecated",
+                                "readOnly", "writeOnly", "$comment"})
+
+
+def _merged_enums(branches: list[Any], key: str) -> _Enums | None:
+    """One enum for branches of one type that are each an enum and differ in nothing else
+    but annotations (None otherwise: another keyword may refuse some of a branch's values,
+    so their union would not be what the branches accept). A `oneOf` refuses a value that
+    more than one branch lists, so the merged enum leaves it out (lossless: the same values
+    are accepted), unless that leaves no value at all (lossy, and said). What the branches
+    say differently beyond their values (a title and a description per value, as Zod and
+    Pydantic emit for documented literals) is what tells the model which value means what:
+    it goes into the description (hinted)."""
+    if not all(isinstance(b.get("enum"), list) for b in branches):
+        return None
+    first = branches[0]
+    described = sorted({k for b in branches for k in b
+                        if k not in ("enum", "type") and not all(
+                            k in o and o[k] == b[k] for o in (first, *branches))})
+    if not all(k in _VALUE_ANNOTATIONS or k.startswith("x-") for k in described):
+        return None
+    seen: dict[str, list[Any]] = {}  # JSON text -> [value, how many branches list it]
+    for b in branches:
+        for text, value in {_key(v): v for v in b["enum"]}.items():
+            entry = seen.setdefault(text, [value, 0])
+            entry[1] += 1
+    values = [v for v, n in seen.values() if key != "oneOf" or n == 1]
+    refused = [v for v, n in seen.values() if key == "oneOf" and n > 1]
+    safety: Safety = "lossless"
+    if not values:  # every value refused: the original accepted nothing
+        values, safety = [v for v, _ in seen.values()], "lossy"
+    notes = ""
+    if described:
+        kept = {_key(v) for v in values}
+        parts = []
+        for b in branches:
+            own = [v for v in b["enum"] if _key(v) in kept] or b["enum"]
+            head = values_text(own, 60)
+            said: list[str] = []
+            for k in described:
+                v = b.get(k)
+                if k == "title" and isinstance(v, str):
+                    head += f" ({v})"
+                elif k == "description" and isinstance(v, str):
+                    said.insert(0, v.strip().rstrip("."))
+                elif k in b:
+                    said.append(f"{k} {value_text(v, 40)}")
+            parts.append(head + (": " + ", ".join(said) if said else ""))
+        notes = "Values: " + "; ".join(parts) + "."
+        if safety == "lossless":
+            safety = "hinted"
+    return _Enums(values, refused, notes, described, safety)
 
 
 def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
@@ -577,8 +655,13 @@ RULES: list[Rule] = [
                 "constants become one enum, `required` is what every variant requires, the "
                 "parent's own properties and required stay, and the variants are spelled out "
                 "in the description (hinted: the server still checks which form was sent). "
-                "Array variants merge their items. Scalar variants collapse to the richest "
-                "branch with the others named in the description (lossy).",
+                "Array variants merge their items. Scalar variants of one type merge: "
+                "enums into one enum, leaving out a value that more than one branch lists "
+                "(the server refuses it), with each value's title and description described "
+                "(hinted; lossless when the branches differ in nothing else); other variants "
+                "keep what they share, the rest described (hinted). Scalar variants of "
+                "different types collapse to the richest branch with the others named in the "
+                "description (lossy).",
             before=_SHAPES_BEFORE,
             after={"type": "object", "properties": {"shape": {
                 "type": "object",
@@ -603,8 +686,10 @@ RULES: list[Rule] = [
                  "reliably.",
             error="zod_to_gemini_parameters: Gemini cannot handle union types "
                   "(discriminatedUnion, anyOf, oneOf).",
-            fix="As for `oneOf`: merge objects (hinted), merge arrays (hinted), collapse "
-                "scalars to one branch (lossy; `number` over `integer` is lossless).",
+            fix="As for `oneOf`: merge objects (hinted), merge arrays (hinted), merge "
+                "scalars of one type (enums into one enum, keeping every branch's values), "
+                "collapse scalars of different types to one branch (lossy; `number` over "
+                "`integer` is lossless).",
             before={"type": "object", "properties": {"id": {
                 "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
             after={"type": "object", "properties": {"id": {
