@@ -488,3 +488,34 @@ def test_enum_branches_merge_to_what_the_union_accepts_and_keep_what_each_value_
                 assert before == after, (prop, value)
             elif safety[prop] == "hinted":
                 assert after or not before, (prop, value)  # nothing accepted is refused
+
+
+def test_a_branch_listed_twice_in_one_of_is_refused_by_the_server_and_said_so() -> None:
+    """`oneOf [X, X, ...]` refuses whatever X accepts (it matches twice); dropping the
+    repeat accepts it, which is lossy unless the enum merge leaves those values out."""
+    string, a, b = {"type": "string"}, {"type": "string", "enum": ["a"]}, \
+        {"type": "string", "enum": ["b"]}
+    schema = {"type": "object", "properties": {
+        "twice": {"oneOf": [string, dict(string)]},
+        "twice_with_other": {"oneOf": [string, dict(string), {"type": "integer"}]},
+        "enums": {"oneOf": [a, dict(a), b]},
+        "any": {"anyOf": [string, dict(string)]}}}
+    original = jsonschema.Draft202012Validator(schema)
+    assert not original.is_valid({"twice": "x"}) and not original.is_valid({"enums": "a"})
+    result = run([ToolDef("t", schema)], "gemini")[0]
+    safety = {c.path[1]: c.safety for c in result.changes if c.code.startswith("UNI")}
+    assert safety == {"twice": "lossy", "twice_with_other": "lossy", "enums": "lossless",
+                      "any": "lossless"}
+    found = {f.path[1]: f.fix_safety for f in result.findings if f.code.startswith("UNI")}
+    assert found == safety  # the check says what the transform will do
+    out = result.transformed_schema["properties"]
+    assert "The server refuses string" in out["twice"]["description"]
+    assert out["enums"]["enum"] == ["b"]
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    for value in ["a", "b", "c", 1]:
+        assert original.is_valid({"enums": value}) == transformed.is_valid({"enums": value})
+    strict = run([ToolDef("t", schema)], "gemini", lossless_only=True)[0]
+    assert {c.path[1] for c in strict.changes if c.code.startswith("UNI")} == {"enums", "any"}
+    assert {f.path[1] for f in strict.remaining if f.code.startswith("UNI")} >= {
+        "twice", "twice_with_other"}

@@ -182,6 +182,11 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
     uniq = _dedupe(branches)
+    if key == "oneOf" and len(uniq) < len(branches):
+        merged = _one_type_enums(branches, key)
+        # a branch listed twice matches twice: refused (_repeated_branches), unless the
+        # enum merge leaves its values out
+        return "lossy" if merged is None else merged.safety
     if len(uniq) <= 1:
         return "lossless"
     if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
@@ -215,25 +220,50 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
         rest = _real_union(node, key)
         if rest is None:
             continue
-        base = {k: v for k, v in node.items() if k != key}
         uniq = _dedupe(rest)
-        if len(uniq) == 1:
-            merged = json_copy(uniq[0]) if isinstance(uniq[0], dict) else {}
-            merged.update(base)
-            return Fixed(merged, (Edit((key,), "lossless",
-                                       f"replaced a one-branch `{key}` by its branch"),))
-        if all(looks_object(b) for b in uniq):
-            if not all(_well_formed_object(n) for n in (base, *uniq)):
-                return None  # the malformed-keyword rules flag it; a merge would hide it
-            return _merge_objects(base, uniq, key)
-        if all(single_type(b) == "array" for b in uniq):
-            out = {**base, "type": "array",
-                   "items": {"anyOf": [json_copy(b.get("items", {})) for b in uniq]}}
-            return Fixed(out, (Edit((key,), "hinted",
-                                    f"merged {len(uniq)} array branches of `{key}` into one "
-                                    "array whose items may be any of theirs"),))
-        return _collapse(base, uniq, key)
+        if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key):
+            uniq = rest  # the enum merge counts each listing: a value listed twice is refused
+        fixed = _merge_branches({k: v for k, v in node.items() if k != key}, uniq, key)
+        if fixed is not None and key == "oneOf" and len(uniq) < len(rest):
+            return _repeated_branches(fixed, rest, uniq)
+        return fixed
     return None
+
+
+def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Fixed | None:
+    if len(uniq) == 1:
+        merged = json_copy(uniq[0]) if isinstance(uniq[0], dict) else {}
+        merged.update(base)
+        return Fixed(merged, (Edit((key,), "lossless",
+                                   f"replaced a one-branch `{key}` by its branch"),))
+    if all(looks_object(b) for b in uniq):
+        if not all(_well_formed_object(n) for n in (base, *uniq)):
+            return None  # the malformed-keyword rules flag it; a merge would hide it
+        return _merge_objects(base, uniq, key)
+    if all(single_type(b) == "array" for b in uniq):
+        out = {**base, "type": "array",
+               "items": {"anyOf": [json_copy(b.get("items", {})) for b in uniq]}}
+        return Fixed(out, (Edit((key,), "hinted",
+                                f"merged {len(uniq)} array branches of `{key}` into one "
+                                "array whose items may be any of theirs"),))
+    return _collapse(base, uniq, key)
+
+
+def _repeated_branches(fixed: Fixed, rest: list[Any], uniq: list[Any]) -> Fixed:
+    """A `oneOf` listing a branch twice refuses every value that branch accepts (it matches
+    twice); the merge of its distinct branches accepts them: lossy, and said."""
+    texts = [_key(b) for b in rest]
+    twice = [b for b in uniq if texts.count(_key(b)) > 1]
+    said = "; ".join(summarize(b) for b in twice)
+    out = fixed.node
+    if isinstance(out, dict):
+        out = with_hint(out, f"The server refuses {said}: listed more than once in its "
+                             "`oneOf`, it matches more than once.")
+    edits = tuple(e._replace(safety="lossy", description=e.description +
+                             f"; {said}, listed more than once, matched more than once and "
+                             "was refused") if e.rel == ("oneOf",) else e
+                  for e in fixed.edits)
+    return fixed._replace(node=out, edits=edits)
 
 
 def _well_formed_object(node: dict[str, Any]) -> bool:
@@ -335,7 +365,7 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
         said = f"merged the enums of `{key}`"
         if merged.refused:
             said += (f"; {values_text(merged.refused)} matched more than one branch" +
-                     (", which the server refuses: left out" if merged.values else
+                     (", which the server refuses: left out" if merged.safety != "lossy" else
                       ", so the server refused every value, and the merged enum accepts "
                       "them"))
         if merged.notes:
@@ -366,6 +396,14 @@ class _Enums(NamedTuple):
 # Keywords that say something about a value without deciding whether it is accepted
 _VALUE_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "deprecated",
                                 "readOnly", "writeOnly", "$comment"})
+
+
+def _one_type_enums(branches: list[Any], key: str) -> _Enums | None:
+    """`_merged_enums` where the branches are of one type, as `_same_type` merges them."""
+    types = {single_type(b) for b in branches}
+    if len(types) != 1 or None in types or not all(isinstance(b, dict) for b in branches):
+        return None
+    return _merged_enums(branches, key)
 
 
 def _merged_enums(branches: list[Any], key: str) -> _Enums | None:
