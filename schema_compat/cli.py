@@ -135,7 +135,7 @@ ConfigOpt = Annotated[
     list[str] | None,
     typer.Option("--config", help="An MCP client config (.mcp.json, .vscode/mcp.json, "
                                   ".cursor/mcp.json, .gemini/settings.json, "
-                                  "claude_desktop_config.json): check each server in it.",
+                                  "claude_desktop_config.json): the tools of each server in it.",
                  show_default=False, rich_help_panel=_LIVE),
 ]
 NameOpt = Annotated[
@@ -277,6 +277,7 @@ def transform(
     result. Every change, with its rule and safety, is summarised on stderr; lossy ones are
     listed one by one. If a source cannot be read, nothing is written.
 
+    \b
     Examples:
       schema-compat transform tools.json -o tools.gemini.json
       schema-compat transform --lossless-only --json tools.json
@@ -313,6 +314,7 @@ def diff(
     """Show one tool side by side: original | transformed, each change marked with its
     rule code and safety.
 
+    \b
     Examples:
       schema-compat diff read_files tools.json
       NO_COLOR=1 schema-compat diff read_files tools.json | less
@@ -488,7 +490,13 @@ def rules(
                                                  help="Only the rules of this profile, "
                                                       "with its severities.")] = None,
 ) -> None:
-    """List every rule: code, name, severity, fix safety."""
+    """List every rule: code, name, severity, fix safety.
+
+    \b
+    Examples:
+      schema-compat rules
+      schema-compat rules --provider openai-strict
+    """
     from .profiles import get_profile
     from .report.rules_text import render_rules_table
     from .report.text import make_console
@@ -508,7 +516,13 @@ def rules(
 @app.command()
 def rule(code: Annotated[str, typer.Argument(help="A rule code or name, e.g. REF001.")]
          ) -> None:
-    """Explain one rule: what it flags, the provider's real error, the fix, an example."""
+    """Explain one rule: what it flags, the provider's real error, the fix, an example.
+
+    \b
+    Examples:
+      schema-compat rule REF001
+      schema-compat rule nullable-union
+    """
     from .profiles import PROFILES
     from .report.rules_text import render_rule
     from .report.text import make_console

@@ -62,3 +62,19 @@ def test_only_the_named_command_is_built() -> None:
 @pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["chekc", FS], ["-h", "check"]])
 def test_anything_else_gets_the_whole_app(args: list[str]) -> None:
     assert app_for(args) is app
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_example_in_help_is_printed_on_a_line_of_its_own(name: str) -> None:
+    """Click rewraps a help paragraph unless it is marked not to be (`\\b`): an examples
+    block run together into one paragraph cannot be copied from."""
+    command = typer.main.get_command(app_for([name, "--help"]))
+    assert isinstance(command, TyperGroup)
+    doc = command.commands[name].help or ""
+    block = doc.split("Examples:", 1)[1].strip().split("\n\n")[0] if "Examples:" in doc else ""
+    examples = block.splitlines()
+    assert examples or name == "profiles"
+    _, shown, _ = _run(app, [name, "--help"])
+    lines = [line.strip() for line in shown.splitlines()]
+    for example in examples:
+        assert example.strip() in lines, (name, example)
