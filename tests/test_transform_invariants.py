@@ -473,6 +473,8 @@ def test_enum_branches_merge_to_what_the_union_accepts_and_keep_what_each_value_
     safety = {c.path[1]: c.safety for c in result.changes if c.code.startswith("UNI")}
     assert safety == {"one": "lossless", "any": "lossless", "mode": "hinted",
                       "none": "lossy", "bounded": "hinted"}
+    found = {f.path[1]: f.fix_safety for f in result.findings if f.code.startswith("UNI")}
+    assert found == safety  # the check says what the transform will do
     assert out["one"]["enum"] == ["a", "c"] and out["any"]["enum"] == ["a", "b", "c"]
     assert out["mode"]["enum"] == ["fast", "safe"]
     assert out["mode"]["description"] == ('Values: "fast" (Fast): Skips checks; "safe": '

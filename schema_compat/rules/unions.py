@@ -168,7 +168,7 @@ def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     rest = _real_union(node, "oneOf")
     if rest is not None:
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
-                  ("oneOf",), "oneOf", _union_safety(rest, "oneOf"))
+                  ("oneOf",), "oneOf", _union_safety(_as_fixed_first(rest, ctx), "oneOf"))
 
 
 def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -177,7 +177,29 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
         yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
                   "support reject unions, and the model handles them poorly",
-                  ("anyOf",), "anyOf", _union_safety(rest))
+                  ("anyOf",), "anyOf", _union_safety(_as_fixed_first(rest, ctx)))
+
+
+_TYPED_ELSEWHERE = ("type", "anyOf", "oneOf", "allOf", "$ref")
+
+
+def _as_fixed_first(branches: list[Any], ctx: NodeContext) -> list[Any]:
+    """The branches as the union's fix will meet them, for the safety the check predicts:
+    the transform fixes them first (bottom-up), so where VAL001 and TYP002 are in force a
+    string `const` is a one-value `enum` and an untyped string `enum` has its type (the
+    described literals Zod emits). Other branches are taken as they are."""
+    if "VAL001" not in ctx.active or "TYP002" not in ctx.active:
+        return branches
+    out = []
+    for b in branches:
+        if isinstance(b, dict) and not any(k in b for k in _TYPED_ELSEWHERE):
+            if isinstance(b.get("const"), str) and "enum" not in b:
+                b = {**{k: v for k, v in b.items() if k != "const"}, "enum": [b["const"]]}
+            enum = b.get("enum")
+            if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+                b = {**b, "type": "string"}
+        out.append(b)
+    return out
 
 
 def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
