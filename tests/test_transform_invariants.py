@@ -480,6 +480,9 @@ def test_enum_branches_merge_to_what_the_union_accepts_and_keep_what_each_value_
     assert out["mode"]["description"] == ('Values: "fast" (Fast): Skips checks; "safe": '
                                           "Runs every check.")
     assert "refuses \"a\"" in out["none"]["description"]
+    # what the change says is described is in the description
+    assert out["bounded"]["description"] == ('Exactly one of: one of "a", "b"; one of "b", '
+                                             '"c" (min length 2).')
     original = jsonschema.Draft202012Validator(schema)
     transformed = jsonschema.Draft202012Validator(
         _nullable_to_json_schema(result.transformed_schema))

@@ -41,11 +41,11 @@ def summarize(schema: Any, depth: int = 0) -> str:
     if not isinstance(schema, dict):
         return value_text(schema, 40)
     if "const" in schema:
-        return value_text(schema["const"], 40)
+        return _with_details(value_text(schema["const"], 40), schema)
     if isinstance(schema.get("enum"), list):
         if len(schema["enum"]) == 1:
-            return value_text(schema["enum"][0], 40)
-        return "one of " + values_text(schema["enum"], 60)
+            return _with_details(value_text(schema["enum"][0], 40), schema)
+        return _with_details("one of " + values_text(schema["enum"], 60), schema)
     t = schema.get("type")
     if isinstance(t, list):
         t = " or ".join(str(x) for x in t)
@@ -75,6 +75,11 @@ def summarize(schema: Any, depth: int = 0) -> str:
         names = list(schema["properties"])
         shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
         text = f"object with {shown}"
+    return _with_details(text, schema)
+
+
+def _with_details(text: str, schema: dict[str, Any]) -> str:
+    """`text` followed by the schema's format, pattern and bounds, if any."""
     details = []
     if isinstance(schema.get("format"), str):
         details.append(str(schema["format"]))

@@ -397,7 +397,8 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
         if merged.safety == "lossy":
             out = with_hint(out, f"The server refuses {values_text(merged.refused)}.")
         return Fixed(out, (Edit((key,), merged.safety, said),))
-    out = with_hint(out, "Any of: " + "; ".join(summarize(b) for b in branches) + ".")
+    lead = "Exactly one of: " if key == "oneOf" else "Any of: "
+    out = with_hint(out, lead + "; ".join(summarize(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
     return Fixed(out, (Edit((key,), "hinted", f"merged {len(branches)} {t} branches of "
                                               f"`{key}`; their differing "
