@@ -524,3 +524,23 @@ def test_a_branch_listed_twice_in_one_of_is_refused_by_the_server_and_said_so() 
     assert {c.path[1] for c in strict.changes if c.code.startswith("UNI")} == {"enums", "any"}
     assert {f.path[1] for f in strict.remaining if f.code.startswith("UNI")} >= {
         "twice", "twice_with_other"}
+
+
+@pytest.mark.parametrize(("prop", "nullable"), [
+    ({"type": "string", "enum": ["a", None]}, False),  # the type refuses null
+    ({"type": ["string", "null"], "enum": ["a", None]}, True),
+    ({"enum": ["a", None]}, True),
+    ({"type": ["string", "null"], "enum": ["a"]}, False),  # the enum refuses null (TYP001)
+])
+def test_null_in_an_enum_becomes_nullable_only_where_the_type_accepts_null(
+        prop: dict[str, Any], nullable: bool) -> None:
+    schema = {"type": "object", "properties": {"p": prop}}
+    result = run([ToolDef("t", copy.deepcopy(schema))], "gemini")[0]
+    out = result.transformed_schema["properties"]["p"]
+    assert out.get("nullable", False) is nullable and out["enum"] == ["a"]
+    assert {c.safety for c in result.changes} == {"lossless"}
+    original = jsonschema.Draft202012Validator(schema)
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    for value in ["a", "b", None]:
+        assert original.is_valid({"p": value}) == transformed.is_valid({"p": value})

@@ -51,6 +51,10 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
     nullable = "null" in types
     rest = [t for t in types if t != "null"]
     out = {k: v for k, v in node.items() if k != "type"}
+    enum = node.get("enum")
+    refused = nullable and isinstance(enum, list) and None not in enum and bool(rest)
+    if refused:
+        nullable = False  # the enum refuses null anyway: `nullable` would accept it
     if nullable and ctx.profile.nullable_keyword:
         out["nullable"] = True
     elif nullable:
@@ -72,6 +76,8 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
         out = shared
         out["anyOf"] = branches
         what = "one `anyOf` branch per type"
+    if refused:
+        what += " (null left out: the `enum` refuses it)"
     return Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import values_text, with_hint
+from .hints import value_text, values_text, with_hint
 from .shape import value_type
 
 
@@ -42,6 +42,12 @@ def detect_enum_null(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def fix_enum_null(node: Any, ctx: NodeContext) -> Fixed:
     out = dict(node)
     out["enum"] = [v for v in node["enum"] if v is not None]
+    t = node.get("type")
+    if t is not None and t != "null" and not (isinstance(t, list) and "null" in t):
+        # the type refuses null, so the enum's null was never accepted: no `nullable`
+        return Fixed(out, (Edit(("enum",), "lossless",
+                                f"removed null from `enum` (`type: {value_text(t, 40)}` "
+                                "refuses it)"),))
     out["nullable"] = True
     if isinstance(out.get("type"), list):
         out["type"] = [t for t in out["type"] if t != "null"]
@@ -190,7 +196,8 @@ RULES: list[Rule] = [
         docs=RuleDocs(
             what="`null` among the values of an `enum` (Pydantic's `Optional[Literal[...]]`).",
             error="Invalid value at '…enum[2]' (TYPE_STRING), null",
-            fix="Remove `null` from the values and set `nullable: true`.",
+            fix="Remove `null` from the values and set `nullable: true` (only `null` removed "
+                "where the node's `type` refuses null anyway).",
             before={"type": "object", "properties": {"m": {"enum": ["a", "b", None]}}},
             after={"type": "object", "properties": {"m": {"type": "string", "enum": ["a", "b"],
                                                           "nullable": True}}},
