@@ -526,6 +526,70 @@ def test_a_branch_listed_twice_in_one_of_is_refused_by_the_server_and_said_so() 
         "twice", "twice_with_other"}
 
 
+_S = "string"
+_UNION_CASES = {
+    # null two oneOf branches accept is refused: the merge is not nullable
+    "null twice": ({"oneOf": [{"type": [_S, "null"], "enum": ["a", None]},
+                              {"type": [_S, "null"], "enum": ["b", None]}]}, "lossless"),
+    "null once": ({"oneOf": [{"type": [_S, "null"], "enum": ["a", None]},
+                             {"type": _S, "enum": ["b"]}]}, "lossless"),
+    "null in a described branch": ({"anyOf": [{"type": [_S, "null"], "enum": ["a", None]},
+                                              {"type": _S, "enum": ["b"], "title": "B"}]},
+                                   "hinted"),
+    "null in a bounded branch": ({"anyOf": [{"type": [_S, "null"], "enum": ["a", None]},
+                                            {"type": _S, "minLength": 2}]}, "hinted"),
+    "the node's own enum": ({"enum": ["a"], "oneOf": [{"type": _S, "enum": ["a"]},
+                                                      {"type": _S, "enum": ["b"]}]}, "hinted"),
+    "the node's own type": ({"type": "integer", "anyOf": [{"type": _S, "enum": ["a"]},
+                                                          {"type": _S, "enum": ["b"]}]},
+                            "lossy"),
+    "typed literals, one twice": ({"oneOf": [{"type": _S, "const": "a"},
+                                             {"type": _S, "const": "a"},
+                                             {"type": _S, "const": "b"}]}, "lossless"),
+    "integer enums, one twice": ({"oneOf": [{"type": "integer", "enum": [1]},
+                                            {"type": "integer", "enum": [1]},
+                                            {"type": "integer", "enum": [2]}]}, "lossy"),
+    "a repeat made by removing x- keys": ({"oneOf": [{"type": _S, "enum": ["a"]},
+                                                     {"type": _S, "enum": ["a"], "x-k": 1},
+                                                     {"type": _S, "enum": ["b"]}]}, "lossless"),
+    "one branch under the node's own enum": ({"enum": ["a"], "oneOf": [
+        {"type": _S, "enum": ["b"]}]}, "lossy"),
+    "a branch whose values are all refused": (
+        {"description": "P", "oneOf": [{"type": _S, "enum": ["a"], "description": "A"},
+                                       {"type": _S, "enum": ["a", "b"], "description": "AB"}]},
+        "hinted"),
+}
+
+
+@pytest.mark.parametrize(("profile", "name"), [
+    (profile, name) for profile in ("gemini", "vertex", "portable") for name in _UNION_CASES
+    if profile != "vertex" or "anyOf" not in _UNION_CASES[name][0]])  # vertex keeps anyOf
+def test_a_merged_union_keeps_its_safety_class_and_the_check_predicts_it(profile: str,
+                                                                         name: str) -> None:
+    """Each union case: the change's safety class holds for the instances (lossless: the
+    same accepted; hinted: nothing accepted is refused; lossy: reported), and the check's
+    finding says beforehand the safety the transform's change has."""
+    prop, expected = _UNION_CASES[name]
+    schema = {"type": "object", "properties": {"p": prop}}
+    result = run([ToolDef("t", copy.deepcopy(schema))], profile)[0]
+    union = [c for c in result.changes if c.code in ("UNI002", "UNI003")]
+    assert [c.safety for c in union] == [expected], result.changes
+    predicted = [f.fix_safety for f in result.findings if f.code in ("UNI002", "UNI003")]
+    assert predicted == [expected]
+    original = jsonschema.Draft202012Validator(schema)
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    worst = max(("lossless", "hinted", "lossy").index(c.safety) for c in result.changes)
+    for value in ["a", "b", "bb", "c", None, 1, 2, 1.5, True]:
+        before, after = (v.is_valid({"p": value}) for v in (original, transformed))
+        if worst == 0:
+            assert before == after, (value, result.transformed_schema)
+        elif worst == 1:
+            assert after or not before, (value, result.transformed_schema)
+    if name == "a branch whose values are all refused":
+        assert '"a"' not in result.transformed_schema["properties"]["p"]["description"]
+
+
 @pytest.mark.parametrize(("prop", "nullable"), [
     ({"type": "string", "enum": ["a", None]}, False),  # the type refuses null
     ({"type": ["string", "null"], "enum": ["a", None]}, True),
@@ -544,3 +608,25 @@ def test_null_in_an_enum_becomes_nullable_only_where_the_type_accepts_null(
         _nullable_to_json_schema(result.transformed_schema))
     for value in ["a", "b", None]:
         assert original.is_valid({"p": value}) == transformed.is_valid({"p": value})
+
+
+@pytest.mark.parametrize(("prop", "safety"), [
+    # the node's own enum replaces the branch's: "b" was refused, "a" is not accepted
+    ({"enum": ["a"], "anyOf": [{"type": "string", "enum": ["b"]}, {"type": "null"}]}, "lossy"),
+    # Pydantic's Optional field: the field's title, description and default win over the
+    # model's, which say the same thing of it
+    ({"anyOf": [{"type": "string", "title": "X", "description": "inner"}, {"type": "null"}],
+      "title": "F", "description": "outer", "default": None}, "lossless"),
+    ({"oneOf": [{"type": "string"}, {"type": "null"}]}, "lossless"),
+])
+def test_a_nullable_union_of_one_branch_says_what_moving_it_up_replaced(
+        prop: dict[str, Any], safety: str) -> None:
+    """UNI001 moves the one branch left up into the node, whose own keywords win; where
+    they say otherwise than the branch's, a constraint is gone (lossy). UNI002 does not
+    also flag `oneOf [X, null]`: no union is left once UNI001 has fixed it."""
+    schema = {"type": "object", "properties": {"p": prop}}
+    result = run([ToolDef("t", copy.deepcopy(schema))], "gemini")[0]
+    assert [(c.code, c.safety) for c in result.changes if c.code.startswith("UNI")] == [
+        ("UNI001", safety)]
+    assert [(f.code, f.fix_safety) for f in result.findings if f.code.startswith("UNI")] == [
+        ("UNI001", safety)]

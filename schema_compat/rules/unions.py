@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Safety
 from ..schema.jsoncopy import json_copy
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, values_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
+
+if TYPE_CHECKING:
+    from ..profiles.base import Profile
 
 UNION_KEYS = ("anyOf", "oneOf")
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
@@ -71,13 +74,25 @@ def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     hits = []
     for key in UNION_KEYS:
         branches = node.get(key)
-        if isinstance(branches, list) and any(is_null_schema(b) for b in branches):
+        if not isinstance(branches, list):
+            continue
+        rest = [b for b in branches if not is_null_schema(b)]
+        if len(rest) < len(branches):
             overlap = key == "oneOf" and (
-                sum(is_null_schema(b) for b in branches) > 1
-                or any(_takes_null(b) for b in branches if not is_null_schema(b)))
+                len(branches) - len(rest) > 1 or any(_takes_null(b) for b in rest))
+            if len(rest) == 1 and isinstance(rest[0], dict) and _replaced(node, rest[0], key):
+                overlap = True
             hits.append(Hit(f"`{key}` with a null branch: use `nullable: true`", (key,), key,
                             "lossy" if overlap else None))
     return hits
+
+
+def _replaced(own: dict[str, Any], branch: dict[str, Any], union: str = "") -> list[str]:
+    """The node's own keywords (but `union`) that replace the branch's when the one branch
+    left of a union moves up into the node: where they say otherwise (not just of it), both
+    applied, and one of them is gone."""
+    return sorted(k for k in own if k in branch and k != union and branch[k] != own[k]
+                  and k not in _VALUE_ANNOTATIONS and k != "nullable")
 
 
 def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -92,9 +107,13 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
             sum(is_null_schema(b) for b in branches) > 1 or any(_takes_null(b) for b in rest))
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
+        lost: list[str] = []
         if len(rest) == 1 and isinstance(rest[0], dict):
             merged = dict(rest[0])  # its subschemas move up unchanged
-            merged.update(out)  # the node's own keywords (description, default) win
+            # the node's own keywords (description, default) win; where one says otherwise
+            # than the branch's (not just of it), both applied, and one of them is gone now
+            lost = _replaced(out, merged)
+            merged.update(out)
             out = merged
         elif rest:
             out[key] = rest
@@ -103,6 +122,10 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
                                     f"removed the null branch of `{key}` and set `nullable: "
                                     "true`; null matched more than one branch, so the "
                                     "original refused it"),))
+        if lost:
+            return Fixed(out, (Edit((key,), "lossy", (
+                f"removed the null branch of `{key}` and set `nullable: true`; the node's "
+                "own " + ", ".join(f"`{k}`" for k in lost) + " replaced its branch's")),))
         return Fixed(out, (Edit((key,), "lossless",
                                 f"removed the null branch of `{key}` and set `nullable: true`"),))
     return None
@@ -166,9 +189,15 @@ def fix_empty_union(node: Any, ctx: NodeContext) -> Fixed | None:
 def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     yield from _empty_union(node, "oneOf")
     rest = _real_union(node, "oneOf")
-    if rest is not None:
+    if rest is not None and not _nullable_of_one(node, "oneOf", rest, ctx):
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
-                  ("oneOf",), "oneOf", _union_safety(_as_fixed_first(rest, ctx), "oneOf"))
+                  ("oneOf",), "oneOf", _predicted_safety(node, "oneOf", rest, ctx))
+
+
+def _nullable_of_one(node: dict[str, Any], key: str, rest: list[Any],
+                     ctx: NodeContext) -> bool:
+    """`oneOf [X, null]`: UNI001 makes it X with `nullable: true`, leaving no union."""
+    return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.active
 
 
 def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -177,29 +206,79 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
         yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
                   "support reject unions, and the model handles them poorly",
-                  ("anyOf",), "anyOf", _union_safety(_as_fixed_first(rest, ctx)))
+                  ("anyOf",), "anyOf", _predicted_safety(node, "anyOf", rest, ctx))
 
 
-_TYPED_ELSEWHERE = ("type", "anyOf", "oneOf", "allOf", "$ref")
+def _predicted_safety(node: dict[str, Any], key: str, rest: list[Any],
+                      ctx: NodeContext) -> Safety:
+    """The safety of the change the transform will make of the union: the merge applied to
+    the branches as the transform meets them (fixed first, and a null branch already turned
+    into `nullable` by UNI001), so that the check says what the transform then does."""
+    if len(rest) > 1 and (all(looks_object(b) for b in rest)
+                          or all(single_type(b) == "array" for b in rest)):
+        return _union_safety(rest, key)  # merged as hinted whatever fixes them first
+    types = [single_type(b) for b in rest]
+    if None not in types and len(set(types)) == len(types) and not any(
+            "enum" in b or "const" in b for b in rest):
+        return _union_safety(rest, key)  # one type each, which no fix changes: a collapse
+    probe = {k: v for k, v in node.items() if k not in UNION_KEYS}
+    if len(rest) < len(node[key]):
+        probe["nullable"] = True
+    branches = [_fixed_first(b, i, key, ctx) for i, b in enumerate(rest)]
+    probe[key] = branches
+    fixed = fix_union(probe, ctx)
+    return fixed.safety if fixed is not None else _union_safety(branches, key)
 
 
-def _as_fixed_first(branches: list[Any], ctx: NodeContext) -> list[Any]:
-    """The branches as the union's fix will meet them, for the safety the check predicts:
-    the transform fixes them first (bottom-up), so where VAL001 and TYP002 are in force a
-    string `const` is a one-value `enum` and an untyped string `enum` has its type (the
-    described literals Zod emits). Other branches are taken as they are."""
-    if "VAL001" not in ctx.active or "TYP002" not in ctx.active:
-        return branches
-    out = []
-    for b in branches:
-        if isinstance(b, dict) and not any(k in b for k in _TYPED_ELSEWHERE):
-            if isinstance(b.get("const"), str) and "enum" not in b:
-                b = {**{k: v for k, v in b.items() if k != "const"}, "enum": [b["const"]]}
-            enum = b.get("enum")
-            if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
-                b = {**b, "type": "string"}
-        out.append(b)
-    return out
+def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
+    """`branch` as the transform's node pass leaves it before it meets the union (it works
+    bottom-up): fixed by the node rules in force, as the engine does, one fix at a time in
+    profile order until none applies (a `const` made an `enum`, null moved out of a type
+    list or an enum into `nullable`, a non-string enum described, `x-*` keys removed, ...).
+    Its subschemas are taken as they are: what the merge of scalar branches makes depends
+    on their own keywords."""
+    if not isinstance(branch, dict):
+        return branch
+    rules = _branch_rules(ctx.profile, ctx.active)
+    here: NodeContext | None = None
+    for _ in range(len(rules) * 2):
+        keys = frozenset(branch) if isinstance(branch, dict) else None
+        for rule in rules:
+            if rule.triggers is not None and (keys is None or rule.triggers.isdisjoint(keys)):
+                continue
+            if rule.gate is not None and not rule.gate(keys, ctx.profile):
+                continue
+            if here is None:
+                here = NodeContext((*ctx.path, key, index), ctx.profile, key, ctx.root,
+                                   ctx.active, ctx.lossless_only)
+            if not any(True for _ in rule.detect(branch, here)):
+                continue
+            assert rule.fix is not None
+            fixed = rule.fix(branch, here)
+            if fixed is None or (ctx.lossless_only and fixed.safety == "lossy"):
+                continue
+            branch = fixed.node
+            break
+        else:
+            return branch
+    return branch
+
+
+_BRANCH_RULES: dict[tuple[str, frozenset[str]], list[Rule]] = {}
+
+
+def _branch_rules(profile: Profile, active: frozenset[str]) -> list[Rule]:
+    """The node rules with a fix that `_fixed_first` applies, in profile order (cached: a
+    run asks with one profile and one set of rules)."""
+    found = _BRANCH_RULES.get((profile.name, active))
+    if found is None:
+        from .registry import RULES  # (registry imports this module)
+
+        found = _BRANCH_RULES[(profile.name, active)] = [
+            RULES[c] for c in profile.rules if c in active and RULES[c].scope == "node"
+            and RULES[c].fix is not None and not RULES[c].root_only
+            and not c.startswith("UNI")]
+    return found
 
 
 def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
@@ -254,8 +333,14 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
 
 def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Fixed | None:
     if len(uniq) == 1:
-        merged = json_copy(uniq[0]) if isinstance(uniq[0], dict) else {}
+        branch = uniq[0] if isinstance(uniq[0], dict) else {}
+        lost = _replaced(base, branch)  # the node's own keywords win
+        merged = json_copy(branch)
         merged.update(base)
+        if lost:
+            return Fixed(merged, (Edit((key,), "lossy", (
+                f"replaced a one-branch `{key}` by its branch; the node's own "
+                + ", ".join(f"`{k}`" for k in lost) + " replaced the branch's")),))
         return Fixed(merged, (Edit((key,), "lossless",
                                    f"replaced a one-branch `{key}` by its branch"),))
     if all(looks_object(b) for b in uniq):
@@ -373,17 +458,26 @@ def _variants_text(branches: list[Any], discriminators: list[str]) -> str:
 
 
 def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | None:
-    """Branches of one scalar type merge: shared keywords stay, the rest is described."""
+    """Branches of one scalar type merge: enums into one enum (`_merged_enums`); otherwise
+    the keywords all branches share stay and the rest is described. Not where the node's
+    own `type` is another one (what it accepts is then not the branches' type): the collapse
+    takes it, lossy."""
     types = {single_type(b) for b in branches}
     if len(types) != 1 or None in types or not all(isinstance(b, dict) for b in branches):
         return None
     t = types.pop()
+    if "type" in base and base["type"] != t:
+        return None
     shared = {k: v for k, v in branches[0].items()
               if all(k in b and b[k] == v for b in branches[1:])}
     out: dict[str, Any] = {**json_copy(shared), **base, "type": t}
-    merged = _merged_enums(branches, key)
+    merged = _merged_enums(branches, key) if "enum" not in base else None
     if merged is not None:
         out["enum"] = merged.values
+        if base.get("nullable") is True or (merged.null and "type" not in base):
+            out["nullable"] = True  # (the node's own `type` refuses null)
+        else:
+            out.pop("nullable", None)
         said = f"merged the enums of `{key}`"
         if merged.refused:
             said += (f"; {values_text(merged.refused)} matched more than one branch" +
@@ -397,6 +491,8 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
         if merged.safety == "lossy":
             out = with_hint(out, f"The server refuses {values_text(merged.refused)}.")
         return Fixed(out, (Edit((key,), merged.safety, said),))
+    if "type" not in base and any(b.get("nullable") is True for b in branches):
+        out["nullable"] = True  # what one branch accepts stays accepted
     lead = "Exactly one of: " if key == "oneOf" else "Any of: "
     out = with_hint(out, lead + "; ".join(summarize(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
@@ -409,7 +505,8 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
 class _Enums(NamedTuple):
     """Enum branches of one type merged into one enum."""
 
-    values: list[Any]  # the values the merged enum keeps
+    values: list[Any]  # the values the merged enum keeps (null aside)
+    null: bool  # whether the merge accepts null (a branch's `nullable`)
     refused: list[Any]  # values of a `oneOf` in more than one branch: the server refuses them
     notes: str  # what the branches said beyond their values ("" when nothing differs)
     described: list[str]  # the keywords `notes` describes
@@ -419,6 +516,14 @@ class _Enums(NamedTuple):
 # Keywords that say something about a value without deciding whether it is accepted
 _VALUE_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "deprecated",
                                 "readOnly", "writeOnly", "$comment"})
+_NULL = "null"  # `_value_key(None)`
+
+
+def _value_key(value: Any) -> str:
+    """Equal for values JSON Schema holds equal (`1` and `1.0`; `true` and `1` differ)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return _key(value)
 
 
 def _one_type_enums(branches: list[Any], key: str) -> _Enums | None:
@@ -431,37 +536,45 @@ def _one_type_enums(branches: list[Any], key: str) -> _Enums | None:
 
 def _merged_enums(branches: list[Any], key: str) -> _Enums | None:
     """One enum for branches of one type that are each an enum and differ in nothing else
-    but annotations (None otherwise: another keyword may refuse some of a branch's values,
-    so their union would not be what the branches accept). A `oneOf` refuses a value that
-    more than one branch lists, so the merged enum leaves it out (lossless: the same values
-    are accepted), unless that leaves no value at all (lossy, and said). What the branches
+    but annotations and `nullable` (None otherwise: another keyword may refuse some of a
+    branch's values, so their union would not be what the branches accept). What a branch
+    accepts is its enum's values, and null where it is `nullable`. A `oneOf` refuses a value
+    that more than one branch accepts, so the merge leaves it out (lossless: the same values
+    are accepted), unless that leaves no value but null (lossy, and said). What the branches
     say differently beyond their values (a title and a description per value, as Zod and
     Pydantic emit for documented literals) is what tells the model which value means what:
     it goes into the description (hinted)."""
     if not all(isinstance(b.get("enum"), list) for b in branches):
         return None
-    first = branches[0]
     described = sorted({k for b in branches for k in b
-                        if k not in ("enum", "type") and not all(
-                            k in o and o[k] == b[k] for o in (first, *branches))})
+                        if k not in ("enum", "type", "nullable") and not all(
+                            k in o and o[k] == b[k] for o in branches)})
     if not all(k in _VALUE_ANNOTATIONS or k.startswith("x-") for k in described):
         return None
-    seen: dict[str, list[Any]] = {}  # JSON text -> [value, how many branches list it]
+    counts: dict[str, list[Any]] = {}  # value key -> [value, how many branches accept it]
     for b in branches:
-        for text, value in {_key(v): v for v in b["enum"]}.items():
-            entry = seen.setdefault(text, [value, 0])
-            entry[1] += 1
-    values = [v for v, n in seen.values() if key != "oneOf" or n == 1]
-    refused = [v for v, n in seen.values() if key == "oneOf" and n > 1]
+        accepted = {_value_key(v): v for v in b["enum"] if v is not None}
+        if b.get("nullable") is True:
+            accepted[_NULL] = None
+        for text, value in accepted.items():
+            counts.setdefault(text, [value, 0])[1] += 1
+    once = key != "oneOf"
+    values = [v for text, (v, n) in counts.items() if text != _NULL and (once or n == 1)]
+    null = _NULL in counts and (once or counts[_NULL][1] == 1)
+    refused = [v for v, n in counts.values() if not once and n > 1]
     safety: Safety = "lossless"
-    if not values:  # every value refused: the original accepted nothing
-        values, safety = [v for v, _ in seen.values()], "lossy"
+    if not values:  # every value refused: the original accepted nothing (or only null)
+        values, safety = [v for text, (v, _) in counts.items() if text != _NULL], "lossy"
+        if not values:
+            return None
     notes = ""
     if described:
-        kept = {_key(v) for v in values}
+        kept = {_value_key(v) for v in values}
         parts = []
         for b in branches:
-            own = [v for v in b["enum"] if _key(v) in kept] or b["enum"]
+            own = [v for v in b["enum"] if v is not None and _value_key(v) in kept]
+            if not own:
+                continue  # every value of it refused: nothing to say of them
             head = values_text(own, 60)
             said: list[str] = []
             for k in described:
@@ -473,10 +586,10 @@ def _merged_enums(branches: list[Any], key: str) -> _Enums | None:
                 elif k in b:
                     said.append(f"{k} {value_text(v, 40)}")
             parts.append(head + (": " + ", ".join(said) if said else ""))
-        notes = "Values: " + "; ".join(parts) + "."
-        if safety == "lossless":
+        notes = "Values: " + "; ".join(parts) + "." if parts else ""
+        if notes and safety == "lossless":
             safety = "hinted"
-    return _Enums(values, refused, notes, described, safety)
+    return _Enums(values, null, refused, notes, described if notes else [], safety)
 
 
 def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
