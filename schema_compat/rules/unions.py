@@ -239,15 +239,10 @@ def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
     on their own keywords."""
     if not isinstance(branch, dict):
         return branch
-    rules = _branch_rules(ctx.profile, ctx.active)
     here: NodeContext | None = None
-    for _ in range(len(rules) * 2):
+    for _ in range(16):
         keys = frozenset(branch) if isinstance(branch, dict) else None
-        for rule in rules:
-            if rule.triggers is not None and (keys is None or rule.triggers.isdisjoint(keys)):
-                continue
-            if rule.gate is not None and not rule.gate(keys, ctx.profile):
-                continue
+        for rule in _branch_rules(ctx.profile, ctx.active, keys):
             if here is None:
                 here = NodeContext((*ctx.path, key, index), ctx.profile, key, ctx.root,
                                    ctx.active, ctx.lossless_only)
@@ -264,20 +259,24 @@ def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
     return branch
 
 
-_BRANCH_RULES: dict[tuple[str, frozenset[str]], list[Rule]] = {}
+_BRANCH_RULES: dict[tuple[str, frozenset[str], frozenset[str] | None], list[Rule]] = {}
 
 
-def _branch_rules(profile: Profile, active: frozenset[str]) -> list[Rule]:
-    """The node rules with a fix that `_fixed_first` applies, in profile order (cached: a
-    run asks with one profile and one set of rules)."""
-    found = _BRANCH_RULES.get((profile.name, active))
+def _branch_rules(profile: Profile, active: frozenset[str], keys: frozenset[str] | None,
+                  ) -> list[Rule]:
+    """The node rules with a fix that `_fixed_first` asks about a branch with these keys, in
+    profile order: those whose `triggers` and `gate` let them fire there (cached: a run asks
+    with one profile and one set of rules, and branches repeat a few key sets)."""
+    found = _BRANCH_RULES.get((profile.name, active, keys))
     if found is None:
         from .registry import RULES  # (registry imports this module)
 
-        found = _BRANCH_RULES[(profile.name, active)] = [
-            RULES[c] for c in profile.rules if c in active and RULES[c].scope == "node"
-            and RULES[c].fix is not None and not RULES[c].root_only
-            and not c.startswith("UNI")]
+        found = _BRANCH_RULES[(profile.name, active, keys)] = [
+            r for r in (RULES[c] for c in profile.rules if c in active)
+            if r.scope == "node" and r.fix is not None and not r.root_only
+            and not r.code.startswith("UNI")
+            and (r.triggers is None or (keys is not None and not r.triggers.isdisjoint(keys)))
+            and (r.gate is None or r.gate(keys, profile))]
     return found
 
 
