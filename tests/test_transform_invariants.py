@@ -630,3 +630,16 @@ def test_a_nullable_union_of_one_branch_says_what_moving_it_up_replaced(
         ("UNI001", safety)]
     assert [(f.code, f.fix_safety) for f in result.findings if f.code.startswith("UNI")] == [
         ("UNI001", safety)]
+
+
+def test_a_type_list_that_refuses_null_never_becomes_nullable() -> None:
+    """`type: [string, integer]` with null in its enum refuses null: splitting the types
+    into `anyOf` branches must not leave the null for VAL003 to read as `nullable`."""
+    schema = {"type": "object", "properties": {"p": {"type": ["string", "integer"],
+                                                     "enum": ["a", None]}}}
+    result = run([ToolDef("t", copy.deepcopy(schema))], "gemini")[0]
+    transformed = jsonschema.Draft202012Validator(
+        _nullable_to_json_schema(result.transformed_schema))
+    assert not jsonschema.Draft202012Validator(schema).is_valid({"p": None})
+    assert not transformed.is_valid({"p": None})
+    assert all("nullable" not in c.description for c in result.changes)

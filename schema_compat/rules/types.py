@@ -55,6 +55,10 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
     refused = nullable and isinstance(enum, list) and None not in enum and bool(rest)
     if refused:
         nullable = False  # the enum refuses null anyway: `nullable` would accept it
+    elif not nullable and isinstance(enum, list) and None in enum:
+        # the types refuse null, so the enum's null was never accepted; left in the enum,
+        # once the type moves into `anyOf` branches VAL003 would read it as `nullable`
+        out["enum"] = [v for v in enum if v is not None]
     if nullable and ctx.profile.nullable_keyword:
         out["nullable"] = True
     elif nullable:
