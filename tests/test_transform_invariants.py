@@ -554,6 +554,11 @@ _UNION_CASES = {
                                                      {"type": _S, "enum": ["b"]}]}, "lossless"),
     "one branch under the node's own enum": ({"enum": ["a"], "oneOf": [
         {"type": _S, "enum": ["b"]}]}, "lossy"),
+    "one branch under the node's own bound": ({"minLength": 1, "anyOf": [
+        {"type": _S, "minLength": 3}]}, "lossy"),
+    "a repeat under the node's own enum": ({"enum": ["a", "b"], "oneOf": [
+        {"type": _S, "enum": ["a"]}, {"type": _S, "enum": ["a"]}, {"type": _S, "enum": ["b"]}]},
+        "lossy"),
     "a branch whose values are all refused": (
         {"description": "P", "oneOf": [{"type": _S, "enum": ["a"], "description": "A"},
                                        {"type": _S, "enum": ["a", "b"], "description": "AB"}]},
@@ -630,6 +635,39 @@ def test_a_nullable_union_of_one_branch_says_what_moving_it_up_replaced(
         ("UNI001", safety)]
     assert [(f.code, f.fix_safety) for f in result.findings if f.code.startswith("UNI")] == [
         ("UNI001", safety)]
+
+
+def test_the_check_predicts_a_union_of_references_as_the_inlined_merge() -> None:
+    """Pydantic's discriminated union is `oneOf` of `$ref`s: the transform inlines them
+    before merging the objects (hinted), and the check says so of the original."""
+    def model(tag: str, field: str) -> dict[str, Any]:
+        return {"type": "object", "properties": {"kind": {"const": tag}, field: {"type": "number"}},
+                "required": ["kind", field]}
+
+    schema = {"type": "object", "properties": {"shape": {"oneOf": [
+        {"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]}},
+        "$defs": {"Circle": model("circle", "radius"), "Square": model("square", "side")}}
+    for profile in ("gemini", "vertex", "portable"):
+        result = run([ToolDef("t", copy.deepcopy(schema))], profile)[0]
+        assert [c.safety for c in result.changes if c.code == "UNI002"] == ["hinted"]
+        assert [f.fix_safety for f in result.findings if f.code == "UNI002"] == ["hinted"]
+
+
+def test_a_profile_built_by_the_caller_does_not_change_another_of_the_same_name() -> None:
+    """What the union prediction caches per profile is the profile's own, even when a
+    caller builds another profile under the same name (`make_plan` takes any Profile)."""
+    from schema_compat.engine import make_plan, run_plan
+    from schema_compat.profiles import get_profile
+
+    gemini = get_profile("gemini")
+    assert gemini is not None and "writeOnly" not in gemini.allowed_keywords
+    custom = gemini._replace(allowed_keywords=gemini.allowed_keywords | {"writeOnly"})
+    schema = {"type": "object", "properties": {"p": {"oneOf": [
+        {"type": "string", "writeOnly": True}, {"type": "string"}]}}}
+    for profile in (custom, gemini):
+        result = run_plan([ToolDef("t", copy.deepcopy(schema))], make_plan(profile))[0]
+        changes = [c.safety for c in result.changes if c.code == "UNI002"]
+        assert [f.fix_safety for f in result.findings if f.code == "UNI002"] == changes
 
 
 def test_a_type_list_that_refuses_null_never_becomes_nullable() -> None:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Safety
 from ..schema.jsoncopy import json_copy
+from ..schema.refs import resolve_pointer
+from ..schema.walker import children
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, values_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
@@ -211,23 +213,50 @@ def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 def _predicted_safety(node: dict[str, Any], key: str, rest: list[Any],
                       ctx: NodeContext) -> Safety:
-    """The safety of the change the transform will make of the union: the merge applied to
-    the branches as the transform meets them (fixed first, and a null branch already turned
-    into `nullable` by UNI001), so that the check says what the transform then does."""
-    if len(rest) > 1 and (all(looks_object(b) for b in rest)
-                          or all(single_type(b) == "array" for b in rest)):
-        return _union_safety(rest, key)  # merged as hinted whatever fixes them first
-    types = [single_type(b) for b in rest]
-    if None not in types and len(set(types)) == len(types) and not any(
-            "enum" in b or "const" in b for b in rest):
-        return _union_safety(rest, key)  # one type each, which no fix changes: a collapse
+    """The safety of the change the transform will make of the union, so that the check
+    says what the transform then does: the merge itself, applied to the branches as the
+    transform meets them (references inlined, each branch fixed first, a null branch
+    already turned into `nullable` by UNI001). Where the answer does not depend on that
+    (unions of objects, of arrays, of scalars of distinct types) or would take work in the
+    size of the branches' subschemas (a union nested in a branch), the cheap guess of
+    `_union_safety` answers instead: the check walks every node, and a nested union is
+    merged bottom-up, its parent asked again at each level."""
+    branches = [_inlined(b, ctx) for b in rest]
+    base = {k: v for k, v in node.items() if k != key}
+    if len(branches) > 1 and (all(looks_object(b) for b in branches)
+                              or all(single_type(b) == "array" for b in branches)):
+        return _union_safety(branches, key, base)  # merged as hinted whatever fixes them
+    types = [single_type(b) for b in branches]
+    if len(types) > 1 and None not in types and len(set(types)) == len(types) and not any(
+            "enum" in b or "const" in b for b in branches):
+        return _union_safety(branches, key, base)  # one type each, which no fix changes
+    if any(children(b) for b in branches):
+        return _union_safety(branches, key, base)
     probe = {k: v for k, v in node.items() if k not in UNION_KEYS}
     if len(rest) < len(node[key]):
         probe["nullable"] = True
-    branches = [_fixed_first(b, i, key, ctx) for i, b in enumerate(rest)]
+    branches = [_fixed_first(b, i, key, ctx) for i, b in enumerate(branches)]
     probe[key] = branches
     fixed = fix_union(probe, ctx)
-    return fixed.safety if fixed is not None else _union_safety(branches, key)
+    return fixed.safety if fixed is not None else _union_safety(branches, key, base)
+
+
+MAX_FIXES_PER_BRANCH = 16  # as the engine bounds the fixes of one node
+
+
+def _inlined(branch: Any, ctx: NodeContext) -> Any:
+    """A branch that is a local `$ref`, as the inliner (REF001, which the transform runs
+    before any node rule) makes it: the definition with the reference's siblings."""
+    if not (isinstance(branch, dict) and isinstance(branch.get("$ref"), str)
+            and branch["$ref"].startswith("#/") and "REF001" in ctx.active):
+        return branch
+    try:
+        target = resolve_pointer(ctx.root, branch["$ref"][1:])
+    except LookupError:
+        return branch
+    if not isinstance(target, dict) or "$ref" in target:
+        return branch
+    return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
 
 
 def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
@@ -240,7 +269,7 @@ def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
     if not isinstance(branch, dict):
         return branch
     here: NodeContext | None = None
-    for _ in range(16):
+    for _ in range(MAX_FIXES_PER_BRANCH):
         keys = frozenset(branch) if isinstance(branch, dict) else None
         for rule in _branch_rules(ctx.profile, ctx.active, keys):
             if here is None:
@@ -259,36 +288,48 @@ def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
     return branch
 
 
-_BRANCH_RULES: dict[tuple[str, frozenset[str], frozenset[str] | None], list[Rule]] = {}
+# (id(profile), rules in force, key set) -> (profile, the rules `_fixed_first` asks there);
+# the profile is held so that its id stays its own while cached
+_BRANCH_RULES: dict[tuple[int, frozenset[str], frozenset[str] | None],
+                    tuple[Profile, list[Rule]]] = {}
+_BRANCH_RULES_MAX = 4096
 
 
 def _branch_rules(profile: Profile, active: frozenset[str], keys: frozenset[str] | None,
                   ) -> list[Rule]:
     """The node rules with a fix that `_fixed_first` asks about a branch with these keys, in
-    profile order: those whose `triggers` and `gate` let them fire there (cached: a run asks
-    with one profile and one set of rules, and branches repeat a few key sets)."""
-    found = _BRANCH_RULES.get((profile.name, active, keys))
-    if found is None:
-        from .registry import RULES  # (registry imports this module)
+    profile order: those whose `triggers` and `gate` let them fire there. Cached, as the
+    engine caches a node's rules by its keys: a run asks with one profile and one set of
+    rules, and branches repeat a few key sets (emptied when full: a long-running proxy meets
+    ever new ones)."""
+    found = _BRANCH_RULES.get((id(profile), active, keys))
+    if found is not None and found[0] is profile:
+        return found[1]
+    from .registry import RULES  # (registry imports this module)
 
-        found = _BRANCH_RULES[(profile.name, active, keys)] = [
-            r for r in (RULES[c] for c in profile.rules if c in active)
-            if r.scope == "node" and r.fix is not None and not r.root_only
-            and not r.code.startswith("UNI")
-            and (r.triggers is None or (keys is not None and not r.triggers.isdisjoint(keys)))
-            and (r.gate is None or r.gate(keys, profile))]
-    return found
+    rules = [r for r in (RULES[c] for c in profile.rules if c in active)
+             if r.scope == "node" and r.fix is not None and not r.root_only
+             and not r.code.startswith("UNI")
+             and (r.triggers is None or (keys is not None and not r.triggers.isdisjoint(keys)))
+             and (r.gate is None or r.gate(keys, profile))]
+    if len(_BRANCH_RULES) >= _BRANCH_RULES_MAX:
+        _BRANCH_RULES.clear()
+    _BRANCH_RULES[(id(profile), active, keys)] = (profile, rules)
+    return rules
 
 
-def _union_safety(branches: list[Any], key: str = "anyOf") -> Safety:
+def _union_safety(branches: list[Any], key: str = "anyOf",
+                  base: dict[str, Any] | None = None) -> Safety:
+    """A cheap guess at the safety of `fix_union`'s merge (see `_predicted_safety`)."""
     uniq = _dedupe(branches)
     if key == "oneOf" and len(uniq) < len(branches):
-        merged = _one_type_enums(branches, key)
+        merged = _one_type_enums(branches, key, base or {})
         # a branch listed twice matches twice: refused (_repeated_branches), unless the
         # enum merge leaves its values out
         return "lossy" if merged is None else merged.safety
     if len(uniq) <= 1:
-        return "lossless"
+        branch = uniq[0] if uniq and isinstance(uniq[0], dict) else {}
+        return "lossy" if _replaced(base or {}, branch) else "lossless"
     if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
         return "hinted"
     if _subsumed(uniq) is not None:
@@ -321,9 +362,10 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if rest is None:
             continue
         uniq = _dedupe(rest)
-        if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key):
+        base = {k: v for k, v in node.items() if k != key}
+        if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key, base):
             uniq = rest  # the enum merge counts each listing: a value listed twice is refused
-        fixed = _merge_branches({k: v for k, v in node.items() if k != key}, uniq, key)
+        fixed = _merge_branches(base, uniq, key)
         if fixed is not None and key == "oneOf" and len(uniq) < len(rest):
             return _repeated_branches(fixed, rest, uniq)
         return fixed
@@ -461,16 +503,13 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Fixed | N
     the keywords all branches share stay and the rest is described. Not where the node's
     own `type` is another one (what it accepts is then not the branches' type): the collapse
     takes it, lossy."""
-    types = {single_type(b) for b in branches}
-    if len(types) != 1 or None in types or not all(isinstance(b, dict) for b in branches):
-        return None
-    t = types.pop()
-    if "type" in base and base["type"] != t:
+    t = _one_type(branches)
+    if t is None or ("type" in base and base["type"] != t):
         return None
     shared = {k: v for k, v in branches[0].items()
               if all(k in b and b[k] == v for b in branches[1:])}
     out: dict[str, Any] = {**json_copy(shared), **base, "type": t}
-    merged = _merged_enums(branches, key) if "enum" not in base else None
+    merged = _one_type_enums(branches, key, base)
     if merged is not None:
         out["enum"] = merged.values
         if base.get("nullable") is True or (merged.null and "type" not in base):
@@ -515,20 +554,36 @@ class _Enums(NamedTuple):
 # Keywords that say something about a value without deciding whether it is accepted
 _VALUE_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "deprecated",
                                 "readOnly", "writeOnly", "$comment"})
-_NULL = "null"  # `_value_key(None)`
 
 
-def _value_key(value: Any) -> str:
-    """Equal for values JSON Schema holds equal (`1` and `1.0`; `true` and `1` differ)."""
+def _value_key(value: Any) -> Any:
+    """Equal for values JSON Schema holds equal (`1` and `1.0`; `true` and `1` differ): a
+    string is its own key, a boolean, integer or null a tuple, anything else its JSON text
+    in a tuple (never equal to a string's key)."""
+    if type(value) is str:
+        return value
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return _key(value)
+    return _plain(value) or ("json", _key(value))
 
 
-def _one_type_enums(branches: list[Any], key: str) -> _Enums | None:
-    """`_merged_enums` where the branches are of one type, as `_same_type` merges them."""
+_NULL = _value_key(None)
+
+
+def _one_type(branches: list[Any]) -> str | None:
+    """The one plain type all branches have, if they do."""
     types = {single_type(b) for b in branches}
-    if len(types) != 1 or None in types or not all(isinstance(b, dict) for b in branches):
+    if len(types) != 1 or not all(isinstance(b, dict) for b in branches):
+        return None
+    return types.pop()
+
+
+def _one_type_enums(branches: list[Any], key: str, base: dict[str, Any],
+                    ) -> _Enums | None:
+    """`_merged_enums` where `_same_type` merges the branches that way: they are of one type,
+    and the node holding them has no `enum` of its own, nor another `type`."""
+    t = _one_type(branches)
+    if t is None or "enum" in base or ("type" in base and base["type"] != t):
         return None
     return _merged_enums(branches, key)
 
@@ -550,7 +605,7 @@ def _merged_enums(branches: list[Any], key: str) -> _Enums | None:
                             k in o and o[k] == b[k] for o in branches)})
     if not all(k in _VALUE_ANNOTATIONS or k.startswith("x-") for k in described):
         return None
-    counts: dict[str, list[Any]] = {}  # value key -> [value, how many branches accept it]
+    counts: dict[Any, list[Any]] = {}  # value key -> [value, how many branches accept it]
     for b in branches:
         accepted = {_value_key(v): v for v in b["enum"] if v is not None}
         if b.get("nullable") is True:
