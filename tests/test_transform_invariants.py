@@ -681,3 +681,39 @@ def test_a_type_list_that_refuses_null_never_becomes_nullable() -> None:
     assert not jsonschema.Draft202012Validator(schema).is_valid({"p": None})
     assert not transformed.is_valid({"p": None})
     assert all("nullable" not in c.description for c in result.changes)
+
+
+def _tagged(tag: Any, field: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {"kind": {"const": tag}, field: {"type": "number"}},
+            "required": ["kind", field], "additionalProperties": False}
+
+
+@pytest.mark.parametrize(("branches", "defs", "safety"), [
+    ([_tagged("circle", "radius"), _tagged("square", "side")], {}, "lossless"),
+    ([{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
+     {"Circle": _tagged("circle", "radius"), "Square": _tagged("square", "side")}, "lossless"),
+    # the same tag twice, or 1 and 1.0 (equal to JSON Schema): a value can match both
+    ([_tagged("circle", "radius"), _tagged("circle", "side")], {}, "hinted"),
+    ([_tagged(1, "radius"), _tagged(1.0, "side")], {}, "hinted"),
+])
+@pytest.mark.parametrize("profile", ["openai-strict", "anthropic-strict"])
+def test_a_tagged_one_of_becomes_any_of_losslessly_in_strict_mode(
+        branches: list[Any], defs: dict[str, Any], safety: str, profile: str) -> None:
+    """Branches told apart by a required property's single value cannot both match, so
+    `anyOf` accepts what `oneOf` did (lossless, nothing added to the description); where
+    they can, "exactly one" is described (hinted). The check says so beforehand."""
+    schema: dict[str, Any] = {"type": "object", "properties": {"shape": {"oneOf": branches}},
+                              "required": ["shape"], "additionalProperties": False}
+    if defs:
+        schema["$defs"] = defs
+    result = run([ToolDef("t", copy.deepcopy(schema))], profile)[0]
+    assert [c.safety for c in result.changes if c.code == "UNI008"] == [safety]
+    assert [f.fix_safety for f in result.findings if f.code == "UNI008"] == [safety]
+    shape = result.transformed_schema["properties"]["shape"]
+    assert ("description" in shape) is (safety == "hinted")
+    original = jsonschema.Draft202012Validator(schema)
+    transformed = jsonschema.Draft202012Validator(result.transformed_schema)
+    for value in [{"kind": "circle", "radius": 1}, {"kind": "square", "side": 2},
+                  {"kind": "circle", "radius": 1, "side": 2}, {"kind": 1, "radius": 1}]:
+        if safety == "lossless":
+            assert original.is_valid({"shape": value}) == transformed.is_valid({"shape": value})

@@ -7,10 +7,12 @@ Anthropic strict takes no numeric or length bounds. Both have size limits.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..schema.jsoncopy import json_copy
+from ..schema.refs import resolve_pointer
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
@@ -175,17 +177,69 @@ def fix_ref_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
 
 # --- UNI008: oneOf -> anyOf --------------------------------------------------------------
 
-def _disjoint(branches: list[Any]) -> bool:
+def _disjoint(branches: list[Any], root: Any = None) -> bool:
+    """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
+    branches of distinct plain types (not integer beside number), or objects told apart by
+    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
     types = [single_type(b) for b in branches]
-    return None not in types and len(set(types)) == len(types) and not (
-        {"integer", "number"} <= set(types))
+    if None not in types and len(set(types)) == len(types) and not (
+            {"integer", "number"} <= set(types)):
+        return True
+    return _discriminated([_local_target(b, root) for b in branches])
+
+
+def _discriminated(branches: list[Any]) -> bool:
+    """Objects (`type: object`) that all require one property, each allowing it a single
+    value (`const`, or a one-value `enum`) that no other branch allows."""
+    if len(branches) < 2 or not all(single_type(b) == "object" for b in branches):
+        return False
+    common: set[str] | None = None
+    for b in branches:
+        props, required = b.get("properties"), b.get("required")
+        if not isinstance(props, dict) or not isinstance(required, list):
+            return False
+        tags = {p for p in required if isinstance(p, str) and _single_value(props.get(p))}
+        common = tags if common is None else common & tags
+    for name in sorted(common or ()):
+        values = {json.dumps(_single_value(b["properties"][name]), sort_keys=True)
+                  for b in branches}
+        if len(values) == len(branches):
+            return True
+    return False
+
+
+def _single_value(schema: Any) -> tuple[Any] | None:
+    """The one value a schema allows, in a tuple (it may be null), if it allows one."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        value = schema["const"]
+    elif isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
+        value = schema["enum"][0]
+    else:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 1.0 is 1 to JSON Schema
+    return (value,)
+
+
+def _local_target(branch: Any, root: Any) -> Any:
+    """A branch that is a local `$ref`, as the definition it names (strict mode keeps
+    references); anything else as it is."""
+    if root is None or not (isinstance(branch, dict) and isinstance(branch.get("$ref"), str)
+                            and branch["$ref"].startswith("#/")):
+        return branch
+    try:
+        return resolve_pointer(root, branch["$ref"][1:])
+    except LookupError:
+        return branch
 
 
 def detect_one_of_any(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and node["oneOf"] and \
             not isinstance(node.get("anyOf"), list):  # an empty one is UNI009's
         yield Hit("`oneOf` is not permitted in strict mode", ("oneOf",), "oneOf",
-                  "lossless" if _disjoint(node["oneOf"]) else "hinted")
+                  "lossless" if _disjoint(node["oneOf"], ctx.root) else "hinted")
 
 
 def fix_one_of_any(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -193,7 +247,7 @@ def fix_one_of_any(node: Any, ctx: NodeContext) -> Fixed | None:
         return None
     branches = node["oneOf"]
     out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    if _disjoint(branches):
+    if _disjoint(branches, ctx.root):
         return Fixed(out, (Edit(("oneOf",), "lossless",
                                 "`oneOf` → `anyOf` (its branches cannot overlap)"),))
     out = with_hint(out, "Exactly one of the alternatives applies.")
@@ -357,8 +411,9 @@ RULES: list[Rule] = [
                  "(so a warning).",
             error="Invalid schema for response_format 'example': In context=(), 'oneOf' is "
                   "not permitted.",
-            fix="Use `anyOf`: lossless when the branches have different types (they cannot "
-                "both match), otherwise \"exactly one\" is described (hinted).",
+            fix="Use `anyOf`: lossless when no value can match two branches (different "
+                "types, or objects told apart by a required property's single value, as "
+                "tagged unions are), otherwise \"exactly one\" is described (hinted).",
             before={"type": "object", "properties": {"v": {"oneOf": [
                 {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
                 "additionalProperties": False},
