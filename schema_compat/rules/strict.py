@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..schema.jsoncopy import json_copy
-from ..schema.refs import resolve_pointer
+from ..schema.refs import local_target
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
@@ -185,7 +185,7 @@ def _disjoint(branches: list[Any], root: Any = None) -> bool:
     if None not in types and len(set(types)) == len(types) and not (
             {"integer", "number"} <= set(types)):
         return True
-    return _discriminated([_local_target(b, root) for b in branches])
+    return _discriminated([local_target(b, root) or b for b in branches])
 
 
 def _discriminated(branches: list[Any]) -> bool:
@@ -221,18 +221,6 @@ def _single_value(schema: Any) -> tuple[Any] | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # 1.0 is 1 to JSON Schema
     return (value,)
-
-
-def _local_target(branch: Any, root: Any) -> Any:
-    """A branch that is a local `$ref`, as the definition it names (strict mode keeps
-    references); anything else as it is."""
-    if root is None or not (isinstance(branch, dict) and isinstance(branch.get("$ref"), str)
-                            and branch["$ref"].startswith("#/")):
-        return branch
-    try:
-        return resolve_pointer(root, branch["$ref"][1:])
-    except LookupError:
-        return branch
 
 
 def detect_one_of_any(node: Any, ctx: NodeContext) -> Iterable[Hit]:

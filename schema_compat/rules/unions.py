@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Safety
 from ..schema.jsoncopy import json_copy
-from ..schema.refs import resolve_pointer
+from ..schema.refs import local_target
 from ..schema.walker import children
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, values_text, with_hint
@@ -247,13 +247,7 @@ MAX_FIXES_PER_BRANCH = 16  # as the engine bounds the fixes of one node
 def _inlined(branch: Any, ctx: NodeContext) -> Any:
     """A branch that is a local `$ref`, as the inliner (REF001, which the transform runs
     before any node rule) makes it: the definition with the reference's siblings."""
-    if not (isinstance(branch, dict) and isinstance(branch.get("$ref"), str)
-            and branch["$ref"].startswith("#/") and "REF001" in ctx.active):
-        return branch
-    try:
-        target = resolve_pointer(ctx.root, branch["$ref"][1:])
-    except LookupError:
-        return branch
+    target = local_target(branch, ctx.root) if "REF001" in ctx.active else None
     if not isinstance(target, dict) or "$ref" in target:
         return branch
     return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}

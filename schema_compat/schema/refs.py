@@ -109,6 +109,19 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     return node
 
 
+def local_target(node: Any, root: Any) -> Any:
+    """What a local reference node (`{"$ref": "#/..."}`) names in `root`; None when `node`
+    is not one, or names nothing there. For rules that judge a node by what its reference
+    names without inlining it."""
+    if root is None or not (isinstance(node, dict) and isinstance(node.get("$ref"), str)
+                            and node["$ref"].startswith("#/")):
+        return None
+    try:
+        return resolve_pointer(root, node["$ref"][1:])
+    except LookupError:
+        return None
+
+
 class RefTarget(NamedTuple):
     kind: RefKind
     node: Any = None
