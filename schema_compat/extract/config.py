@@ -28,6 +28,7 @@ __all__ = [
     "discover_configs",
     "load_config",
     "parse_command",
+    "server_environment",
 ]
 
 Kind = Literal["stdio", "http", "sse"]
@@ -56,6 +57,19 @@ class ServerSpec:
     cwd: str | None = None
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def server_environment(spec: ServerSpec, environ: Mapping[str, str] | None = None
+                       ) -> dict[str, str]:
+    """The environment a stdio server starts in: the user's own, with the spec's `env`
+    (`--env`, or the config's `env` block) on top.
+
+    A server run by hand, or by the MCP clients users run, sees the whole environment: API
+    keys, `SSL_CERT_FILE`, proxies. The SDK's default keeps only HOME, PATH and a few more,
+    which makes servers fail for reasons the user cannot see.
+    """
+    base = os.environ if environ is None else environ
+    return {**base, **spec.env}
 
 
 class ConfigError(ValueError):
