@@ -10,7 +10,7 @@ INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
-	clean conformance conformance-docs
+	clean conformance conformance-docs fidelity
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
@@ -54,6 +54,12 @@ test-compiled: install ## Run the test suite on the compiled build (mypyc; ~1 mi
 		'import schema_compat.engine as e; assert not e.__file__.endswith(".py"), e.__file__'
 	cd $(COMPILED_TREE) && SCHEMA_COMPAT_SHARED=$(SHARED) $(CURDIR)/$(BIN)/python -m pytest -q \
 		-p no:cacheprovider
+
+# The semantic oracle (tests/oracle) with many more sampled arguments per schema pair than
+# `make test` draws: every tool of both corpora, every profile, with and without lossless-only.
+fidelity: install ## Check each change's declared effect against sampled arguments (~10x make test's samples)
+	SCHEMA_COMPAT_SHARED=$(SHARED) FIDELITY_EXAMPLES=300 $(BIN)/python -m pytest -q \
+		-p no:cacheprovider tests/test_fidelity_oracle.py tests/test_fidelity_corpus.py
 
 lint: install ## Run ruff on the package, the tests, the benchmarks and the conformance scripts
 	$(BIN)/ruff check schema_compat tests conformance benchmarks setup.py
