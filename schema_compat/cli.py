@@ -20,6 +20,7 @@ from .commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
+    LIVE_EXTRA_HINT,
     LiveOpts,
     fail,
     load_inputs,
@@ -479,7 +480,7 @@ def proxy(
     try:
         from .proxy.run import serve
     except ImportError as exc:
-        fail(f"the proxy needs the MCP SDK: {exc}", "pip install 'schema-compat[live]'")
+        fail(f"the proxy needs the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
     raise typer.Exit(serve(spec, provider.lower(), timeout, log_file=log,
                            lossless_only=lossless_only))
 

@@ -6,20 +6,28 @@ logging, progress, cancellation, methods that do not exist yet) passes through a
 It touches three things only:
 
 - a `tools/list` answer: each tool's `inputSchema` is replaced by its transformed schema and
-  its name by the transformed name (both remembered);
+  its name by the transformed name (both remembered). A page is transformed and logged once;
+  the same page listed again is answered from the cache, until the upstream sends
+  `notifications/tools/list_changed` or lists something else;
 - a `tools/call` request: the name is mapped back to the upstream's, and the arguments are
   repaired against the upstream's ORIGINAL schema;
 - requests that get no answer: when the upstream dies or stays silent past the timeout, the
   client gets a JSON-RPC error for each, and the upstream a cancellation.
 
+Both protocol eras pass through alike: the handshake era (`initialize`, then a session) and
+the stateless 2026-07-28 era (`server/discover`, and each request's `_meta` naming the
+protocol version, the client and its capabilities). The relay notes which one the client
+speaks, so that the few requests of its own (`own_listing`) speak it too.
+
 The relay holds no streams: `Relay.from_client` / `from_upstream` return what to send
-where, so its logic is tested without processes and the transports stay in `run.py`.
+where (a message it leaves alone is returned as the same object, so a transport can forward
+the bytes it read), and its logic is tested without processes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +36,15 @@ from ..model import SAFETIES, ToolDef
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
 REQUEST_TIMEOUT = -32001
+UNSUPPORTED_PROTOCOL_VERSION = -32022
 OWN_ID_PREFIX = "schema-compat-proxy-"
+# The stateless era's revisions, oldest first (the SDK's mcp_types.version, which this module
+# does not import: the SDK costs a second to import).
+MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+# What a 2026-07-28 request's `_meta` says about the client, in every request.
+ENVELOPE_KEYS = (PROTOCOL_VERSION_KEY, "io.modelcontextprotocol/clientInfo",
+                 "io.modelcontextprotocol/clientCapabilities")
 
 Message = dict[str, Any]
 Log = Callable[[str], None]
@@ -42,6 +58,8 @@ class Pending:
     deadline: float
     progress_token: Any = None
     tool: str | None = None
+    cursor: Any = None  # tools/list: the page asked for
+    version: Any = None  # server/discover: the protocol version proposed
 
 
 @dataclass
@@ -68,7 +86,13 @@ class Relay:
         self.listed = False
         self.closed_reason: str | None = None
         self.protocol_version: str | None = None
+        # "legacy" (initialize), "modern" (2026-07-28) or None while nobody said
+        self.era: str | None = None
+        self.envelope: dict[str, Any] = {}  # the client's last 2026-07-28 `_meta` envelope
         self.own_answers: dict[str, Message] = {}
+        self.transforms = 0  # listing pages transformed (not answered from the cache)
+        # page (its cursor, as JSON) -> (the upstream's tools, the tools the client sees)
+        self._listings: dict[str, tuple[list[Any], list[Any]]] = {}
         self._own = 0
 
     # --- client -> upstream --------------------------------------------------------
@@ -88,9 +112,15 @@ class Relay:
                              "forwarded as is")
             params = _dict(msg.get("params"))
             meta = _dict(params.get("_meta"))
+            version = meta.get(PROTOCOL_VERSION_KEY)
+            if isinstance(version, str) and method != "server/discover":
+                self.era, self.protocol_version = "modern", version
+            if version is not None:
+                self.envelope = {k: meta[k] for k in ENVELOPE_KEYS if k in meta}
             self.pending[msg["id"]] = Pending(
                 method, self.clock() + self.timeout, meta.get("progressToken"),
-                params.get("name") if method == "tools/call" else None)
+                params.get("name") if method == "tools/call" else None,
+                params.get("cursor"), version)
         elif method == "notifications/cancelled":
             params = msg.get("params") or {}
             self.pending.pop(params.get("requestId"), None)
@@ -105,9 +135,9 @@ class Relay:
             return msg
         shown = params["name"]
         upstream = self.names.get(shown, shown)
-        params = dict(params)
+        changed: dict[str, Any] = {}
         if upstream != shown:
-            params["name"] = upstream
+            changed["name"] = upstream
             self.log(f"tools/call {shown}: renamed to {upstream!r} for the upstream")
         arguments = params.get("arguments")
         if upstream in self.schemas and arguments is not None:
@@ -117,8 +147,10 @@ class Relay:
             for err in result.errors:
                 self.log(f"tools/call {upstream}: still invalid, forwarded as is: {err}")
             if result.coercions:
-                params["arguments"] = result.arguments
-        return {**msg, "params": params}
+                changed["arguments"] = result.arguments
+        if not changed:
+            return msg  # the same object: the transport forwards the bytes it read
+        return {**msg, "params": {**params, **changed}}
 
     # --- upstream -> client --------------------------------------------------------
 
@@ -135,13 +167,18 @@ class Relay:
             if pending is not None and isinstance(result, dict):
                 if pending.method == "tools/list":
                     try:
-                        msg = {**msg, "result": self.rewrite_listing(result)}
+                        msg = {**msg, "result": self.rewrite_listing(result, pending.cursor)}
                     except Exception as exc:  # a bug must not cost the user the listing
                         self.log(f"tools/list: not transformed ({type(exc).__name__}: "
                                  f"{exc}); passed through as is")
                 elif pending.method == "initialize" and \
                         isinstance(result.get("protocolVersion"), str):
-                    self.protocol_version = result["protocolVersion"]
+                    self.era, self.protocol_version = "legacy", result["protocolVersion"]
+                elif pending.method == "server/discover" and \
+                        pending.version in _list(result.get("supportedVersions")):
+                    self.era, self.protocol_version = "modern", pending.version
+        elif method == "notifications/tools/list_changed":
+            self.invalidate()
         elif method == "notifications/progress":
             token = (msg.get("params") or {}).get("progressToken")
             for p in self.pending.values():
@@ -150,13 +187,32 @@ class Relay:
         out.to_client.append(msg)
         return out
 
-    def rewrite_listing(self, result: dict[str, Any]) -> dict[str, Any]:
-        """One page of `tools/list`: transformed schemas and names, originals kept."""
-        from ..engine import run_plan
+    def invalidate(self) -> None:
+        """The upstream's tools changed: the next listing is transformed (and logged) anew,
+        and a call for a name not seen yet makes the proxy list them first."""
+        self._listings.clear()
+        self.listed = False
 
+    def rewrite_listing(self, result: dict[str, Any], cursor: Any = None) -> dict[str, Any]:
+        """One page of `tools/list`: transformed schemas and names, originals kept. A page
+        equal to the one last transformed for the same cursor is answered from the cache."""
         tools = result.get("tools")
         if not isinstance(tools, list):
             return result
+        key = "" if cursor is None else repr(cursor)
+        cached = self._listings.get(key)
+        if cached is not None and cached[0] == tools:
+            self.listed = True
+            return {**result, "tools": cached[1]}
+        new_tools = self._transform(tools)
+        self._listings[key] = (tools, new_tools)
+        self.listed = True
+        return {**result, "tools": new_tools}
+
+    def _transform(self, tools: list[Any]) -> list[Any]:
+        from ..engine import run_plan
+
+        self.transforms += 1
         defs = [ToolDef(name=t["name"], schema=t.get("inputSchema"),
                         description=t.get("description"), source="upstream", index=i, raw=t)
                 for i, t in enumerate(tools)
@@ -188,18 +244,34 @@ class Relay:
                 self.log(f"tools/list {res.tool.name}: {len(remaining)} error(s) remain "
                          f"for {self.plan.profile.name}: "
                          + ", ".join(dict.fromkeys(f.code for f in remaining)))
-        self.listed = True
-        return {**result, "tools": new_tools}
+        return new_tools
 
-    def own_listing_request(self, cursor: Any) -> Message:
-        """A `tools/list` of the proxy's own, for a call that came before any listing;
-        its answer lands in `own_answers`, never at the client."""
+    def own_request(self, method: str, params: dict[str, Any] | None = None) -> Message:
+        """A request of the proxy's own, in the era the client speaks: its answer lands in
+        `own_answers`, never at the client."""
         self._own += 1
         msg: Message = {"jsonrpc": "2.0", "id": f"{OWN_ID_PREFIX}{self._own}",
-                        "method": "tools/list"}
-        if cursor is not None:
-            msg["params"] = {"cursor": cursor}
+                        "method": method}
+        if self.era == "modern" and method != "server/discover":
+            envelope = {**self.envelope, PROTOCOL_VERSION_KEY: self.protocol_version}
+            params = {**(params or {}), "_meta": envelope}
+        if params is not None:
+            msg["params"] = params
         return msg
+
+    def own_listing_request(self, cursor: Any) -> Message:
+        """A `tools/list` of the proxy's own, for a call that came before any listing."""
+        return self.own_request("tools/list", None if cursor is None else {"cursor": cursor})
+
+    def own_discover_request(self, version: str) -> Message:
+        """`server/discover` proposing `version`, for when the client has said neither."""
+        from .. import __version__
+
+        return self.own_request("server/discover", {"_meta": {
+            PROTOCOL_VERSION_KEY: version,
+            "io.modelcontextprotocol/clientInfo": {"name": "schema-compat-proxy",
+                                                   "version": __version__},
+            "io.modelcontextprotocol/clientCapabilities": {}}})
 
     def needs_listing(self, msg: Message) -> bool:
         """A tools/call for a name the proxy has not seen, before any listing."""
@@ -242,8 +314,60 @@ class Relay:
         return min((p.deadline for p in self.pending.values()), default=None)
 
 
+Ask = Callable[[Message], Awaitable[Message | None]]
+
+
+async def negotiate(relay: Relay, ask: Ask) -> None:
+    """The era of a client that has said neither, found as the SDK's auto mode finds it
+    (mcp/client/_probe.py): `server/discover` at the newest 2026-07-28 version, once more
+    at a version the server names in a -32022 error; any other answer means the handshake
+    era. Unlike the SDK the proxy never sends `initialize`: the session is the client's."""
+    version = MODERN_PROTOCOL_VERSIONS[-1]
+    for attempt in range(2):
+        answer = await ask(relay.own_discover_request(version))
+        error = _dict(answer.get("error")) if answer else {}
+        if error.get("code") == UNSUPPORTED_PROTOCOL_VERSION and attempt == 0:
+            supported = _list(_dict(error.get("data")).get("supported"))
+            mutual = [v for v in MODERN_PROTOCOL_VERSIONS if v in supported]
+            if mutual:
+                version = mutual[-1]
+                continue
+        result = _dict(answer.get("result")) if answer else {}
+        mutual = [v for v in MODERN_PROTOCOL_VERSIONS
+                  if v in _list(result.get("supportedVersions"))]
+        if mutual:
+            relay.era, relay.protocol_version = "modern", mutual[-1]
+            relay.envelope = {}
+        else:
+            relay.era = "legacy"
+        relay.log(f"the upstream speaks the {relay.era} era"
+                  + (f" ({relay.protocol_version})" if mutual else ""))
+        return
+
+
+async def own_listing(relay: Relay, ask: Ask, max_pages: int = 100) -> None:
+    """List the tools before a call that came first, so that it can be repaired: every
+    page, in the client's era (found first when the client has not said)."""
+    if relay.era is None:
+        await negotiate(relay, ask)
+    cursor: Any = None
+    for _ in range(max_pages):
+        answer = await ask(relay.own_listing_request(cursor))
+        result = answer.get("result") if answer else None
+        if not isinstance(result, dict):
+            return
+        relay.rewrite_listing(result, cursor)
+        cursor = result.get("nextCursor")
+        if not cursor:
+            return
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _error(rid: Any, code: int, message: str) -> Message:

@@ -1,216 +1,58 @@
-"""The proxy's transports: an MCP stdio server for the client, the SDK's client transport
-(stdio, streamable HTTP or legacy SSE) for the upstream, and three tasks moving messages
-between them.
+"""`schema-compat proxy`: the log, the upstream's start, and the choice of transport.
 
-- client -> upstream: each message through `Relay.from_client` (a tools/call that comes
-  before any listing first makes the proxy list the tools itself);
-- upstream -> client: each message through `Relay.from_upstream`; when the upstream's
-  stream ends (the process died, the connection closed), every open request gets an error;
-- a watchdog: requests past `--timeout` (reset by their progress notifications) get an
-  error, so a hung upstream never hangs the client.
+A stdio upstream is started first thing, in the environment the proxy itself runs in (which
+an MCP client's `env` block for the proxy has already set) with `--env` on top, and served
+by `pipes.py` on asyncio alone. A `--url` or `--sse` upstream goes through the MCP SDK's
+client transports (`remote.py`), imported only then.
 
 Nothing is written to stdout but JSON-RPC: the log goes to stderr or `--log FILE`.
-This module imports the `mcp` SDK: only `schema-compat proxy` loads it.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import IO, Any, TextIO, cast
+from collections.abc import Callable
+from typing import IO
 
-import anyio
-import httpx2
-from mcp.client.sse import sse_client
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.server.stdio import stdio_server
-from mcp.shared.message import ClientMessageMetadata, SessionMessage
-from mcp_types import jsonrpc_message_adapter
-
-from ..extract.config import ServerSpec
-from ..extract.live import (
-    _PROBE,
-    LiveError,
-    _connect_failure,
-    _install_sdk_hooks,
-    _leaves,
-    _Probe,
-    _resolve_command,
-)
-from .relay import Log, Message, Outbox, Relay
+from ..extract.config import ServerSpec, server_environment
+from .relay import Log, Relay
 
 __all__ = ["serve"]
 
-_TICK = 0.1
-# No deadline for the next event on an upstream's stream: a proxy's upstream may rightly be
-# idle for hours; each request has the relay's own --timeout instead. (The SDK's SSE client
-# takes a float here, but hands it to httpx, where None means no deadline.)
-_NO_READ_DEADLINE: Any = None
+
+class _Refused(Exception):
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.message, self.hint = message, hint
 
 
-def _to_dict(item: SessionMessage) -> Message:
-    return item.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
-
-
-def _session(msg: Message, headers: dict[str, str] | None = None) -> SessionMessage:
-    message = jsonrpc_message_adapter.validate_python(msg, by_name=False)
-    if headers is None:
-        return SessionMessage(message)
-    return SessionMessage(message, metadata=ClientMessageMetadata(headers=headers))
-
-
-@asynccontextmanager
-async def _upstream(spec: ServerSpec, errlog: IO[str], probe: _Probe
-                    ) -> AsyncIterator[tuple[Any, Any]]:
-    if spec.kind == "stdio":
-        params = StdioServerParameters(command=spec.command, args=list(spec.args),
-                                       env=dict(spec.env) or None, cwd=spec.cwd)
-        _PROBE.set(probe)
-        async with stdio_client(params, errlog=cast(TextIO, errlog)) as (read, write):
-            yield read, write
-    elif spec.kind == "sse":
-        async with sse_client(spec.url, headers=dict(spec.headers), timeout=30.0,
-                              sse_read_timeout=_NO_READ_DEADLINE) as (read, write):
-            yield read, write
-    else:
-        client = httpx2.AsyncClient(headers=dict(spec.headers),
-                                    timeout=httpx2.Timeout(30.0, read=_NO_READ_DEADLINE))
-        async with client, streamable_http_client(spec.url, http_client=client) as (
-                read, write):
-            yield read, write
-
-
-async def _serve(spec: ServerSpec, relay: Relay, log: Log, errlog: IO[str]) -> None:
-    """The client side lives as long as the client; the upstream in a task of its own, so
-    its failure (exit, refused connection, transport error) becomes errors, not a crash."""
-    probe = _Probe()
-    upstream: dict[str, Any] = {}
-    ready = anyio.Event()
-    waiters: dict[str, anyio.Event] = {}
-    # Closing client_write on the way out ends the SDK's stdout writer; without it the
-    # proxy would outlive its client.
-    async with stdio_server() as (client_read, client_write), client_write, \
-            anyio.create_task_group() as tg:
-
-        async def to_client(msg: Message) -> None:
-            try:
-                await client_write.send(_session(msg))
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                tg.cancel_scope.cancel()
-
-        async def to_upstream(msg: Message) -> None:
-            await ready.wait()
-            write = upstream.get("write")
-            if relay.closed_reason is not None or write is None:
-                return
-            headers = ({"mcp-protocol-version": relay.protocol_version}
-                       if relay.protocol_version and spec.kind != "stdio" else None)
-            try:
-                await write.send(_session(msg, headers))
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                upstream.pop("write", None)
-
-        async def deliver(out: Outbox) -> None:
-            for msg in out.to_client:
-                await to_client(msg)
-            for msg in out.to_upstream:
-                await to_upstream(msg)
-
-        async def upstream_gone(failure: BaseException | None) -> None:
-            upstream.pop("write", None)
-            ready.set()
-            code = None
-            if probe.process is not None:
-                with anyio.move_on_after(0.5):
-                    code = await probe.process.wait()
-            if spec.kind == "stdio":
-                reason = "the upstream server exited" + (
-                    f" with exit code {code}" if isinstance(code, int) else "")
-            else:
-                known = _connect_failure(spec, failure) if failure is not None else None
-                reason = (f"the upstream server cannot be reached: {known.message}"
-                          if known is not None else
-                          "the upstream server closed the connection")
-            if failure is not None and (spec.kind == "stdio" or known is None):
-                leaf = _leaves(failure)[0]
-                log(f"upstream transport failed: {type(leaf).__name__}: {leaf}")
-            log(reason + "; answering every request with an error")
-            for event in waiters.values():
-                event.set()
-            await deliver(relay.upstream_closed(reason))
-
-        async def run_upstream() -> None:
-            failure: BaseException | None = None
-            try:
-                async with _upstream(spec, errlog, probe) as (up_read, up_write):
-                    upstream["write"] = up_write
-                    ready.set()
-                    await from_upstream(up_read)
-            except Exception as exc:  # the transport failed: the client hears of it
-                failure = exc
-            await upstream_gone(failure)
-
-        async def from_upstream(up_read: Any) -> None:
-            try:
-                async for item in up_read:
-                    if isinstance(item, Exception):
-                        log(f"upstream: {type(item).__name__}: {item}")
-                        continue
-                    msg = _to_dict(item)
-                    rid = msg.get("id")
-                    await deliver(relay.from_upstream(msg))
-                    if isinstance(rid, str) and rid in waiters:
-                        waiters[rid].set()
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError,
-                    anyio.EndOfStream):
-                pass
-
-        async def own_listing() -> None:
-            """List the tools before a call that came first, so it can be repaired."""
-            cursor: Any = None
-            for _ in range(100):
-                request = relay.own_listing_request(cursor)
-                event = waiters[request["id"]] = anyio.Event()
-                await to_upstream(request)
-                with anyio.move_on_after(relay.timeout):
-                    await event.wait()
-                waiters.pop(request["id"], None)
-                answer = relay.own_answers.pop(request["id"], None)
-                result = answer.get("result") if answer else None
-                if not isinstance(result, dict):
-                    return
-                relay.rewrite_listing(result)
-                cursor = result.get("nextCursor")
-                if not cursor:
-                    return
-
-        async def from_client() -> None:
-            async for item in client_read:
-                if isinstance(item, Exception):
-                    log(f"ignored a message from the client that is not JSON-RPC: {item}")
-                    continue
-                msg = _to_dict(item)
-                if relay.needs_listing(msg):
-                    await own_listing()
-                await deliver(relay.from_client(msg))
-            tg.cancel_scope.cancel()  # the client is gone: so are we
-
-        async def watchdog() -> None:
-            while True:
-                await anyio.sleep(_TICK)
-                await deliver(relay.expire())
-
-        tg.start_soon(run_upstream)
-        tg.start_soon(watchdog)
-        tg.start_soon(from_client)
+def _resolve_command(spec: ServerSpec, env: dict[str, str]) -> str:
+    """The upstream command, checked before it is started: a missing command or working
+    directory is a one-line error, not a client that sees the proxy die."""
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise _Refused(f"working directory {spec.cwd} does not exist", "fix --cwd")
+    command = spec.command
+    if os.sep in command:
+        where = command if os.path.isabs(command) or spec.cwd is None else \
+            os.path.join(spec.cwd, command)
+        if not os.path.exists(where):
+            raise _Refused(f"command not found: {command}",
+                           "check the path, or install the server")
+        if not os.access(where, os.X_OK) or os.path.isdir(where):
+            raise _Refused(f"command is not executable: {command}",
+                           "check its permissions (chmod +x)")
+        return command
+    found = shutil.which(command, path=env.get("PATH", os.defpath))
+    if found is None:
+        raise _Refused(f"command not found: {command}", "install it, or give its full path")
+    return found
 
 
 def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
           lossless_only: bool = False) -> int:
     """Run the proxy until the client disconnects; 2 when the upstream cannot be started."""
-    _install_sdk_hooks()
     sink: IO[str] = sys.stderr
     if log_file:
         try:
@@ -227,18 +69,49 @@ def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | No
         except (OSError, ValueError):
             pass
 
-    try:
-        if spec.kind == "stdio":
-            try:
-                _resolve_command(spec)
-            except LiveError as exc:
-                print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
-                return 2
+    def make_relay() -> Relay:
         relay = Relay(provider, timeout, log, lossless_only=lossless_only)
         where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
         log(f"serving {where} for {relay.plan.profile.name} on stdio")
-        anyio.run(_serve, spec, relay, log, sink)
-        return 0
+        return relay
+
+    try:
+        if spec.kind != "stdio":
+            try:
+                from .remote import serve_remote
+            except ImportError as exc:
+                print(f"schema-compat: error: the proxy needs the MCP SDK for --url and "
+                      f"--sse: {exc} (install the live extra: pip install -e '.[live]' in "
+                      "the checkout)", file=sys.stderr)
+                return 2
+            serve_remote(spec, make_relay(), log)
+            return 0
+        return _serve_stdio(spec, sink, log, make_relay)
     finally:
         if sink is not sys.stderr:
             sink.close()
+
+
+def _serve_stdio(spec: ServerSpec, sink: IO[str], log: Log,
+                 make_relay: Callable[[], Relay]) -> int:
+    import asyncio
+
+    from .pipes import serve_pipes, start_upstream
+
+    env = server_environment(spec)
+    try:
+        command = _resolve_command(spec, env)
+        try:
+            proc = start_upstream([command, *spec.args], env, spec.cwd, sink)
+        except OSError as exc:
+            raise _Refused(f"cannot start {spec.command}: {exc.strerror or exc}",
+                           "check the command and its permissions") from None
+    except _Refused as exc:
+        print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve_pipes(proc, make_relay, log))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return 0

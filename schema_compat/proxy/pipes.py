@@ -1,0 +1,283 @@
+"""The proxy over stdio at both ends, on asyncio and the standard library alone.
+
+A message costs one JSON parse and, unless the relay changed it, no serialisation: the line
+read is the line written. Nothing waits for an answer except the proxy's own listing, so
+concurrent requests overlap as they would without the proxy. The MCP SDK is not imported:
+its import (about a second) and its per-message validation were most of what the proxy
+cost a client.
+
+The upstream is started (`start_upstream`) before the transformation engine is imported, so
+that the two start-ups overlap. It runs in a process group of its own: when the client
+closes the proxy's stdin, the upstream's stdin is closed too and, if it has not exited
+within `_EXIT_GRACE`, its group gets SIGTERM and then SIGKILL, so that the proxy exits
+within about 50 ms as its client expects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from .relay import Log, Message, Outbox, Relay, own_listing
+
+__all__ = ["serve_pipes", "start_upstream"]
+
+_LINE_LIMIT = 256 * 1024 * 1024  # a listing of 10,000 tools is ~50 MB on one line
+_TICK = 0.1
+_EXIT_GRACE = 0.02  # after its stdin closes, before SIGTERM; as long again before SIGKILL
+_ORPHAN_GRACE = 0.3  # the upstream exited, its stdout held open by a child of its own
+
+
+def start_upstream(argv: list[str], env: dict[str, str] | None, cwd: str | None,
+                   errlog: IO[str]) -> subprocess.Popen[bytes]:
+    """Start the upstream command with its stdin and stdout as pipes; its stderr goes where
+    the proxy's log goes. OSError when it cannot be started."""
+    err: Any = errlog if errlog is not sys.stderr else None
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=err, env=env, cwd=cwd, bufsize=0,
+                            start_new_session=os.name == "posix")
+
+
+class _Lines:
+    """Write-side of a pipe: non-blocking through asyncio when the file is a pipe, plain
+    blocking writes otherwise (a regular file, or a platform asyncio cannot pipe on)."""
+
+    def __init__(self, fileobj: IO[bytes]) -> None:
+        self.fileobj = fileobj
+        self.transport: asyncio.WriteTransport | None = None
+        self.closed = False
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            self.transport, _ = await loop.connect_write_pipe(asyncio.Protocol, self.fileobj)
+        except (ValueError, OSError, NotImplementedError):
+            self.transport = None
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.transport is not None:
+            if self.transport.is_closing():
+                self.closed = True
+                return
+            self.transport.write(data)
+            return
+        try:
+            self.fileobj.write(data)
+            self.fileobj.flush()
+        except (OSError, ValueError):
+            self.closed = True
+
+    async def drain(self, within: float) -> None:
+        """Let what is buffered reach the reader, for at most `within` seconds."""
+        deadline = time.monotonic() + within
+        while self.transport is not None and not self.transport.is_closing() and \
+                self.transport.get_write_buffer_size() and time.monotonic() < deadline:
+            await asyncio.sleep(0.002)
+
+    def close(self) -> None:
+        self.closed = True
+        try:
+            if self.transport is not None:
+                self.transport.close()
+            else:
+                self.fileobj.close()
+        except OSError:
+            pass
+
+
+async def _reader(fileobj: IO[bytes]) -> asyncio.StreamReader:
+    """A line reader on `fileobj`: asyncio's pipe reader, or a thread for what asyncio
+    cannot read without blocking (a regular file, /dev/null)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), fileobj)
+        return reader
+    except (ValueError, OSError, NotImplementedError):
+        pass
+
+    def pump() -> None:
+        try:
+            while chunk := fileobj.read1(65536) if hasattr(fileobj, "read1") else \
+                    fileobj.read(65536):
+                loop.call_soon_threadsafe(reader.feed_data, chunk)
+        except (OSError, ValueError):
+            pass
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody reads any more
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
+    return reader
+
+
+async def _readline(reader: asyncio.StreamReader) -> bytes:
+    try:
+        return await reader.readline()
+    except (ValueError, asyncio.LimitOverrunError):  # a line past the limit: drop it
+        return b"\n"
+
+
+def _parse(line: bytes) -> Message | None:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
+        return None
+    return msg
+
+
+def _encode(msg: Message) -> bytes:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def _exit_code(proc: subprocess.Popen[bytes]) -> int | None:
+    code = proc.poll()
+    return code if isinstance(code, int) else None
+
+
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signum)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
+    deadline = time.monotonic() + within
+    while (code := _exit_code(proc)) is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.002)
+    return code
+
+
+async def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Close the upstream's stdin; SIGTERM, then SIGKILL, its group if it stays."""
+    if _exit_code(proc) is None and await _wait_exit(proc, _EXIT_GRACE) is None:
+        _signal_group(proc, signal.SIGTERM)
+        if await _wait_exit(proc, _EXIT_GRACE) is None and os.name == "posix":
+            _signal_group(proc, signal.SIGKILL)
+            await _wait_exit(proc, _EXIT_GRACE)
+    elif os.name == "posix":  # the leader is gone; its group may not be
+        _signal_group(proc, signal.SIGTERM)
+
+
+async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Relay],
+                      log: Log) -> None:
+    """Relay between the proxy's stdin/stdout and the started upstream until the client
+    closes stdin (or the proxy gets SIGTERM)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    loop = asyncio.get_running_loop()
+    up_reader = await _reader(proc.stdout)
+    up_writer = _Lines(proc.stdin)
+    await up_writer.open()
+    relay = make_relay()  # imports the engine, while the upstream starts
+    client_reader = await _reader(os.fdopen(sys.stdin.fileno(), "rb", buffering=0,
+                                            closefd=False))
+    client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
+    await client_writer.open()
+    waiters: dict[str, asyncio.Future[Message | None]] = {}
+    stop = asyncio.Event()
+    gone = asyncio.Event()
+
+    def deliver(out: Outbox, original: Message | None = None, line: bytes = b"") -> None:
+        for msg in out.to_client:
+            client_writer.write(line if msg is original else _encode(msg))
+        if relay.closed_reason is None:
+            for msg in out.to_upstream:
+                up_writer.write(line if msg is original else _encode(msg))
+
+    async def ask(msg: Message) -> Message | None:
+        if relay.closed_reason is not None:
+            return None
+        rid = msg["id"]
+        future: asyncio.Future[Message | None] = loop.create_future()
+        waiters[rid] = future
+        up_writer.write(_encode(msg))
+        try:
+            return await asyncio.wait_for(future, relay.timeout)
+        except TimeoutError:
+            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s")
+            return None
+        finally:
+            waiters.pop(rid, None)
+            relay.own_answers.pop(rid, None)
+
+    async def upstream_gone() -> None:
+        if gone.is_set():
+            return
+        gone.set()
+        code = await _wait_exit(proc, 0.5)
+        reason = "the upstream server exited" + (
+            f" with exit code {code}" if code is not None else "")
+        log(reason + "; answering every request with an error")
+        deliver(relay.upstream_closed(reason))
+        for future in waiters.values():
+            if not future.done():
+                future.set_result(None)
+
+    async def from_upstream() -> None:
+        while line := await _readline(up_reader):
+            msg = _parse(line)
+            if msg is None:
+                if line.strip():
+                    log(f"ignored a line from the upstream that is not JSON-RPC: "
+                        f"{line[:200]!r}")
+                continue
+            deliver(relay.from_upstream(msg), msg, line)
+            rid = msg.get("id")
+            if isinstance(rid, str) and rid in waiters and "method" not in msg:
+                answer = relay.own_answers.pop(rid, None)
+                if not waiters[rid].done():
+                    waiters[rid].set_result(answer)
+        await upstream_gone()
+
+    async def from_client() -> None:
+        while line := await _readline(client_reader):
+            msg = _parse(line)
+            if msg is None:
+                if line.strip():
+                    log("ignored a message from the client that is not JSON-RPC")
+                continue
+            if relay.needs_listing(msg):
+                await own_listing(relay, ask)
+            deliver(relay.from_client(msg), msg, line)
+        stop.set()
+
+    async def watchdog() -> None:
+        exited_at: float | None = None
+        while True:
+            await asyncio.sleep(_TICK)
+            deliver(relay.expire())
+            if _exit_code(proc) is not None and not gone.is_set():
+                # its stdout may be held open by a process it started: give that a moment
+                exited_at = exited_at or time.monotonic()
+                if time.monotonic() - exited_at > _ORPHAN_GRACE:
+                    await upstream_gone()
+
+    if os.name == "posix":
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    tasks = [asyncio.ensure_future(c) for c in (from_upstream(), from_client(), watchdog())]
+    try:
+        await stop.wait()
+    finally:
+        up_writer.close()
+        await _stop(proc)
+        await client_writer.drain(0.01)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        client_writer.close()
