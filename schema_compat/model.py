@@ -173,9 +173,23 @@ class SourceError(NamedTuple):
         return f"{text} ({self.hint})" if self.hint else text
 
 
+class ServerInfo(NamedTuple):
+    """How a live server answered: which protocol era and version it spoke, and who it said
+    it was. Servers of the 2026 era are stateless (`server/discover`); earlier ones use the
+    `initialize` handshake."""
+
+    source: str
+    transport: str  # stdio, http or sse
+    era: str  # "handshake" (initialize) or "stateless" (server/discover)
+    protocol_version: str
+    name: str = ""
+    version: str = ""
+
+
 class Report(NamedTuple):
     """The result of one run: what every report format renders."""
 
     provider: str
     results: tuple[ToolResult, ...]
     errors: tuple[SourceError, ...] = ()
+    servers: tuple[ServerInfo, ...] = ()

@@ -87,7 +87,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # only the JSON report shows transformed schemas and each change: not keeping them
     # bounds the memory
     reports = [make_report(pl.profile.name, run_tools(tools, pl, per_tool, keep_schemas=json_out,
-                                                      keep_changes=json_out), errors)
+                                                      keep_changes=json_out), errors,
+                           loaded)
                for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)

@@ -161,10 +161,17 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
         errors += bad
     if not specs:
         return [], errors
-    from ..extract.live import fetch_servers
-
+    try:
+        from ..extract.live import fetch_servers
+    except ImportError as exc:
+        fail(f"live servers need the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
     loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
     return loaded, errors + failed
+
+
+# The project is installed from its checkout (or a git URL), not from a package index.
+LIVE_EXTRA_HINT = ("install the live extra: pip install -e '.[live]' in the schema-compat "
+                   "checkout (or pipx install '.[live]')")
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
@@ -218,10 +225,13 @@ def busy(count: int, spin: bool = True) -> Iterator[None]:
         yield
 
 
-def make_report(provider: str, results: list[ToolResult], errors: list[SourceError]) -> Report:
+def make_report(provider: str, results: list[ToolResult], errors: list[SourceError],
+                loaded: list[LoadedSource] | None = None) -> Report:
+    """`loaded` adds what each live server said of its protocol to the report."""
     from ..model import Report
 
-    return Report(provider, tuple(results), tuple(errors))
+    servers = tuple(s.server for s in loaded or () if s.server is not None)
+    return Report(provider, tuple(results), tuple(errors), servers)
 
 
 def print_errors(errors: list[SourceError]) -> None:

@@ -29,7 +29,7 @@ from ..jsonio import (
     load_json_file,
     load_json_text,
 )
-from ..model import SourceError, ToolDef
+from ..model import ServerInfo, SourceError, ToolDef
 
 __all__ = [
     "SHAPES",
@@ -119,6 +119,7 @@ class LoadedSource(NamedTuple):
     shape: str
     document: Any
     tools: tuple[ToolDef, ...]
+    server: ServerInfo | None = None  # a live server: the protocol it spoke
 
 
 class _Slot(NamedTuple):

@@ -1,15 +1,19 @@
-"""Tools from live MCP servers: stdio, streamable HTTP and legacy SSE.
+"""Tools from live MCP servers: stdio, streamable HTTP and legacy SSE, in either protocol era.
 
-The official SDK's transports carry the messages, but `tools/list` is read raw: the SDK's
-client validates the whole listing and rejects it when one tool is malformed, while flagging
-that tool is exactly our job. So this module speaks the few JSON-RPC messages it needs
-(`initialize`, `notifications/initialized`, `tools/list` following `nextCursor`) over the
-transport's streams itself.
+The official SDK's transports carry the messages and its `ClientSession` negotiates the
+protocol as the SDK's own client does in its `auto` mode: a `server/discover` probe for the
+stateless 2026 era, falling back to the `initialize` handshake. `tools/list` is then read raw
+through the session's dispatcher, stamped as the session stamps every request of the
+negotiated era (`_meta` and headers in the 2026 era): the SDK's typed `list_tools` validates
+the whole listing and rejects it when one tool is malformed, while flagging that tool is
+exactly our job.
 
 Every server becomes a `LoadedSource` shaped like an MCP `tools/list` result, or a
 `SourceError` with a hint; nothing here raises for a server that misbehaves. Every failure
 ends within the timeout plus about a second: the SDK's stdio shutdown grace periods are
 shortened for that, and the server's stderr goes to a temporary file, shown only on failure.
+A stdio server runs in the user's environment with the spec's `env` on top, as it would when
+run by hand.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
@@ -29,20 +33,21 @@ from urllib.parse import urlsplit
 import anyio
 import httpx2
 import mcp.client.stdio as _sdk_stdio
+from mcp.client._probe import negotiate_auto
+from mcp.client.session import ClientSession
 from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.message import ClientMessageMetadata, SessionMessage
-from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, Implementation
 
 from .. import __version__
-from ..model import SourceError
-from .config import ServerSpec
+from ..model import ServerInfo, SourceError
+from .config import ServerSpec, server_environment
 from .files import LoadedSource, SourceLoadError, _from_document
 
 __all__ = ["ServerSpec", "fetch_servers"]
 
-PROTOCOL_VERSION = "2025-11-25"
 MAX_PAGES = 1000
 _STDERR_LINES = 3
 _STDERR_CHARS = 300
@@ -61,16 +66,32 @@ class LiveError(Exception):
 
 @dataclass
 class _Probe:
-    """What the transports let us observe: the stdio process and the HTTP statuses."""
+    """What the transports let us observe: the stdio process, the HTTP statuses, the lines
+    of stdout that were not JSON-RPC."""
 
     process: Any = None
-    statuses: list[tuple[str, int, str]] = field(default_factory=list)  # method, status, URL
+    # method, status, URL, and the JSON-RPC method when the request said (Mcp-Method)
+    statuses: list[tuple[str, int, str, str]] = field(default_factory=list)
     stage: str = "connect"  # connect -> initialize -> tools/list
     stray: int = 0
+    first_stray: str = ""
     # Ends the exchange at once (over SSE only): an SSE client posts its messages from a
     # task of its own, which only logs a refused post, and would otherwise wait out
     # --timeout.
     stop: Callable[[], None] | None = None
+
+    def note_stray(self, exc: BaseException) -> None:
+        self.stray += 1
+        if not self.first_stray:
+            self.first_stray = _stray_text(exc)
+
+
+def _stray_text(exc: BaseException) -> str:
+    """The stdout line the transport could not parse, as far as its error shows it."""
+    for arg in getattr(exc, "args", ())[:1]:
+        text = str(arg)
+        return text if len(text) <= 80 else text[:79] + "…"
+    return type(exc).__name__
 
 
 _PROBE: contextvars.ContextVar[_Probe | None] = contextvars.ContextVar("_PROBE", default=None)
@@ -106,46 +127,11 @@ def _install_sdk_hooks() -> None:
     _sdk_stdio._create_platform_compatible_process = create
 
 
-# --- the raw JSON-RPC exchange -------------------------------------------------------
+# --- the exchange ------------------------------------------------------------------------
 
 
 class _Closed(Exception):
     """The transport closed before the answer came."""
-
-
-async def _answer_server_request(write: Any, message: JSONRPCRequest, headers: dict[str, str]
-                                 ) -> None:
-    if message.method == "ping":
-        reply: Any = JSONRPCResponse(jsonrpc="2.0", id=message.id, result={})
-    else:
-        from mcp_types import ErrorData
-
-        reply = JSONRPCError(jsonrpc="2.0", id=message.id,
-                             error=ErrorData(code=-32601, message="Method not found"))
-    await write.send(SessionMessage(reply, metadata=ClientMessageMetadata(headers=headers)))
-
-
-async def _request(read: Any, write: Any, probe: _Probe, request_id: int, method: str,
-                   params: dict[str, Any] | None, headers: dict[str, str]) -> dict[str, Any]:
-    message = JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, params=params)
-    await write.send(SessionMessage(message, metadata=ClientMessageMetadata(
-        headers=dict(headers) if headers else None)))
-    while True:
-        try:
-            item = await read.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            raise _Closed from None
-        if isinstance(item, Exception):  # a stray stdout line, or a transport hiccup
-            probe.stray += 1
-            continue
-        msg = item.message
-        if isinstance(msg, JSONRPCResponse) and msg.id == request_id:
-            return msg.result
-        if isinstance(msg, JSONRPCError) and msg.id in (request_id, None):
-            raise _RpcError(method, msg.error.code, msg.error.message)
-        if isinstance(msg, JSONRPCRequest):
-            await _answer_server_request(write, msg, headers)
-        # notifications (logging, progress, list_changed) and stale answers are ignored
 
 
 class _RpcError(Exception):
@@ -154,26 +140,68 @@ class _RpcError(Exception):
         self.method, self.code, self.text = method, code, message
 
 
-async def _exchange(read: Any, write: Any, probe: _Probe) -> list[Any]:
-    """initialize, initialized, then every page of tools/list; returns the raw tools."""
+async def _raw_request(session: ClientSession, method: str, params: dict[str, Any] | None
+                       ) -> dict[str, Any]:
+    """Send one request of the negotiated era and return its result unvalidated.
+
+    The session's stamp adds what the era asks of every request (the 2026 era's `_meta`
+    and `Mcp-*` headers, the handshake era's `Mcp-Protocol-Version` header); the dispatcher
+    sends an omitted `params` as `{}`, never `null`, which TypeScript servers refuse.
+    """
+    data: dict[str, Any] = {"method": method}
+    if params is not None:
+        data["params"] = params
+    opts: dict[str, Any] = {}
+    inner = cast(Any, session)
+    inner._stamp(data, opts)
+    try:
+        result = await inner._dispatcher.send_raw_request(method, data.get("params"), opts)
+    except MCPError as exc:
+        if exc.code == CONNECTION_CLOSED:
+            raise _Closed from None
+        raise _RpcError(method, exc.code, exc.message) from None
+    return cast(dict[str, Any], result)
+
+
+async def _negotiate(session: ClientSession, probe: _Probe) -> None:
+    """As the SDK's client does in `auto` mode: `server/discover`, else `initialize`."""
     probe.stage = "initialize"
-    init = await _request(read, write, probe, 1, "initialize", {
-        "protocolVersion": PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "schema-compat", "version": __version__},
-    }, {})
-    version = init.get("protocolVersion")
-    headers = {"mcp-protocol-version": version} if isinstance(version, str) else {}
-    await write.send(SessionMessage(
-        JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized"),
-        metadata=ClientMessageMetadata(headers=headers or None)))
+    try:
+        await negotiate_auto(session)
+    except MCPError as exc:
+        if exc.code == CONNECTION_CLOSED:
+            raise _Closed from None
+        raise _RpcError("initialize", exc.code, exc.message) from None
+    except RuntimeError as exc:  # a version the SDK does not speak
+        raise LiveError(f"the server's answer to initialize is unusable: {exc}",
+                        "the server speaks a protocol version the MCP SDK does not; "
+                        "upgrade the server or schema-compat") from None
+    # A refused discover probe is how a handshake-era server says so: not a failure.
+    probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
+
+
+def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
+    who = session.server_info
+    return ServerInfo(
+        source=spec.name, transport=spec.kind,
+        era="stateless" if session.discover_result is not None else "handshake",
+        protocol_version=session.protocol_version or "",
+        name=who.name if who is not None else "",
+        version=who.version if who is not None else "")
+
+
+async def _exchange(session: ClientSession, probe: _Probe, spec: ServerSpec
+                    ) -> tuple[list[Any], ServerInfo]:
+    """Negotiate, then read every page of tools/list; returns the raw tools."""
+    await _negotiate(session, probe)
+    info = _server_info(session, spec)
     probe.stage = "tools/list"
     tools: list[Any] = []
     cursor: Any = None
     seen: set[str] = set()
     for page in range(MAX_PAGES):
         params = {"cursor": cursor} if cursor is not None else None
-        result = await _request(read, write, probe, 2 + page, "tools/list", params, headers)
+        result = await _raw_request(session, "tools/list", params)
         page_tools = result.get("tools")
         if not isinstance(page_tools, list):
             raise LiveError(
@@ -182,7 +210,7 @@ async def _exchange(read: Any, write: Any, probe: _Probe) -> list[Any]:
         tools.extend(page_tools)
         cursor = result.get("nextCursor")
         if cursor is None or cursor == "":
-            return tools
+            return tools, info
         key = repr(cursor)
         if key in seen:
             raise LiveError(f"tools/list repeats the cursor {cursor!r} after page {page + 1}",
@@ -190,6 +218,19 @@ async def _exchange(read: Any, write: Any, probe: _Probe) -> list[Any]:
         seen.add(key)
     raise LiveError(f"tools/list has more than {MAX_PAGES} pages", "the server's pagination "
                     "never ends")
+
+
+async def _session_exchange(read: Any, write: Any, probe: _Probe, spec: ServerSpec
+                            ) -> tuple[list[Any], ServerInfo]:
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):  # a stdout line that is not JSON-RPC
+            probe.note_stray(message)
+
+    session = ClientSession(read, write, message_handler=on_message,
+                            client_info=Implementation(name="schema-compat",
+                                                       version=__version__))
+    async with session:
+        return await _exchange(session, probe, spec)
 
 
 # --- failures, in words ----------------------------------------------------------------
@@ -229,13 +270,15 @@ def _exited(code: int | None, stage: str, tail: str) -> LiveError:
     return LiveError(what, "run the command by hand to see why it stops")
 
 
-def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
+def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
+                  ) -> LiveError | None:
+    """The HTTP status that explains a failure, with what the server said in its body."""
     # A streamable HTTP server without a stream of its own answers the client's GET with
     # 405, as the protocol allows: not a failure, whatever went wrong afterwards.
     # An SSE client posts to the endpoint the server announced, not to the stream's URL: say
     # which one answered (other requests are reported at the URL given).
     statuses: list[tuple[int, str, bool]] = []  # status, where, at the announced endpoint
-    for method, status, url in probe.statuses:
+    for method, status, url, _rpc in probe.statuses:
         if (method, status) != ("GET", 405):
             endpoint = spec.kind == "sse" and method == "POST"
             statuses.append((status, url if endpoint else spec.url, endpoint))
@@ -252,12 +295,20 @@ def _http_failure(spec: ServerSpec, probe: _Probe) -> LiveError | None:
             return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
     for status, where, endpoint in statuses:
         if status >= 400:
+            if said is not None and said.text not in _SDK_STAND_INS:
+                return LiveError(f"HTTP {status} from {where}: the server answered "
+                                 f"{said.method} with an error: {said.text} (code {said.code})",
+                                 "the server refused the request; see its logs")
             return LiveError(f"HTTP {status} from {where}",
                              _ENDPOINT_HINT if endpoint else
                              "check the URL and that the server speaks MCP over "
                              + ("streamable HTTP" if spec.kind == "http" else "SSE"))
     return None
 
+
+# What the SDK's streamable HTTP transport says when an error status came without a JSON-RPC
+# body: the status is the news, not these words.
+_SDK_STAND_INS = ("Server returned an error response", "Not Found", "Session terminated")
 
 # where an SSE server's announced message endpoint refuses a message
 _ENDPOINT_HINT = "the SSE server announced this endpoint for messages; see the server's logs"
@@ -301,13 +352,21 @@ def _connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
 
 
 def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
+    if spec.kind == "stdio" and probe.stray:
+        lines = "line" if probe.stray == 1 else "lines"
+        return LiveError(f"no answer to {probe.stage if probe.stage != 'connect' else 'initialize'}"
+                         f" within {timeout:g}s; the server wrote {probe.stray} {lines} to "
+                         f"stdout that are not JSON-RPC (first: {probe.first_stray})",
+                         "an MCP stdio server must write only JSON-RPC to stdout; its logs "
+                         "belong on stderr")
     if probe.stage == "tools/list":
         return LiveError(f"no answer to tools/list within {timeout:g}s",
                          "the server is slow or stuck; raise --timeout")
     if spec.kind == "stdio":
         return LiveError(f"no answer to initialize within {timeout:g}s",
                          "is this an MCP stdio server? it must read JSON-RPC on stdin and "
-                         "write only JSON-RPC to stdout")
+                         "write only JSON-RPC to stdout; a first npx run may need a higher "
+                         "--timeout")
     return LiveError(f"no answer to initialize within {timeout:g}s",
                      "is this an MCP server? check the URL"
                      + ("" if spec.kind == "sse" else ", or try --sse for a legacy SSE server"))
@@ -342,8 +401,10 @@ def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     async def record(response: httpx2.Response) -> None:
         request = response.request
         url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
-        probe.statuses.append((request.method, response.status_code, url))
-        if response.status_code >= 400 and request.method == "POST" and probe.stop:
+        rpc = request.headers.get("mcp-method", "")
+        probe.statuses.append((request.method, response.status_code, url, rpc))
+        if response.status_code >= 400 and request.method == "POST" and probe.stop and \
+                rpc != "server/discover":  # a refused probe means "handshake era"
             probe.stop()
 
     def factory(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
@@ -359,7 +420,7 @@ def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     return factory
 
 
-async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
+async def _fetch_one(spec: ServerSpec, timeout: float) -> tuple[list[Any], ServerInfo]:
     probe = _Probe()
     _PROBE.set(probe)
     errlog: IO[str] | None = None
@@ -369,10 +430,13 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
             # closed in `finally`: the SDK hands its descriptor to the server process
             errlog = tempfile.TemporaryFile(  # noqa: SIM115
                 "w+", encoding="utf-8", errors="replace")
+            # Undecodable bytes become stray lines we count, not a dead transport.
             params = StdioServerParameters(command=command, args=list(spec.args),
-                                           env=dict(spec.env) or None, cwd=spec.cwd)
+                                           env=server_environment(spec), cwd=spec.cwd,
+                                           encoding_error_handler="replace")
         closed = False
-        tools: list[Any] | None = None
+        alive_at_close = False
+        result: tuple[list[Any], ServerInfo] | None = None
         with anyio.move_on_after(timeout) as scope:
             if spec.kind == "sse":  # streamable HTTP reports a refused request itself, and
                 probe.stop = scope.cancel  # ignores a refused notification, as it should
@@ -382,7 +446,11 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
                     try:
                         transport = stdio_client(params, errlog=cast(TextIO, errlog))
                         async with transport as (read, write):
-                            tools = await _exchange(read, write, probe)
+                            try:
+                                result = await _session_exchange(read, write, probe, spec)
+                            except _Closed:
+                                alive_at_close = _running(probe)
+                                raise
                     except OSError as exc:
                         if probe.process is None:
                             raise LiveError(f"cannot start {spec.command}: "
@@ -394,16 +462,16 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
                     client = factory(timeout=httpx2.Timeout(timeout))
                     async with client, streamable_http_client(
                             spec.url, http_client=client) as (read, write):
-                        tools = await _exchange(read, write, probe)
+                        result = await _session_exchange(read, write, probe, spec)
                 else:
                     factory = _http_client_factory(probe, spec.headers)
                     async with sse_client(spec.url, timeout=timeout, sse_read_timeout=timeout,
                                           httpx_client_factory=factory) as (read, write):
-                        tools = await _exchange(read, write, probe)
+                        result = await _session_exchange(read, write, probe, spec)
             except _Closed:
                 closed = True
             except _RpcError as exc:
-                http = _http_failure(spec, probe)
+                http = _http_failure(spec, probe, exc)
                 if http is not None:
                     raise http from None
                 raise LiveError(f"the server answered {exc.method} with an error: {exc.text} "
@@ -419,11 +487,15 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
                     raise LiveError(f"cannot talk to {spec.url}: {_leaves(exc)[0]}",
                                     "check the URL") from None
                 closed = True
-        if tools is not None:
-            return tools
+        if result is not None:
+            return result
         http = _http_failure(spec, probe)
         if http is not None:
             raise http
+        if spec.kind == "stdio" and closed and alive_at_close:
+            raise LiveError(f"the server closed its stdout during {probe.stage} but kept "
+                            "running", "an MCP stdio server must keep stdout open for "
+                            "JSON-RPC; run the command by hand to see why it stops")
         if spec.kind == "stdio" and (closed or not scope.cancelled_caught):
             code = await _exit_code(probe, 0.3)
             raise _exited(code, probe.stage, _stderr_tail(errlog))
@@ -440,9 +512,14 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> list[Any]:
             errlog.close()
 
 
+def _running(probe: _Probe) -> bool:
+    process = probe.process
+    return process is not None and process.returncode is None
+
+
 async def _fetch_all(specs: Sequence[ServerSpec], timeout: float
-                     ) -> list[list[Any] | LiveError]:
-    results: list[list[Any] | LiveError] = [LiveError("not run")] * len(specs)
+                     ) -> list[tuple[list[Any], ServerInfo] | LiveError]:
+    results: list[tuple[list[Any], ServerInfo] | LiveError] = [LiveError("not run")] * len(specs)
 
     async def one(i: int, spec: ServerSpec) -> None:
         try:
@@ -480,8 +557,9 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
         if isinstance(result, LiveError):
             errors.append(SourceError(spec.name, result.message, result.hint))
             continue
+        tools, info = result
         try:
-            sources.append(_from_document({"tools": result}, spec.name))
+            sources.append(_from_document({"tools": tools}, spec.name)._replace(server=info))
         except SourceLoadError as exc:
             errors.append(exc.error)
     return sources, errors

@@ -12,7 +12,7 @@ import time
 from typing import IO, Any
 
 from ..jsonio import encode_indented
-from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ToolResult
+from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ServerInfo, ToolResult
 from ..paths import jsonpath, pointer
 
 __all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict",
@@ -132,7 +132,18 @@ def report_to_dict(
         "errors": [
             {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
         ],
+        **({"servers": [_server_to_dict(s) for s in report.servers]} if report.servers else {}),
     }
+
+
+def _server_to_dict(server: ServerInfo) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": server.source, "transport": server.transport,
+                           "era": server.era, "protocol_version": server.protocol_version}
+    if server.name:
+        out["server_name"] = server.name
+    if server.version:
+        out["server_version"] = server.version
+    return out
 
 
 def render_json(
