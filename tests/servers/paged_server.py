@@ -11,6 +11,8 @@ import json
 import sys
 from typing import Any
 
+from strict_jsonrpc import refusal
+
 GOOD = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 REFS = {
     "type": "object",
@@ -43,6 +45,11 @@ def main() -> None:
         if not line.strip():
             continue
         request = json.loads(line)
+        why = refusal(request)
+        if why is not None:  # dropped, as the TypeScript SDK drops it
+            print(f"paged-server: invalid JSON-RPC message dropped: {why}", file=sys.stderr,
+                  flush=True)
+            continue
         method, rid = request.get("method"), request.get("id")
         if method == "initialize":
             print("stray banner line on stdout", flush=True)
@@ -55,7 +62,7 @@ def main() -> None:
             send({"jsonrpc": "2.0", "method": "notifications/message",
                   "params": {"level": "info", "data": "hello"}})
         elif method == "tools/list":
-            cursor = (request.get("params") or {}).get("cursor")
+            cursor = request.get("params", {}).get("cursor")
             page = 0 if cursor is None else int(cursor.removeprefix("page-"))
             result: dict[str, Any] = {"tools": PAGES[page]}
             if page + 1 < len(PAGES):

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from raw_http import QuietHandler, serve
+from strict_jsonrpc import PARSE_ERROR_BODY, refusal
 
 TOOL = {"name": "echo", "description": "Echo the text.",
         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
@@ -37,6 +38,9 @@ class Handler(QuietHandler):
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         if self.path.split("?", 1)[0].rstrip("/") != "/mcp":
             self._send(404)
+            return
+        if refusal(message) is not None:  # as the TypeScript SDK answers it
+            self._send(400, json.dumps(PARSE_ERROR_BODY).encode())
             return
         if "id" not in message:
             self._send(self.notification_status, b"" if self.notification_status == 202 else

@@ -1,0 +1,37 @@
+"""What the TypeScript MCP SDK refuses, for our raw test servers to refuse too.
+
+The TypeScript SDK (most MCP servers users run) parses every incoming message with its
+JSON-RPC schema before anything else: `jsonrpc` must be "2.0", a request id a string or an
+integer, `method` a string, and `params`, when present, an object (never null, never an
+array). Over stdio a message that fails drops with an error on stderr and no answer; over
+HTTP it is answered with 400 and a JSON-RPC parse error. Our raw test servers apply the same
+check, so a client bug that only the real servers catch fails the fast tests too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The TypeScript SDK's answer over streamable HTTP to a message its schema refuses.
+PARSE_ERROR_BODY = {"jsonrpc": "2.0", "id": None,
+                    "error": {"code": -32700, "message": "Parse error: Invalid JSON-RPC message"}}
+
+
+def refusal(message: Any) -> str | None:
+    """Why the TypeScript SDK would refuse `message`, or None when it accepts it."""
+    if not isinstance(message, dict):
+        return "not a JSON object"
+    if message.get("jsonrpc") != "2.0":
+        return "jsonrpc is not \"2.0\""
+    if "id" in message:
+        rid = message["id"]
+        if isinstance(rid, bool) or not isinstance(rid, str | int):
+            return f"id {rid!r} is neither a string nor an integer"
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return "method is not a string"
+        if "params" in message and not isinstance(message["params"], dict):
+            return f"params is {type(message['params']).__name__}, not an object"
+    elif "id" not in message:
+        return "neither a request, a notification nor a response"
+    return None
