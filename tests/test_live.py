@@ -268,6 +268,7 @@ def test_env_and_cwd_reach_the_server(tmp_path: Path) -> None:
     shim = tmp_path / "shim.py"
     shim.write_text(
         "import os, runpy, sys\n"
+        f"sys.path.insert(0, {str(SERVERS)!r})\n"
         "assert os.environ['MODE'] == 'ok', 'MODE'\n"
         f"assert os.getcwd() == {str(tmp_path)!r}, os.getcwd()\n"
         f"sys.argv = [{str(SERVERS / 'paged_server.py')!r}]\n"
@@ -293,3 +294,163 @@ def test_file_path_does_not_import_mcp() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+# --- protocol eras, the user's environment, what a server said ---------------------------
+
+MODERN = SERVERS / "modern_server.py"
+
+
+def test_modern_only_server_over_stdio_is_listed_and_its_era_reported() -> None:
+    """A server of the stateless 2026 era refuses `initialize`: the listing must come
+    through `server/discover` and `_meta`-stamped requests, as the SDK's client does it."""
+    proc = cli("check", "--json", "--server", cmd(MODERN))
+    assert proc.returncode == 1, proc.stderr
+    data = report(proc)
+    assert [t["name"] for t in data["tools"]] == ["search_notes", "schedule", "echo"]
+    assert data["errors"] == []
+    assert data["servers"] == [{"source": cmd(MODERN), "transport": "stdio",
+                                "era": "stateless", "protocol_version": "2026-07-28",
+                                "server_name": "modern-only", "server_version": "1.0.0"}]
+
+
+def test_modern_only_server_over_http() -> None:
+    with serving(MODERN) as base:
+        proc = cli("check", "--json", "--url", f"{base}/mcp")
+    assert proc.returncode == 1, proc.stderr
+    data = report(proc)
+    assert [t["name"] for t in data["tools"]] == ["search_notes", "schedule", "echo"]
+    assert [(s["era"], s["protocol_version"]) for s in data["servers"]] == [
+        ("stateless", "2026-07-28")]
+
+
+def test_handshake_era_is_reported() -> None:
+    """A server that knows no `server/discover` (as every TypeScript server today) answers
+    it "method not found", and the handshake follows."""
+    paged = cmd(SERVERS / "paged_server.py")
+    proc = cli("check", "--json", "--server", paged)
+    assert proc.returncode == 1, proc.stderr
+    assert report(proc)["servers"] == [{"source": paged, "transport": "stdio",
+                                        "era": "handshake", "protocol_version": "2025-11-25",
+                                        "server_name": "paged", "server_version": "1"}]
+
+
+def test_a_server_of_both_eras_is_spoken_to_in_the_newest() -> None:
+    """The example is built on the official Python SDK 2.3, which serves both eras; the
+    SDK's client would pick the stateless one, and so do we."""
+    proc = cli("check", "--json", "--server", EXAMPLE_CMD)
+    assert proc.returncode == 1, proc.stderr
+    (server,) = report(proc)["servers"]
+    assert (server["era"], server["protocol_version"]) == ("stateless", "2026-07-28")
+
+
+ENV_SERVER = cmd(SERVERS / "env_server.py")
+
+
+def _without_demo_vars() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("DEMO_")}
+
+
+def test_server_inherits_the_users_environment() -> None:
+    """A key exported in the user's shell reaches the server, as when the command is run by
+    hand; the SDK's default environment kept only HOME, PATH and a few more."""
+    import os
+    import subprocess
+
+    env = {**_without_demo_vars(), "NO_COLOR": "1", "DEMO_API_KEY": "from-shell",
+           "DEMO_REGION": "eu"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "check", "--json",
+                           "--server", ENV_SERVER], capture_output=True, text=True,
+                          env=env, cwd=REPO_ROOT, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert report(proc)["tools"][0]["original_schema"]["description"] == "key=from-shell region=eu"
+    assert "DEMO_API_KEY" not in os.environ  # the test's own environment is untouched
+
+
+def test_env_option_is_layered_on_the_users_environment() -> None:
+    import subprocess
+
+    env = {**_without_demo_vars(), "NO_COLOR": "1", "DEMO_API_KEY": "from-shell",
+           "DEMO_REGION": "eu"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "check", "--json",
+                           "--server", ENV_SERVER, "--env", "DEMO_REGION=us"],
+                          capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert report(proc)["tools"][0]["original_schema"]["description"] == "key=from-shell region=us"
+
+
+def test_config_env_block_is_layered_on_the_users_environment(tmp_path: Path) -> None:
+    import subprocess
+
+    config = tmp_path / ".mcp.json"
+    command, *args = [sys.executable, str(SERVERS / "env_server.py")]
+    config.write_text(json.dumps({"mcpServers": {"env": {
+        "command": command, "args": args, "env": {"DEMO_API_KEY": "from-config"}}}}))
+    env = {**_without_demo_vars(), "NO_COLOR": "1", "DEMO_REGION": "eu"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "check", "--json",
+                           "--config", str(config)], capture_output=True, text=True, env=env,
+                          cwd=REPO_ROOT, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert report(proc)["tools"][0]["original_schema"]["description"] == "key=from-config region=eu"
+
+
+def test_missing_key_shows_the_servers_own_words() -> None:
+    import subprocess
+
+    env = {**_without_demo_vars(), "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "check",
+                           "--server", ENV_SERVER], capture_output=True, text=True, env=env,
+                          cwd=REPO_ROOT, timeout=60, check=False)
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {ENV_SERVER}: the server exited during start-up with exit "
+        "code 1: DEMO_API_KEY environment variable is required (run the command by hand to "
+        "see why it stops)")
+
+
+def test_json_rpc_error_in_an_http_400_is_what_is_reported() -> None:
+    """The server's own words, not "HTTP 400 ... check the URL"."""
+    with serving(SERVERS / "plain_http_server.py", "--refuse-tools") as base:
+        url = f"{base}/mcp"
+        proc = cli("check", "--url", url, "--timeout", "10")
+    assert proc.returncode == 2
+    assert _error_line(proc) == (
+        f"schema-compat: error: {url}: HTTP 400 from {url}: the server answered tools/list "
+        "with an error: Invalid cursor: page token expired (code -32602) (the server refused "
+        "the request; see its logs)")
+
+
+def test_garbage_on_stdout_is_named_not_blamed_on_our_kill() -> None:
+    """A command that writes bytes that are not JSON-RPC until it is killed at the timeout
+    was reported as "exited during start-up with exit code -15"."""
+    garbage = cmd(SERVERS / "garbage_server.py")
+    proc = cli("check", "--server", garbage, "--timeout", "2")
+    assert proc.returncode == 2
+    line = _error_line(proc)
+    assert line.startswith(f"schema-compat: error: {garbage}: no answer to initialize within "
+                           "2s; the server wrote ")
+    assert "lines to stdout that are not JSON-RPC (first: " in line
+    assert line.endswith("(an MCP stdio server must write only JSON-RPC to stdout; its logs "
+                         "belong on stderr)")
+    assert "exit code" not in line
+
+
+def test_without_the_live_extra_the_error_says_how_to_install_it() -> None:
+    """Without the MCP SDK (the `live` extra) a live source gave "internal error:
+    ModuleNotFoundError"."""
+    import subprocess
+
+    blocked = ("import sys; sys.modules['anyio'] = None; sys.modules['mcp'] = None; "
+               "from schema_compat.entry import main; sys.argv = ['schema-compat', 'check', "
+               f"'--server', {EXAMPLE_CMD!r}]; main()")
+    proc = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=60, check=False)
+    assert proc.returncode == 2
+    line = _error_line(proc)
+    assert line.startswith("schema-compat: error: live servers need the MCP SDK, which is not "
+                           "installed (")
+    assert line.endswith("(install the live extra: pip install -e '.[live]' in the "
+                         "schema-compat checkout (or pipx install '.[live]'))")

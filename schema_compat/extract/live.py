@@ -468,23 +468,28 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> tuple[list[Any], Serve
                     async with sse_client(spec.url, timeout=timeout, sse_read_timeout=timeout,
                                           httpx_client_factory=factory) as (read, write):
                         result = await _session_exchange(read, write, probe, spec)
-            except _Closed:
-                closed = True
-            except _RpcError as exc:
-                http = _http_failure(spec, probe, exc)
-                if http is not None:
-                    raise http from None
-                raise LiveError(f"the server answered {exc.method} with an error: {exc.text} "
-                                f"(code {exc.code})",
-                                "check that it is an MCP server with tools") from None
-            except LiveError:
-                raise
-            except Exception as exc:
-                failure = _connect_failure(spec, exc) or _http_failure(spec, probe)
+            except Exception as raised:
+                # The transports' and the session's task groups wrap what the exchange
+                # raised in exception groups: find ours among the leaves.
+                found: BaseException | None = _ours(raised) or raised
+                if isinstance(found, LiveError):
+                    raise found from None
+                if isinstance(found, _RpcError):
+                    http = _http_failure(spec, probe, found)
+                    if http is not None:
+                        raise http from None
+                    raise LiveError(f"the server answered {found.method} with an error: "
+                                    f"{found.text} (code {found.code})",
+                                    "check that it is an MCP server with tools") from None
+                if isinstance(found, _Closed):
+                    closed = True
+                    found = None
+                failure = None if found is None else (
+                    _connect_failure(spec, found) or _http_failure(spec, probe))
                 if failure is not None:
                     raise failure from None
-                if spec.kind != "stdio":
-                    raise LiveError(f"cannot talk to {spec.url}: {_leaves(exc)[0]}",
+                if found is not None and spec.kind != "stdio":
+                    raise LiveError(f"cannot talk to {spec.url}: {_leaves(found)[0]}",
                                     "check the URL") from None
                 closed = True
         if result is not None:
@@ -510,6 +515,13 @@ async def _fetch_one(spec: ServerSpec, timeout: float) -> tuple[list[Any], Serve
     finally:
         if errlog is not None:
             errlog.close()
+
+
+def _ours(exc: BaseException) -> BaseException | None:
+    for leaf in _leaves(exc):
+        if isinstance(leaf, LiveError | _RpcError | _Closed):
+            return leaf
+    return None
 
 
 def _running(probe: _Probe) -> bool:

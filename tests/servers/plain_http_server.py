@@ -1,7 +1,8 @@
 """A minimal streamable HTTP MCP server at /mcp (JSON answers; other paths 404; a GET for a
 stream gets 405, as the protocol allows). It answers notifications with
 --notification-status, which a client must shrug off (the MCP SDK ignores an error status
-on a notification), and with --silent-tools never answers tools/list."""
+on a notification), with --silent-tools never answers tools/list, and with --refuse-tools
+answers it with HTTP 400 carrying a JSON-RPC error."""
 
 import argparse
 import json
@@ -19,6 +20,7 @@ TOOL = {"name": "echo", "description": "Echo the text.",
 class Handler(QuietHandler):
     notification_status = 202
     silent_tools = False
+    refuse_tools = False
 
     def _send(self, code: int, body: bytes = b"") -> None:
         self.send_response(code)
@@ -51,6 +53,11 @@ class Handler(QuietHandler):
             result = {"protocolVersion": message["params"]["protocolVersion"],
                       "capabilities": {"tools": {}},
                       "serverInfo": {"name": "plain", "version": "1"}}
+        elif message.get("method") == "tools/list" and self.refuse_tools:
+            # a JSON-RPC error in the body of a 400, as the protocol allows
+            self._send(400, json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {
+                "code": -32602, "message": "Invalid cursor: page token expired"}}).encode())
+            return
         elif message.get("method") == "tools/list":
             if self.silent_tools:
                 time.sleep(120)  # the client gives up first
@@ -67,4 +74,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--notification-status", type=int, default=202)
     parser.add_argument("--silent-tools", action="store_true")
+    parser.add_argument("--refuse-tools", action="store_true")
     serve(Handler, parser)
