@@ -454,3 +454,43 @@ def test_without_the_live_extra_the_error_says_how_to_install_it() -> None:
                            "installed (")
     assert line.endswith("(install the live extra: pip install -e '.[live]' in the "
                          "schema-compat checkout (or pipx install '.[live]'))")
+
+
+def _on_a_terminal(*args: str, columns: int = 80) -> str:
+    """Run the CLI on a pseudo-terminal `columns` wide; returns all it wrote there."""
+    import os
+    import subprocess
+
+    leader, follower = os.openpty()
+    env = {**os.environ, "COLUMNS": str(columns), "LINES": "24", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "schema_compat", *args], stdin=follower,
+                            stdout=follower, stderr=follower, cwd=REPO_ROOT, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: the process is gone
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_names_the_servers_still_awaited_and_fits_the_terminal() -> None:
+    """The spinner said "Connecting to a, b, ……" and never moved past connecting."""
+    import re
+
+    silent = cmd(SERVERS / "silent_server.py")
+    screen = _on_a_terminal("check", "--timeout", "3", "--server", silent,
+                            "--server", cmd(SERVERS / "paged_server.py"))
+    frames = {re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", f).strip()
+              for f in screen.replace("\r", "\n").split("\n")}
+    waiting = [f for f in frames if "Listing tools (" in f]
+    assert any(re.search(r"Listing tools \(1/2 done\): waiting for …\S*/silent_server\.py "
+                         r"\(negotiating\)$", f) for f in waiting), waiting
+    assert all(len(f) <= 80 for f in waiting), max(waiting, key=len)

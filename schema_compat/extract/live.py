@@ -420,8 +420,9 @@ def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     return factory
 
 
-async def _fetch_one(spec: ServerSpec, timeout: float) -> tuple[list[Any], ServerInfo]:
-    probe = _Probe()
+async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = None
+                     ) -> tuple[list[Any], ServerInfo]:
+    probe = probe or _Probe()
     _PROBE.set(probe)
     errlog: IO[str] | None = None
     try:
@@ -529,38 +530,84 @@ def _running(probe: _Probe) -> bool:
     return process is not None and process.returncode is None
 
 
-async def _fetch_all(specs: Sequence[ServerSpec], timeout: float
+_STAGE_WORDS = {"connect": "starting", "initialize": "negotiating", "tools/list": "listing"}
+
+
+def _progress_line(specs: Sequence[ServerSpec], probes: Sequence[_Probe], done: Sequence[bool],
+                   width: int) -> str:
+    """One line on where each server is: what a user waiting on slow servers wants to see."""
+    pending = [(spec, _STAGE_WORDS.get(probe.stage, probe.stage))
+               for spec, probe, over in zip(specs, probes, done, strict=True) if not over]
+    if len(specs) == 1:
+        prefix = "Listing tools from "
+        spec, stage = specs[0], _STAGE_WORDS.get(probes[0].stage, probes[0].stage)
+        room = width - len(prefix) - len(stage) - 2
+        line = f"{prefix}{_short(spec.name, room)}: {stage}"
+    else:
+        prefix = f"Listing tools ({len(specs) - len(pending)}/{len(specs)} done): waiting for "
+        share = (width - len(prefix)) // max(len(pending), 1)
+        line = prefix + ", ".join(f"{_short(spec.name, share - len(stage) - 5)} ({stage})"
+                                  for spec, stage in pending)
+    return line if len(line) <= width else line[:max(width - 1, 1)] + "…"
+
+
+def _short(name: str, room: int) -> str:
+    """`name` in `room` characters, at least 12: a command's end (its script, its
+    package@version) tells servers apart."""
+    room = max(room, 12)
+    return name if len(name) <= room else "…" + name[-(room - 1):]
+
+
+async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
+                     show: Callable[[str], None] | None = None, width: int = 80
                      ) -> list[tuple[list[Any], ServerInfo] | LiveError]:
     results: list[tuple[list[Any], ServerInfo] | LiveError] = [LiveError("not run")] * len(specs)
+    probes = [_Probe() for _ in specs]
+    done = [False] * len(specs)
 
     async def one(i: int, spec: ServerSpec) -> None:
         try:
-            results[i] = await _fetch_one(spec, timeout)
+            results[i] = await _fetch_one(spec, timeout, probes[i])
         except LiveError as exc:
             results[i] = exc
         except Exception as exc:
             leaf = _leaves(exc)[0]
             results[i] = LiveError(f"unexpected failure: {type(leaf).__name__}: {leaf}",
                                    "rerun with SCHEMA_COMPAT_DEBUG=1 and report it")
+        finally:
+            done[i] = True
+
+    async def ticker() -> None:
+        assert show is not None
+        while True:
+            show(_progress_line(specs, probes, done, width))
+            await anyio.sleep(0.1)
 
     async with anyio.create_task_group() as tg:
-        for i, spec in enumerate(specs):
-            tg.start_soon(one, i, spec)
+        if show is not None:
+            tg.start_soon(ticker)
+        async with anyio.create_task_group() as servers:
+            for i, spec in enumerate(specs):
+                servers.start_soon(one, i, spec)
+        tg.cancel_scope.cancel()
     return results
 
 
 def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
                   spinner: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
-    """Connect to every server at once; each gives a LoadedSource or a SourceError."""
+    """Connect to every server at once; each gives a LoadedSource or a SourceError.
+    `spinner` shows on stderr where each server is, until all have answered or failed."""
     if not specs:
         return [], []
     _install_sdk_hooks()
     if spinner:
         from ..report.text import make_console
 
-        names = ", ".join(s.name for s in specs[:3]) + (", …" if len(specs) > 3 else "")
-        with make_console(stderr=True).status(f"Connecting to {names}…"):
-            results = anyio.run(_fetch_all, specs, timeout)
+        console = make_console(stderr=True)
+        width = max(console.width - 4, 20)  # the spinner and its gap
+        with console.status(_progress_line(specs, [_Probe() for _ in specs],
+                                           [False] * len(specs), width)) as status:
+            results = anyio.run(_fetch_all, specs, timeout, status.update, width)
     else:
         results = anyio.run(_fetch_all, specs, timeout)
     sources: list[LoadedSource] = []
