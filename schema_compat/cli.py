@@ -20,7 +20,6 @@ from .commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
-    LIVE_EXTRA_HINT,
     LiveOpts,
     fail,
     load_inputs,
@@ -477,12 +476,9 @@ def proxy(
         assert command
         variables = dict(split_pair(e, "=", "--env", "K=V") for e in env or [])
         spec = ServerSpec(command[0], "stdio", command[0], tuple(command[1:]), variables, cwd)
-    try:
-        from .proxy.run import serve
-    except ImportError as exc:
-        fail(f"the proxy needs the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
-    raise typer.Exit(serve(spec, provider.lower(), timeout, log_file=log,
-                           lossless_only=lossless_only))
+    from .proxy.run import exit_now, serve
+
+    exit_now(serve(spec, provider.lower(), timeout, log_file=log, lossless_only=lossless_only))
 
 
 @app.command()

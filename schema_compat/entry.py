@@ -1,5 +1,5 @@
 """The console-script entry point: answers `--version`, and runs a plain `check`,
-`transform` or `diff`, before typer is imported.
+`transform`, `diff` or `proxy`, before typer is imported.
 
 `schema-compat --version` is what scripts and CI run to probe the tool, and `check FILE` what
 hooks and editors run on every save; importing typer (with the click it vendors) costs several
@@ -37,6 +37,12 @@ def main() -> None:
     if args in _VERSION_FLAGS:
         sys.stdout.write(f"schema-compat {__version__}\n")
         return
+    if args[:1] == ["proxy"]:
+        from .proxy.argv import read_proxy_line, run_proxy_line
+
+        proxy_line = read_proxy_line(args[1:])
+        if proxy_line is not None:  # the upstream starts before anything else is imported
+            run_proxy_line(proxy_line)
     if args[:1] in _PLAIN_COMMANDS:
         gc.disable()
         try:

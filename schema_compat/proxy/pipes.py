@@ -9,7 +9,7 @@ cost a client.
 The upstream is started (`start_upstream`) before the transformation engine is imported, so
 that the two start-ups overlap. It runs in a process group of its own: when the client
 closes the proxy's stdin, the upstream's stdin is closed too and, if it has not exited
-within `_EXIT_GRACE`, its group gets SIGTERM and then SIGKILL, so that the proxy exits
+within `_EOF_GRACE`, its group gets SIGTERM and then SIGKILL, so that the proxy exits
 within about 50 ms as its client expects.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -33,7 +34,9 @@ __all__ = ["serve_pipes", "start_upstream"]
 
 _LINE_LIMIT = 256 * 1024 * 1024  # a listing of 10,000 tools is ~50 MB on one line
 _TICK = 0.1
-_EXIT_GRACE = 0.02  # after its stdin closes, before SIGTERM; as long again before SIGKILL
+# after its stdin closes, before SIGTERM; then before SIGKILL
+_EOF_GRACE = 0.01
+_TERM_GRACE = 0.02
 _ORPHAN_GRACE = 0.3  # the upstream exited, its stdout held open by a child of its own
 
 
@@ -49,12 +52,16 @@ def start_upstream(argv: list[str], env: dict[str, str] | None, cwd: str | None,
 
 class _Lines:
     """Write-side of a pipe: non-blocking through asyncio when the file is a pipe, plain
-    blocking writes otherwise (a regular file, or a platform asyncio cannot pipe on)."""
+    blocking writes otherwise (a regular file, or a platform asyncio cannot pipe on).
+
+    Lines written while the loop works through what it has read go out together, in one
+    write once it is done: a burst of 50 requests costs the upstream one read, not 50."""
 
     def __init__(self, fileobj: IO[bytes]) -> None:
         self.fileobj = fileobj
         self.transport: asyncio.WriteTransport | None = None
         self.closed = False
+        self.buffer: list[bytes] = []
 
     async def open(self) -> None:
         loop = asyncio.get_running_loop()
@@ -65,6 +72,15 @@ class _Lines:
 
     def write(self, data: bytes) -> None:
         if self.closed:
+            return
+        if not self.buffer:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.buffer.append(data)
+
+    def flush(self) -> None:
+        data = b"".join(self.buffer)
+        self.buffer.clear()
+        if self.closed or not data:
             return
         if self.transport is not None:
             if self.transport.is_closing():
@@ -80,12 +96,14 @@ class _Lines:
 
     async def drain(self, within: float) -> None:
         """Let what is buffered reach the reader, for at most `within` seconds."""
+        self.flush()
         deadline = time.monotonic() + within
         while self.transport is not None and not self.transport.is_closing() and \
                 self.transport.get_write_buffer_size() and time.monotonic() < deadline:
             await asyncio.sleep(0.002)
 
     def close(self) -> None:
+        self.flush()
         self.closed = True
         try:
             if self.transport is not None:
@@ -166,11 +184,11 @@ async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None
 
 async def _stop(proc: subprocess.Popen[bytes]) -> None:
     """Close the upstream's stdin; SIGTERM, then SIGKILL, its group if it stays."""
-    if _exit_code(proc) is None and await _wait_exit(proc, _EXIT_GRACE) is None:
+    if _exit_code(proc) is None and await _wait_exit(proc, _EOF_GRACE) is None:
         _signal_group(proc, signal.SIGTERM)
-        if await _wait_exit(proc, _EXIT_GRACE) is None and os.name == "posix":
+        if await _wait_exit(proc, _TERM_GRACE) is None and os.name == "posix":
             _signal_group(proc, signal.SIGKILL)
-            await _wait_exit(proc, _EXIT_GRACE)
+            await _wait_exit(proc, _TERM_GRACE)
     elif os.name == "posix":  # the leader is gone; its group may not be
         _signal_group(proc, signal.SIGTERM)
 
@@ -185,6 +203,9 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     up_writer = _Lines(proc.stdin)
     await up_writer.open()
     relay = make_relay()  # imports the engine, while the upstream starts
+    # The engine's objects live as long as the proxy: out of the collector's sight, a full
+    # collection in the middle of a session does not pause the calls for as long.
+    gc.freeze()
     client_reader = await _reader(os.fdopen(sys.stdin.fileno(), "rb", buffering=0,
                                             closefd=False))
     client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))

@@ -93,6 +93,7 @@ class Relay:
         self.transforms = 0  # listing pages transformed (not answered from the cache)
         # page (its cursor, as JSON) -> (the upstream's tools, the tools the client sees)
         self._listings: dict[str, tuple[list[Any], list[Any]]] = {}
+        self._validators: dict[str, Any] = {}  # upstream name -> jsonschema validator
         self._own = 0
 
     # --- client -> upstream --------------------------------------------------------
@@ -140,7 +141,8 @@ class Relay:
             changed["name"] = upstream
             self.log(f"tools/call {shown}: renamed to {upstream!r} for the upstream")
         arguments = params.get("arguments")
-        if upstream in self.schemas and arguments is not None:
+        if upstream in self.schemas and arguments is not None and \
+                not self._valid(upstream, arguments):
             result = repair(self.schemas[upstream], arguments)
             for c in result.coercions:
                 self.log(f"tools/call {upstream}: repaired {c.describe()}")
@@ -151,6 +153,28 @@ class Relay:
         if not changed:
             return msg  # the same object: the transport forwards the bytes it read
         return {**msg, "params": {**params, **changed}}
+
+    def _valid(self, tool: str, arguments: Any) -> bool:
+        """Whether the upstream's schema accepts the arguments as they are: most calls, and
+        then the repair (a walk that builds a validator of its own) is not needed. One
+        validator per tool, kept until the next transform of the listing."""
+        validator = self._validators.get(tool)
+        if validator is None:
+            from jsonschema.validators import validator_for
+            from referencing import Registry
+
+            schema = self.schemas[tool]
+            if not isinstance(schema, dict):
+                return False
+            try:  # an empty registry: references outside the schema are never fetched
+                validator = validator_for(schema)(schema, registry=Registry())
+            except Exception:
+                return False
+            self._validators[tool] = validator
+        try:
+            return bool(validator.is_valid(arguments))
+        except Exception:  # an unresolvable $ref, a bad pattern: the repair reports it
+            return False
 
     # --- upstream -> client --------------------------------------------------------
 
@@ -213,6 +237,7 @@ class Relay:
         from ..engine import run_plan
 
         self.transforms += 1
+        self._validators.clear()
         defs = [ToolDef(name=t["name"], schema=t.get("inputSchema"),
                         description=t.get("description"), source="upstream", index=i, raw=t)
                 for i, t in enumerate(tools)

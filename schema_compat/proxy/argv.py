@@ -1,0 +1,118 @@
+"""`schema-compat proxy ...` read without typer, so that the upstream starts sooner.
+
+An MCP client starts the proxy each time it starts the server behind it, and waits for both:
+importing typer and the CLI first would delay the upstream's own start by as much. A command
+line this module can read for sure is run from `entry.py` directly; anything else (`--help`,
+an unknown or malformed option, a usage error) returns None and goes to the typer command in
+cli.py, which says what is wrong. Only the standard library and the profile names are
+imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["ProxyLine", "read_proxy_line"]
+
+_VALUED = {"--provider", "-p", "--url", "--sse", "--header", "--env", "--cwd", "--timeout",
+           "--log"}
+_REPEATED = {"--header", "--env"}
+
+
+@dataclass
+class ProxyLine:
+    provider: str = "gemini"
+    timeout: float = 60.0
+    log: str | None = None
+    lossless_only: bool = False
+    url: str | None = None
+    sse: str | None = None
+    command: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+def read_proxy_line(args: list[str]) -> ProxyLine | None:
+    """The options after `proxy`, or None when typer should read them."""
+    values: dict[str, list[str]] = {}
+    line = ProxyLine()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            line.command = args[i + 1:]
+            break
+        if not arg.startswith("-"):  # the command starts (no interspersed options)
+            line.command = args[i:]
+            break
+        if arg == "--lossless-only":
+            line.lossless_only = True
+            i += 1
+            continue
+        name, eq, value = arg.partition("=")
+        if name not in _VALUED or (eq and name == "-p"):
+            return None
+        if not eq:
+            if i + 1 >= len(args):
+                return None
+            value = args[i + 1]
+            i += 1
+        if name in values and name not in _REPEATED:
+            return None  # typer keeps the last; let it
+        values.setdefault(name, []).append(value)
+        i += 1
+    return _fill(line, values)
+
+
+def _fill(line: ProxyLine, values: dict[str, list[str]]) -> ProxyLine | None:
+    from ..profiles import PROFILES
+
+    provider = (values.get("--provider") or values.get("-p") or ["gemini"])[-1].lower()
+    if provider not in PROFILES or ("--provider" in values and "-p" in values):
+        return None
+    line.provider = provider
+    if "--timeout" in values:
+        try:
+            line.timeout = float(values["--timeout"][-1])
+        except ValueError:
+            return None
+        if not line.timeout >= 0.1:
+            return None
+    line.log = values.get("--log", [None])[-1]
+    line.url = values.get("--url", [None])[-1]
+    line.sse = values.get("--sse", [None])[-1]
+    line.cwd = values.get("--cwd", [None])[-1]
+    if [bool(line.command), bool(line.url), bool(line.sse)].count(True) != 1:
+        return None
+    if values.get("--header") and not (line.url or line.sse):
+        return None
+    if (values.get("--env") or line.cwd is not None) and not line.command:
+        return None
+    for text in values.get("--header", []):
+        key, found, value = text.partition(":")
+        if not found or not key.strip():
+            return None
+        line.headers[key.strip()] = value.strip()
+    for text in values.get("--env", []):
+        key, found, value = text.partition("=")
+        if not found or not key.strip():
+            return None
+        line.env[key.strip()] = value
+    return line
+
+
+def run_proxy_line(line: ProxyLine) -> None:
+    """Serve as `cli.proxy` would for the same command line, then exit."""
+    from ..extract.config import ServerSpec
+    from .run import exit_now, serve
+
+    if line.command:
+        spec = ServerSpec(line.command[0], "stdio", line.command[0], tuple(line.command[1:]),
+                          line.env, line.cwd)
+    else:
+        address = line.url or line.sse or ""
+        spec = ServerSpec(address, "http" if line.url else "sse", url=address,
+                          headers=line.headers)
+    exit_now(serve(spec, line.provider, line.timeout, log_file=line.log,
+                   lossless_only=line.lossless_only))
