@@ -161,11 +161,12 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
         errors += bad
     if not specs:
         return [], errors
-    try:
-        from ..extract.live import fetch_servers
+    try:  # the SDK is loaded while the servers start
+        from ..extract.starting import fetch_servers
+
+        loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
     except ImportError as exc:
         fail(f"live servers need the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
-    loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
     return loaded, errors + failed
 
 

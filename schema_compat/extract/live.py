@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import contextvars
 import logging
-import os
-import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,8 +43,9 @@ from .. import __version__
 from ..model import ServerInfo, SourceError
 from .config import ServerSpec, server_environment
 from .files import LoadedSource, SourceLoadError, _from_document
+from .starting import LiveError, Started, fetch_servers, resolve_command
 
-__all__ = ["ServerSpec", "fetch_servers"]
+__all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 
 MAX_PAGES = 1000
 _STDERR_LINES = 3
@@ -55,13 +54,6 @@ _STDERR_CHARS = 300
 # too long for a checker that promises to give up within --timeout plus a second.
 _SHUTDOWN_GRACE = 0.25
 _LOGGERS = ("mcp", "mcp_types", "httpx2", "httpcore", "httpcore2", "uvicorn", "sse_starlette")
-
-
-class LiveError(Exception):
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 @dataclass
@@ -75,6 +67,7 @@ class _Probe:
     stage: str = "connect"  # connect -> initialize -> tools/list
     stray: int = 0
     first_stray: str = ""
+    spawned: Any = None  # a stdio server started before the SDK was loaded (`starting`)
     # Ends the exchange at once (over SSE only): an SSE client posts its messages from a
     # task of its own, which only logs a refused post, and would otherwise wait out
     # --timeout.
@@ -118,8 +111,11 @@ def _install_sdk_hooks() -> None:
         return
 
     async def create(*args: Any, **kwargs: Any) -> Any:
-        process = await original(*args, **kwargs)
         probe = _PROBE.get()
+        if probe is not None and probe.spawned is not None:
+            process, probe.spawned = probe.spawned, None  # already running: see `starting`
+        else:
+            process = await original(*args, **kwargs)
         if probe is not None:
             probe.process = process
         return process
@@ -375,28 +371,6 @@ def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
 # --- one server ----------------------------------------------------------------------
 
 
-def _resolve_command(spec: ServerSpec) -> str:
-    if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise LiveError(f"working directory {spec.cwd} does not exist",
-                        "fix --cwd (or the server's cwd in the config)")
-    command = spec.command
-    path = spec.env.get("PATH", os.environ.get("PATH", os.defpath))
-    if os.sep in command:
-        where = command if os.path.isabs(command) or spec.cwd is None else \
-            os.path.join(spec.cwd, command)
-        if not os.path.exists(where):
-            raise LiveError(f"command not found: {command}",
-                            "check the path, or install the server")
-        if not os.access(where, os.X_OK) or os.path.isdir(where):
-            raise LiveError(f"command is not executable: {command}",
-                            "check its permissions (chmod +x)")
-        return command
-    if shutil.which(command, path=path) is None:
-        raise LiveError(f"command not found: {command}",
-                        "install it, or give its full path")
-    return command
-
-
 def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     async def record(response: httpx2.Response) -> None:
         request = response.request
@@ -420,17 +394,27 @@ def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
     return factory
 
 
-async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = None
-                     ) -> tuple[list[Any], ServerInfo]:
+async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = None,
+                     started: Started | None = None) -> tuple[list[Any], ServerInfo]:
+    """List one server. `started`: a stdio server already running, whose --timeout began
+    when it was started."""
     probe = probe or _Probe()
     _PROBE.set(probe)
     errlog: IO[str] | None = None
+    owned = started is None
+    budget = timeout
     try:
         if spec.kind == "stdio":
-            command = _resolve_command(spec)
-            # closed in `finally`: the SDK hands its descriptor to the server process
-            errlog = tempfile.TemporaryFile(  # noqa: SIM115
-                "w+", encoding="utf-8", errors="replace")
+            if started is None:
+                command = resolve_command(spec)
+                # closed in `finally`: the SDK hands its descriptor to the server process
+                errlog = tempfile.TemporaryFile(  # noqa: SIM115
+                    "w+", encoding="utf-8", errors="replace")
+            else:
+                if started.error is not None:
+                    raise started.error
+                command, errlog, probe.spawned = spec.command, started.errlog, started.process
+                budget = max(timeout - (anyio.current_time() - started.at), 0.05)
             # Undecodable bytes become stray lines we count, not a dead transport.
             params = StdioServerParameters(command=command, args=list(spec.args),
                                            env=server_environment(spec), cwd=spec.cwd,
@@ -438,7 +422,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
         closed = False
         alive_at_close = False
         result: tuple[list[Any], ServerInfo] | None = None
-        with anyio.move_on_after(timeout) as scope:
+        with anyio.move_on_after(budget) as scope:
             if spec.kind == "sse":  # streamable HTTP reports a refused request itself, and
                 probe.stop = scope.cancel  # ignores a refused notification, as it should
             try:
@@ -514,7 +498,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
             failure = LiveError(f"{failure.message}; its stderr: {tail}", failure.hint)
         raise failure
     finally:
-        if errlog is not None:
+        if errlog is not None and owned:
             errlog.close()
 
 
@@ -559,7 +543,8 @@ def _short(name: str, room: int) -> str:
 
 
 async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
-                     show: Callable[[str], None] | None = None, width: int = 80
+                     show: Callable[[str], None] | None = None, width: int = 80,
+                     started: Mapping[int, Started] | None = None
                      ) -> list[tuple[list[Any], ServerInfo] | LiveError]:
     results: list[tuple[list[Any], ServerInfo] | LiveError] = [LiveError("not run")] * len(specs)
     probes = [_Probe() for _ in specs]
@@ -567,7 +552,8 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
 
     async def one(i: int, spec: ServerSpec) -> None:
         try:
-            results[i] = await _fetch_one(spec, timeout, probes[i])
+            results[i] = await _fetch_one(spec, timeout, probes[i],
+                                          (started or {}).get(i))
         except LiveError as exc:
             results[i] = exc
         except Exception as exc:
@@ -593,23 +579,13 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
     return results
 
 
-def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
-                  spinner: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
-    """Connect to every server at once; each gives a LoadedSource or a SourceError.
-    `spinner` shows on stderr where each server is, until all have answered or failed."""
-    if not specs:
-        return [], []
+async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
+                        started: Mapping[int, Started], show: Callable[[str], None] | None,
+                        width: int) -> tuple[list[LoadedSource], list[SourceError]]:
+    """List every server at once, the stdio ones already `started` (by index in `specs`);
+    each gives a LoadedSource or a SourceError. `starting.fetch_servers` is the way in."""
     _install_sdk_hooks()
-    if spinner:
-        from ..report.text import make_console
-
-        console = make_console(stderr=True)
-        width = max(console.width - 4, 20)  # the spinner and its gap
-        with console.status(_progress_line(specs, [_Probe() for _ in specs],
-                                           [False] * len(specs), width)) as status:
-            results = anyio.run(_fetch_all, specs, timeout, status.update, width)
-    else:
-        results = anyio.run(_fetch_all, specs, timeout)
+    results = await _fetch_all(specs, timeout, show, width, started)
     sources: list[LoadedSource] = []
     errors: list[SourceError] = []
     for spec, result in zip(specs, results, strict=True):

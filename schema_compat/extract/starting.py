@@ -1,0 +1,128 @@
+"""Live servers, started before the MCP SDK is loaded.
+
+Importing the SDK takes about a second, and so does a typical server's own start-up (node or
+Python loading its packages). Started first, the two overlap: a live check waits for its
+slowest server, not for the SDK and then the server. This module needs only the standard
+library and anyio; `live` (the SDK side) is imported in a worker thread while the servers
+start, then given the running processes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+
+from .config import ServerSpec, server_environment
+
+if TYPE_CHECKING:
+    from ..model import SourceError
+    from .files import LoadedSource
+
+__all__ = ["LiveError", "Started", "fetch_servers", "resolve_command"]
+
+
+class LiveError(Exception):
+    """A server that could not be listed: what happened, and how to fix it."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass
+class Started:
+    """A stdio server started ahead of the SDK: its process (or why there is none), the file
+    its stderr goes to, and when it started (`anyio.current_time()`)."""
+
+    process: Any
+    errlog: IO[str]
+    error: LiveError | None
+    at: float
+
+
+def resolve_command(spec: ServerSpec) -> str:
+    """The command to run, checked first so that a typo reads as one, not as a crash."""
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise LiveError(f"working directory {spec.cwd} does not exist",
+                        "fix --cwd (or the server's cwd in the config)")
+    command = spec.command
+    path = spec.env.get("PATH", os.environ.get("PATH", os.defpath))
+    if os.sep in command:
+        where = command if os.path.isabs(command) or spec.cwd is None else \
+            os.path.join(spec.cwd, command)
+        if not os.path.exists(where):
+            raise LiveError(f"command not found: {command}",
+                            "check the path, or install the server")
+        if not os.access(where, os.X_OK) or os.path.isdir(where):
+            raise LiveError(f"command is not executable: {command}",
+                            "check its permissions (chmod +x)")
+        return command
+    if shutil.which(command, path=path) is None:
+        raise LiveError(f"command not found: {command}",
+                        "install it, or give its full path")
+    return command
+
+
+async def start(spec: ServerSpec) -> Started:
+    """Start one stdio server as the SDK would (its own session, stderr to a file)."""
+    # closed by `fetch_servers`: the server process holds its descriptor
+    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+    at = anyio.current_time()
+    try:
+        command = resolve_command(spec)
+        process = await anyio.open_process([command, *spec.args], env=server_environment(spec),
+                                           stderr=errlog, cwd=spec.cwd,
+                                           start_new_session=True)
+    except LiveError as exc:
+        return Started(None, errlog, exc, at)
+    except OSError as exc:
+        return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
+                                               f"{exc.strerror or exc}",
+                                               "check the command and its permissions"), at)
+    return Started(process, errlog, None, at)
+
+
+async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
+               width: int) -> tuple[list[LoadedSource], list[SourceError]]:
+    started: dict[int, Started] = {}
+    try:
+        for i, spec in enumerate(specs):
+            if spec.kind == "stdio":
+                started[i] = await start(spec)
+        live = await anyio.to_thread.run_sync(importlib.import_module,
+                                              "schema_compat.extract.live")
+        return await live.fetch_started(specs, timeout, started, show, width)  # type: ignore[no-any-return]
+    finally:
+        for one in started.values():
+            if one.process is not None and one.process.returncode is None:
+                one.process.kill()  # only when the SDK could not be loaded
+                with anyio.CancelScope(shield=True):
+                    await one.process.wait()
+            one.errlog.close()
+
+
+def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
+                  spinner: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
+    """List every server at once; each gives a LoadedSource or a SourceError. `spinner`
+    shows on stderr where each server is, until all have answered or failed. ImportError
+    when the MCP SDK (the `live` extra) is not installed."""
+    if not specs:
+        return [], []
+    if not spinner:
+        return anyio.run(_run, specs, timeout, None, 80)
+    from ..report.text import make_console
+
+    console = make_console(stderr=True)
+    width = max(console.width - 4, 20)  # the spinner and its gap
+    first = f"Listing tools from {len(specs)} server{'s' if len(specs) > 1 else ''}"
+    with console.status(first[:width]) as status:
+        return anyio.run(_run, specs, timeout, status.update, width)
