@@ -10,7 +10,7 @@ INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
-	clean conformance conformance-docs fidelity
+	clean conformance conformance-docs fidelity interop
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
@@ -121,6 +121,31 @@ conformance-docs: install $(CONF_STAMP) ## Rerun the conformance suite and rewri
 	CONFORMANCE_DIR=$(CONF) node --test conformance/conformance.test.mjs
 	$(BIN)/python conformance/table.py $(CONF)/results.json docs/conformance.md
 
+# Interop with the real ecosystem (interop/README.md): pinned TypeScript-SDK servers and the
+# official TypeScript client from npm, Python-SDK servers from PyPI in venvs of their own (they
+# pin their own mcp), all installed under .cache/interop/ (gitignored). Not part of `make test`.
+INTEROP := .cache/interop
+INTEROP_NODE_STAMP := $(INTEROP)/node/node_modules/.installed
+
+$(INTEROP_NODE_STAMP): interop/package.json interop/package-lock.json
+	rm -rf $(INTEROP)/node && mkdir -p $(INTEROP)/node
+	cp interop/package.json interop/package-lock.json $(INTEROP)/node/
+	cd $(INTEROP)/node && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+$(INTEROP)/py/.installed: interop/requirements.txt
+	rm -rf $(@D) && $(PYTHON) -m venv $(@D)
+	$(@D)/bin/python -m pip install --quiet -r interop/requirements.txt
+	@touch $@
+
+$(INTEROP)/py-mcp1/.installed: interop/requirements-mcp1.txt
+	rm -rf $(@D) && $(PYTHON) -m venv $(@D)
+	$(@D)/bin/python -m pip install --quiet -r interop/requirements-mcp1.txt
+	@touch $@
+
+interop: install $(INTEROP_NODE_STAMP) $(INTEROP)/py/.installed $(INTEROP)/py-mcp1/.installed ## Check live servers from npm and PyPI against the official SDK clients (~3 min)
+	$(BIN)/python -m pytest -q interop
+
 clean: ## Remove .venv, .venv-bench, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(CONF) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(CONF) $(INTEROP) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
