@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from schema_compat.proxy.relay import CONNECTION_CLOSED, REQUEST_TIMEOUT, Relay
 
 LISTING = {"tools": [
@@ -179,3 +181,137 @@ def test_a_failure_inside_the_proxy_passes_the_message_through(monkeypatch: Any)
     assert relay.from_client(call).to_upstream == [call]
     assert lines == ["tools/list: not transformed (RuntimeError: boom); passed through as is",
                      "tools/call: not repaired (RuntimeError: boom); forwarded as is"]
+
+
+def test_a_listing_is_transformed_once_until_list_changed() -> None:
+    relay, _, lines = make()
+    answers = [listed(relay) for _ in range(3)]
+    assert answers[0] == answers[1] == answers[2]
+    assert relay.transforms == 1
+    assert len(lines) == 1  # logged once
+    relay.from_upstream({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    assert listed(relay) == answers[0]
+    assert relay.transforms == 2
+    assert len(lines) == 2
+
+
+def test_a_different_listing_is_transformed_even_without_list_changed() -> None:
+    """A server that changes its tools without saying so still gets the new listing
+    transformed: the cache answers only for the very same page."""
+    relay, _, _ = make()
+    listed(relay)
+    changed = {"tools": [{"name": "other", "inputSchema": {
+        "type": "object", "properties": {"x": {"type": ["integer", "null"]}}}}]}
+    relay.from_client(request(2, "tools/list"))
+    [answer] = relay.from_upstream({"jsonrpc": "2.0", "id": 2, "result": changed}).to_client
+    assert answer["result"]["tools"][0]["inputSchema"]["properties"]["x"] == {
+        "type": "integer", "nullable": True}
+    assert relay.transforms == 2
+
+
+def test_pages_are_cached_by_their_cursor() -> None:
+    relay, _, _ = make()
+    page2 = {"tools": [{"name": "b", "inputSchema": {"type": "object"}}]}
+    for rid, cursor, page in ((1, None, LISTING), (2, "c2", page2), (3, None, LISTING),
+                              (4, "c2", page2)):
+        relay.from_client(request(rid, "tools/list", {"cursor": cursor} if cursor else None))
+        relay.from_upstream({"jsonrpc": "2.0", "id": rid, "result": page})
+    assert relay.transforms == 2
+
+
+def test_a_message_left_alone_is_the_same_object() -> None:
+    """So that the transport forwards the bytes it read instead of writing them anew."""
+    relay, _, _ = make()
+    listed(relay)
+    valid = request(3, "tools/call", {"name": "get weather", "arguments": {"days": 3}})
+    assert relay.from_client(valid).to_upstream[0] is valid
+    answer = {"jsonrpc": "2.0", "id": 3, "result": {"content": []}}
+    assert relay.from_upstream(answer).to_client[0] is answer
+    renamed = request(4, "tools/call", {"name": "get_weather", "arguments": {"days": 3}})
+    assert relay.from_client(renamed).to_upstream[0] is not renamed
+
+
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {}}}
+
+
+def test_the_proxys_own_requests_speak_the_clients_era() -> None:
+    legacy, _, _ = make()
+    legacy.from_client(request(1, "initialize", {"protocolVersion": "2025-11-25"}))
+    legacy.from_upstream({"jsonrpc": "2.0", "id": 1, "result": {
+        "protocolVersion": "2025-06-18", "capabilities": {}}})
+    assert (legacy.era, legacy.protocol_version) == ("legacy", "2025-06-18")
+    assert "params" not in legacy.own_listing_request(None)
+
+    modern, _, _ = make()
+    modern.from_client(request(1, "server/discover", {"_meta": ENVELOPE}))
+    modern.from_upstream({"jsonrpc": "2.0", "id": 1, "result": {
+        "supportedVersions": ["2026-07-28"], "capabilities": {}}})
+    assert (modern.era, modern.protocol_version) == ("modern", "2026-07-28")
+    own = modern.own_listing_request("c2")
+    assert own["params"] == {"cursor": "c2", "_meta": ENVELOPE}
+
+
+def test_a_discover_the_upstream_refuses_leaves_the_era_to_initialize() -> None:
+    relay, _, _ = make()
+    relay.from_client(request(1, "server/discover", {"_meta": ENVELOPE}))
+    relay.from_upstream({"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -32601, "message": "Method not found"}})
+    assert relay.era is None
+    relay.from_client(request(2, "initialize", {"protocolVersion": "2025-11-25"}))
+    relay.from_upstream({"jsonrpc": "2.0", "id": 2, "result": {
+        "protocolVersion": "2025-11-25"}})
+    assert relay.era == "legacy"
+
+
+def _negotiated(answers: list[dict[str, Any] | None]) -> tuple[Relay, list[dict[str, Any]]]:
+    """Run `negotiate` against scripted answers; returns the relay and what it asked."""
+    import anyio
+
+    from schema_compat.proxy.relay import negotiate
+
+    relay, _, _ = make()
+    asked: list[dict[str, Any]] = []
+
+    async def ask(msg: dict[str, Any]) -> dict[str, Any] | None:
+        asked.append(msg)
+        answer = answers.pop(0)
+        return None if answer is None else {"jsonrpc": "2.0", "id": msg["id"], **answer}
+
+    anyio.run(negotiate, relay, ask)
+    return relay, asked
+
+
+def _proposed(msg: dict[str, Any]) -> str:
+    assert msg["method"] == "server/discover"
+    return str(msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"])
+
+
+def test_negotiation_finds_a_modern_upstream() -> None:
+    relay, asked = _negotiated([{"result": {"supportedVersions": ["2026-07-28"]}}])
+    assert [_proposed(m) for m in asked] == ["2026-07-28"]
+    assert (relay.era, relay.protocol_version) == ("modern", "2026-07-28")
+    own = relay.own_listing_request(None)
+    assert own["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+
+
+def test_negotiation_retries_once_at_a_version_the_upstream_names() -> None:
+    relay, asked = _negotiated([
+        {"error": {"code": -32022, "message": "unsupported",
+                   "data": {"supported": ["2026-07-28", "2027-01-01"]}}},
+        {"result": {"supportedVersions": ["2026-07-28"]}}])
+    assert len(asked) == 2 and relay.era == "modern"
+
+
+@pytest.mark.parametrize("answer", [
+    {"error": {"code": -32601, "message": "Method not found"}},
+    {"result": {"supportedVersions": ["2025-11-25"]}},  # discover, but no modern version
+    {"error": {"code": -32022, "message": "x", "data": {"supported": ["2025-06-18"]}}},
+    None,  # no answer within the timeout
+])
+def test_negotiation_falls_back_to_the_handshake_era(answer: dict[str, Any] | None) -> None:
+    relay, asked = _negotiated([answer])
+    assert len(asked) == 1
+    assert relay.era == "legacy"
+    assert "params" not in relay.own_listing_request(None)

@@ -1,0 +1,38 @@
+"""`schema-compat proxy`'s command line read without typer (schema_compat/proxy/argv.py):
+what it reads must be what typer reads, and whatever it is not sure of is left to typer."""
+
+from __future__ import annotations
+
+import pytest
+
+from schema_compat.proxy.argv import ProxyLine, read_proxy_line
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--", "python", "server.py", "--port", "1"],
+     ProxyLine(command=["python", "server.py", "--port", "1"])),
+    (["python", "server.py", "--", "x"], ProxyLine(command=["python", "server.py", "--", "x"])),
+    (["-p", "OpenAI-Strict", "--timeout", "2.5", "--log=/tmp/l", "--lossless-only",
+      "--env", "A=1", "--env", "B= two=2", "--cwd", "/tmp", "--", "srv"],
+     ProxyLine(provider="openai-strict", timeout=2.5, log="/tmp/l", lossless_only=True,
+               env={"A": "1", "B": " two=2"}, cwd="/tmp", command=["srv"])),
+    (["--url", "http://h/mcp", "--header", "Authorization:  Bearer t ", "--header", "X: y"],
+     ProxyLine(url="http://h/mcp", headers={"Authorization": "Bearer t", "X": "y"})),
+    (["--provider=vertex", "--sse", "http://h/sse"], ProxyLine(provider="vertex",
+                                                             sse="http://h/sse")),
+])
+def test_what_it_reads(args: list[str], expected: ProxyLine) -> None:
+    assert read_proxy_line(args) == expected
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--"], ["--help"], ["--", ], ["--provider", "nope", "--", "srv"],
+    ["--timeout", "0", "--", "srv"], ["--timeout", "x", "--", "srv"],
+    ["--url", "http://h/mcp", "--", "srv"], ["--url", "u", "--sse", "s"],
+    ["--header", "A: b", "--", "srv"], ["--env", "A=1", "--url", "u"],
+    ["--cwd", "/", "--sse", "s"], ["--env", "novalue", "--", "srv"],
+    ["--header", "nocolon", "--url", "u"], ["--log", "a", "--log", "b", "--", "srv"],
+    ["-pgemini", "--", "srv"], ["--verbose", "--", "srv"], ["--timeout"],
+])
+def test_what_it_leaves_to_typer(args: list[str]) -> None:
+    assert read_proxy_line(args) is None
