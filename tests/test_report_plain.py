@@ -129,7 +129,7 @@ def test_rich_prints_it_all_if_its_line_breaking_moves(monkeypatch: pytest.Monke
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
     assert isinstance(plain_output(), PlainOutput)
-    monkeypatch.delattr("rich._wrap.divide_line")
+    monkeypatch.delattr("rich.cells.chop_cells")
     assert plain_output() is None
 
 

@@ -132,7 +132,8 @@ def test_summary_line_counts_and_hint() -> None:
     out = _joined(_render(_report(), width=200))
     assert "6 tools: 3 compatible, 3 incompatible with gemini" in out
     assert "4 findings (3 errors, 1 warning)" in out
-    assert "fixable: 1 lossless, 1 hinted, 1 lossy, 1 without a fix" in out
+    assert ("4 findings (3 errors, 1 warning): 3 fixable (1 lossless, 1 hinted, 1 lossy), "
+            "1 without a fix") in out
     assert "run `schema-compat transform` to apply 3 changes (1 lossy)" in out
     assert "`schema-compat diff read_files` to see one" in out
     assert "1 tool stays incompatible after transform: tree" in out

@@ -92,18 +92,23 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
                for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
+    originals = None
     if known is not None:
-        reports = _apply_baseline(reports, known, baseline or "")
-    listed = _print_check(reports, output_format, json_out, verbose)
-    if not (listed and sys.stdout.isatty()):  # on a terminal the text report lists them
+        originals, reports = reports, _apply_baseline(reports, known, baseline or "")
+    # On a terminal the text report lists unreadable sources itself; anywhere else each is
+    # one line on stderr (once: the text report then only counts them).
+    on_terminal = sys.stdout.isatty()
+    listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
+                          on_terminal)
+    if not (listed and on_terminal):
         print_errors(errors)
     return max(exit_status(r, fail_level) for r in reports)
 
 
-def _print_check(reports: list[Report], output_format: str, json_out: bool,
-                 verbose: bool) -> bool:
-    """Print the report; True when it was the text report, which lists unreadable sources
-    itself."""
+def _print_check(reports: list[Report], output_format: str, json_out: bool, verbose: bool,
+                 originals: list[Report] | None, baseline: str, on_terminal: bool) -> bool:
+    """Print the report; True when it was the text report. `originals` are the reports
+    before the baseline took its findings out."""
     if output_format in ("sarif", "github", "markdown"):
         from importlib import import_module
 
@@ -118,7 +123,9 @@ def _print_check(reports: list[Report], output_format: str, json_out: bool,
     else:
         from ..report.text import render_check, text_output
 
-        render_check(reports[0], text_output(), verbose=verbose)
+        render_check(reports[0], text_output(), verbose=verbose,
+                     original=originals[0] if originals else None, baseline=baseline,
+                     errors_inline=on_terminal)
         return True
     return False
 

@@ -6,9 +6,10 @@ Apart from the typer app for the same reason as commands/check.py: a plain comma
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from .common import (
     EXIT_OK,
@@ -40,15 +41,20 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
     (tool_name, sources, provider, json_out, select, ignore, lossless_only, live) = options
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
+    if not sources and not live.given() and _is_source(tool_name):
+        _fail_missing_tool(tool_name)
     loaded, errors = load_inputs(sources, live)
     print_errors(errors)
     tools = [t for s in loaded for t in s.tools]
     chosen = [t for t in tools if t.name == tool_name]
     if not chosen:
-        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
         where = ", ".join(sources or []) or ", ".join(s.label for s in loaded) or "the sources"
         fail(f"no tool named {tool_name!r} in {where}",
-             f"tools here: {names}" if names else "no tools were read")
+             f"tools here: {_names(tools)}" if tools else "no tools were read")
+    holders = list(dict.fromkeys(t.source for t in chosen))
+    if len(holders) > 1:
+        fail(f"tool {tool_name!r} is in {len(holders)} sources: {', '.join(holders)}",
+             _choose_hint(tool_name, holders[0], live))
     results = run_tools(chosen[:1], plan, per_tool)
     report = make_report(plan.profile.name, results, errors)
     if json_out:
@@ -67,3 +73,44 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
 
         render_diff(results[0], make_console())
     return EXIT_USAGE if errors else EXIT_OK
+
+
+def _names(tools: list[Any], most: int = 10) -> str:
+    names = list(dict.fromkeys(t.name for t in tools))
+    return ", ".join(names[:most]) + (", …" if len(names) > most else "")
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _choose_hint(tool_name: str, first: str, live: LiveOpts) -> str:
+    """How to name one source of several that serve the same tool."""
+    if os.path.exists(first):
+        return (f"give only the one to show, e.g. schema-compat diff {_quote(tool_name)} "
+                f"{_quote(first)}")
+    if live.config:
+        return "pick one server with --name NAME, or give only that one SOURCE"
+    return "give only the server or file to show"
+
+
+def _is_source(name: str) -> bool:
+    """True when `diff`'s TOOL argument is a SOURCE: a file or directory that exists, or -."""
+    return name == "-" or os.path.exists(name)
+
+
+def _fail_missing_tool(path: str) -> NoReturn:
+    """`diff tools.json`: the TOOL was left out. Names a few tools of the file, when it can
+    be read, so the next command line can be typed at once."""
+    hint = f"give the tool first: schema-compat diff TOOL {_quote(path)}"
+    if path != "-":
+        from ..extract.files import load_sources
+
+        loaded, _ = load_sources([path])
+        tools = [t for s in loaded for t in s.tools]
+        if tools:
+            hint = (f"give the tool first, e.g. schema-compat diff {_quote(tools[0].name)} "
+                    f"{_quote(path)}; tools in {path}: {_names(tools, 6)}")
+    fail(f"no TOOL given: {path!r} is a SOURCE, and diff shows one tool of it", hint)

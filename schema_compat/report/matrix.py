@@ -15,6 +15,7 @@ from ..model import ToolResult
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
 Cell = Literal["compatible", "fixable", "fixable-lossy", "incompatible"]
 CELLS: tuple[Cell, ...] = ("compatible", "fixable", "fixable-lossy", "incompatible")
@@ -49,44 +50,109 @@ def matrix_to_dict(by_provider: Mapping[str, Sequence[ToolResult]]) -> dict[str,
 
 
 def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Console) -> None:
-    """Full provider names as column heads when they fit the terminal; otherwise the short
-    labels of provider-rules.md (GEM, OAI-S, ...) with a key below, and the tool column
-    folds long names."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
+    """Full provider names as column heads when the table fits the terminal that way;
+    otherwise the short labels of the profiles (GEM, OAI-S, ...) with a key below. A source
+    column appears when the tools come from more than one source, so that one tool name
+    served twice gives two rows told apart; it names each source by the shortest end of its
+    path that tells it from the others. Where a source column would make tool names wrap,
+    each source heads its own rows instead."""
     from ..profiles import get_profile
 
     data = matrix_to_dict(by_provider)
     providers = data["providers"]
-    tool_width = max((len(r["tool"]) for r in data["rows"]), default=4)
-    tool_width = max(min(tool_width, 32), len("total lossy"))
-    full = tool_width + sum(max(len(p), 5) + 3 for p in providers) + 1
+    short = short_sources([row["source"] for row in data["rows"]])
+    with_source = len(set(short.values())) > 1
+    tool_width = max([len("total lossy"), *(cell_len(row["tool"]) for row in data["rows"])])
+    source_width = max([len("source"), *(cell_len(v) for v in short.values())])
     labels = {p: p for p in providers}
-    if full > console.width:
+    lead = tool_width + (source_width + _GAP if with_source else 0) + _GAP
+    if lead + _cells_width(labels) > console.width:
         for p in providers:
             prof = get_profile(p)
             labels[p] = prof.label if prof else p
-    table = Table(title="Compatibility by provider", box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True)
-    table.add_column("tool", style="bold", overflow="fold", min_width=min(tool_width, 16),
-                     max_width=max(16, console.width - sum(max(len(labels[p]), 5) + 3
-                                                          for p in providers)))
-    for p in providers:
-        table.add_column(labels[p], justify="center", no_wrap=True)
-    for row in data["rows"]:
-        table.add_row(row["tool"], *(Text(SYMBOLS[row["cells"][p]][0],
-                                          style=SYMBOLS[row["cells"][p]][1])
-                                     for p in providers))
-    table.add_section()
-    for c in CELLS:
-        symbol, style = SYMBOLS[c]
-        table.add_row(Text(f"total {symbol}", style=style),
-                      *(str(data["totals"][p][c]) for p in providers))
-    console.print(table)
+    avail = console.width - _cells_width(labels) - _GAP
+    grouped = with_source and tool_width + source_width + _GAP > avail
+    if with_source and not grouped:
+        avail -= _GAP
+    if grouped:
+        tool_width += len("  ")  # tool names are indented under their source
+    tool_width = min(tool_width, max(len("total lossy"), avail))
+    console.print(_matrix_table(data, labels, short if with_source else None, grouped,
+                                tool_width, source_width))
     if any(labels[p] != p for p in providers):
         console.print("columns: " + ", ".join(f"{labels[p]} {p}" for p in providers),
                       style="dim")
     console.print("✓ compatible as is · fix: fixable with lossless or hinted fixes only · "
                   "lossy: fixable, the accepted arguments change · ✗ cannot be made to work")
+
+
+# Each column of the table (box.SIMPLE_HEAD, collapsed padding) takes two cells beside its
+# own width.
+_GAP = 2
+
+
+def _cells_width(labels: dict[str, str]) -> int:
+    return sum(max(len(label), 5) + _GAP for label in labels.values())
+
+
+def cell_len(text: str) -> int:
+    from rich.cells import cell_len as rich_cell_len
+
+    return rich_cell_len(text)
+
+
+def short_sources(sources: Sequence[str]) -> dict[str, str]:
+    """Each source by the fewest trailing path parts that no other source ends with:
+    `examples/mixed.json` and `tests/data/corpus/github.json` are `mixed.json` and
+    `github.json`; a server's name stays as it is."""
+    unique = list(dict.fromkeys(sources))
+    parts = {s: s.replace("\\", "/").split("/") for s in unique}
+    out: dict[str, str] = {}
+    for s in unique:
+        for n in range(1, len(parts[s]) + 1):
+            tail = parts[s][-n:]
+            if all(o == s or parts[o][-n:] != tail for o in unique):
+                out[s] = "/".join(tail)
+                break
+        else:
+            out[s] = s
+    return out
+
+
+def _matrix_table(data: dict[str, Any], labels: dict[str, str],
+                  sources: dict[str, str] | None, grouped: bool, tool_width: int,
+                  source_width: int) -> Table:
+    """The matrix as a rich Table: the tool and source columns at the widths given (they
+    fold what does not fit), the provider cells never wrap. With `grouped`, the sources
+    are rows of their own above their tools' rows rather than a column."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    providers = data["providers"]
+    table = Table(title="Compatibility by provider", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
+    table.add_column("tool", style="bold", overflow="fold", width=tool_width)
+    column = sources is not None and not grouped
+    if column:
+        table.add_column("source", style="dim", overflow="fold", width=source_width)
+    for p in providers:
+        table.add_column(labels[p], justify="center", no_wrap=True,
+                         width=max(len(labels[p]), 5))
+    heading = None
+    for row in data["rows"]:
+        if sources is not None and grouped and row["source"] != heading:
+            heading = row["source"]
+            table.add_row(Text(sources[heading], style="dim italic"),
+                          *([""] * len(providers)))
+        name = Text(("  " if grouped else "") + row["tool"])
+        lead = [name] + ([Text(sources[row["source"]])] if sources and column else [])
+        table.add_row(*lead, *(Text(SYMBOLS[row["cells"][p]][0],
+                                    style=SYMBOLS[row["cells"][p]][1])
+                               for p in providers))
+    table.add_section()
+    for c in CELLS:
+        symbol, style = SYMBOLS[c]
+        table.add_row(Text(f"total {symbol}", style=style), *([""] if column else []),
+                      *(str(data["totals"][p][c]) for p in providers))
+    return table

@@ -5,15 +5,18 @@ built with the same calls as `rich.text.Text` (a base style, `append`, `append_t
 console that shows styles they become rich `Text` and rich renders them. Through a pipe with
 no colour forced, rich would write the same characters without any escape; `PlainOutput`
 writes them itself, so that `check tools.json | ...` does not import rich.console (most of
-the cost of a `check` of a small file, beyond Python's own start-up). Its wrapping is rich's
-own (`divide_line`, cell widths); anything it does not reproduce exactly (tabs, control and
-other non-printable characters) is handed to a rich console instead.
+the cost of a `check` of a small file, beyond Python's own start-up). Both break lines with
+`wrap_offsets` (rich's word wrapping, except that a JSONPath too long for a line is broken
+before a `.` or `[` rather than in the middle of a name) and measure with rich's cell widths;
+anything the plain writer does not reproduce exactly (tabs, control and other non-printable
+characters) is handed to a rich console instead.
 """
 
 from __future__ import annotations
 
 import builtins
 import os
+import re
 import sys
 from typing import IO, TYPE_CHECKING
 
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["PlainOutput", "Styled", "plain_output"]
+__all__ = ["PlainOutput", "Styled", "plain_output", "wrap_offsets"]
 
 # The variables that make rich style output that is not a terminal: then rich decides.
 _FORCING = ("FORCE_COLOR", "TTY_COMPATIBLE")
@@ -121,7 +124,6 @@ class PlainOutput:
     def hanging(self, lead: str, body: str) -> None:
         """`lead`, then `body` wrapped to the width under itself, as `print_hanging` prints
         them on a rich console: the same breaks, no trailing spaces, lines cut at the width."""
-        from rich._wrap import divide_line
         from rich.cells import cell_len, set_cell_size
 
         width = self.width
@@ -129,7 +131,7 @@ class PlainOutput:
         avail = max(1, width - indent)
         pieces: list[str] = []
         for line in body.split("\n") if body else []:
-            offsets = divide_line(line, avail, fold=True)
+            offsets = wrap_offsets(line, avail)
             for start, end in zip([0, *offsets], [*offsets, len(line)], strict=True):
                 piece = line[start:end]  # a wide character may still overflow: it is cut
                 pieces.append(set_cell_size(piece, avail) if cell_len(piece) > avail else piece)
@@ -148,6 +150,61 @@ class PlainOutput:
                             "to your environment ***")
             raise
         file.flush()
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+# Where a word that is a JSONPath may be broken: before a member (`.name`) or a subscript
+# (`[0]`, `['$ref']`), never inside a name.
+_PATH_BREAK = re.compile(r"(?<=.)(?=[.[])")
+
+
+def wrap_offsets(line: str, width: int) -> list[int]:
+    """Where to break `line` (no newline in it) so that each piece fits in `width` cells:
+    rich's `divide_line` with folding, except that a word longer than a whole line is folded
+    before a `.` or `[` that fits, so a long JSONPath breaks between its steps."""
+    from rich.cells import cell_len
+
+    breaks: list[int] = []
+    offset = 0  # cells used on the current line
+    for match in _WORD.finditer(line):
+        start, word = match.start(), match.group()
+        length = cell_len(word.rstrip())
+        if width - offset >= length:
+            offset += cell_len(word)
+        elif length > width:
+            pieces = _fold(word, width)
+            for k, piece in enumerate(pieces):
+                if start:
+                    breaks.append(start)
+                if k == len(pieces) - 1:
+                    offset = cell_len(piece)
+                else:
+                    start += len(piece)
+        elif offset and start:
+            breaks.append(start)
+            offset = cell_len(word)
+    return breaks
+
+
+def _fold(word: str, width: int) -> list[str]:
+    """A word cut into pieces of at most `width` cells, each cut before a `.` or `[` when
+    one falls within the piece, else at the width (rich's `chop_cells`)."""
+    from rich.cells import cell_len, chop_cells
+
+    pieces: list[str] = []
+    rest = word
+    while cell_len(rest.rstrip()) > width:
+        cut = 0
+        for m in _PATH_BREAK.finditer(rest):
+            if cell_len(rest[:m.start()]) > width:
+                break
+            cut = m.start()
+        if not cut:  # at least one character, as chop_cells gives a too-wide one alone
+            cut = max(1, len(chop_cells(rest, width)[0]))
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    pieces.append(rest)
+    return pieces
 
 
 def _console_width() -> int:
@@ -170,12 +227,11 @@ def plain_output(*, stderr: bool = False) -> PlainOutput | None:
     file = sys.stderr if stderr else sys.stdout
     if sys.platform == "win32" or hasattr(builtins, "get_ipython"):
         return None
-    try:  # rich's line breaking is a private module: should it move, rich prints it all
-        import rich._wrap
+    try:  # rich's cell measures: should they move, rich prints it all
         import rich.cells
     except ImportError:
         return None
-    if not hasattr(rich._wrap, "divide_line"):
+    if not all(hasattr(rich.cells, f) for f in ("cell_len", "chop_cells", "set_cell_size")):
         return None
     if any(name in os.environ for name in _FORCING):
         return None

@@ -103,9 +103,18 @@ def print_hanging(console: Output, lead: Styled, body: Styled) -> None:
 def _print_hanging(console: Console, lead: Text, body: Text) -> None:
     from rich.text import Text
 
+    from .styled import wrap_offsets
+
     indent = lead.cell_len
     avail = max(1, console.size.width - indent)
-    lines = body.wrap(console, avail, overflow="fold") if body.plain else [Text()]
+    lines: list[Text] = []
+    for paragraph in body.split("\n", allow_blank=True) if body.plain else [Text()]:
+        if "\t" in paragraph.plain:
+            paragraph.expand_tabs(8)
+        for line in paragraph.divide(wrap_offsets(paragraph.plain, avail)):
+            line.rstrip_end(avail)
+            line.truncate(avail, overflow="fold")
+            lines.append(line)
     out: list[Text] = []
     for k, line in enumerate(lines):
         row = lead.copy() if k == 0 else Text(" " * indent)
@@ -163,7 +172,11 @@ def _fix_label(result: ToolResult) -> Styled:
 def _safety_tag(finding: Finding) -> Styled:
     if finding.fix_safety is None:
         return Styled("[no fix]", "dim")
-    return Styled(f"[{finding.fix_safety}]", SAFETY_STYLE[finding.fix_safety])
+    # the class, then the effect that defines it: what the server accepts, what the model
+    # is told
+    accepts, told = finding.fix_effect or ("", "")
+    effect = f": {accepts}, {told}"
+    return Styled(f"[{finding.fix_safety}{effect}]", SAFETY_STYLE[finding.fix_safety])
 
 
 def printable(text: str) -> str:
@@ -234,14 +247,25 @@ def _counts(counter: Counter[str], order: Iterable[str], *, plural: bool = False
     return ", ".join(parts)
 
 
-def render_check(report: Report, console: Output, *, verbose: bool = False) -> None:
-    """The `check` report: findings per tool, then unreadable sources, then the totals."""
-    results = report.results
-    with_findings = [r for r in results if r.findings]
-    clean = [r for r in results if not r.findings]
+def render_check(report: Report, console: Output, *, verbose: bool = False,
+                 original: Report | None = None, baseline: str = "",
+                 errors_inline: bool = True) -> None:
+    """The `check` report: findings per tool, then unreadable sources, then the totals.
 
-    for result in with_findings:
-        print_line(console, _tool_header(result))
+    With a baseline, `report` holds the new findings only and `original` every finding:
+    a tool's status and fixability are the original's (a baselined error still makes a tool
+    incompatible), while only new findings are listed. Without `errors_inline` the unreadable
+    sources are counted but not listed (the caller prints each on stderr).
+    """
+    results = report.results
+    before = original.results if original is not None else results
+    with_findings = [(r, b) for r, b in zip(results, before, strict=True) if r.findings]
+    clean = [b for r, b in zip(results, before, strict=True) if not b.findings]
+    baselined = [b for r, b in zip(results, before, strict=True)
+                 if b.findings and not r.findings]
+
+    for result, full in with_findings:
+        print_line(console, _tool_header(full))
         print_rows(console, _finding_rows(result.findings, verbose=verbose))
         console.print()
 
@@ -249,37 +273,61 @@ def render_check(report: Report, console: Output, *, verbose: bool = False) -> N
         prefix = f"{_plural(len(clean), 'tool')} compatible, no findings"
         names = [r.tool.name for r in clean] if verbose else []
         print_line(console, _names_line(prefix, names, "green"))
+    if baselined:
+        prefix = f"{_plural(len(baselined), 'tool')} with findings in the baseline only"
+        bad = sum(1 for r in baselined if r.status == "INCOMPATIBLE")
+        if bad:
+            prefix += f" ({bad} of them incompatible)" if len(baselined) > 1 else " (incompatible)"
+        names = [r.tool.name for r in baselined] if verbose else []
+        print_line(console, _names_line(prefix, names, "yellow"))
 
     if report.errors:
-        if clean:
+        if clean or baselined:
             console.print()
-        print_line(
-            console,
-            Styled(f"{_plural(len(report.errors), 'source')} could not be read:", "bold red"),
-        )
-        print_rows(
-            console,
-            [([Styled("error", SEVERITY_STYLE["error"])], Styled(e.one_line()))
-             for e in report.errors],
-        )
+        count = _plural(len(report.errors), "source")
+        if errors_inline:
+            print_line(console, Styled(f"{count} could not be read:", "bold red"))
+            print_rows(
+                console,
+                [([Styled("error", SEVERITY_STYLE["error"])], Styled(e.one_line()))
+                 for e in report.errors],
+            )
+        else:
+            print_line(console, Styled(f"{count} could not be read (each is on stderr)",
+                                       "bold red"))
 
-    if clean or report.errors:
+    if clean or baselined or report.errors:
         console.print()
-    for line in _summary_lines(report, verbose=verbose):
+    for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline):
         print_line(console, line)
 
 
-def _summary_lines(report: Report, *, verbose: bool) -> list[Styled]:
-    results = report.results
+def _findings_part(findings: list[Finding]) -> str:
+    """`49 findings (45 errors, 4 warnings): 46 fixable (18 lossless, 22 hinted, 6 lossy),
+    3 without a fix`."""
+    severities: Counter[str] = Counter(f.severity for f in findings)
+    fixes: Counter[str] = Counter(f.fix_safety for f in findings if f.fix_safety)
+    text = (f"{_plural(len(findings), 'finding')} "
+            f"({_counts(severities, SEVERITIES, plural=True)})")
+    fixable = sum(fixes.values())
+    parts = []
+    if fixable:
+        parts.append(f"{fixable} fixable ({_counts(fixes, SAFETIES)})")
+    if fixable < len(findings):
+        parts.append(f"{len(findings) - fixable} without a fix")
+    return f"{text}: {', '.join(parts)}"
+
+
+def _summary_lines(report: Report, *, verbose: bool, original: Report | None = None,
+                   baseline: str = "") -> list[Styled]:
+    results = original.results if original is not None else report.results
     if not results:
         return [
             Styled("no tools found" + (" (see the errors above)" if report.errors else ""), "bold")
         ]
 
     incompatible = sum(1 for r in results if r.status == "INCOMPATIBLE")
-    findings = [f for r in results for f in r.findings]
-    severities: Counter[str] = Counter(f.severity for f in findings)
-    fixes: Counter[str] = Counter(f.fix_safety or "unfixable" for f in findings)
+    findings = [f for r in report.results for f in r.findings]
 
     line = Styled()
     line.append(f"{_plural(len(results), 'tool')}: ", "bold")
@@ -287,14 +335,14 @@ def _summary_lines(report: Report, *, verbose: bool) -> list[Styled]:
     line.append(", ")
     line.append(f"{incompatible} incompatible", "bold red" if incompatible else "")
     line.append(f" with {report.provider}")
-    if findings:
-        line.append(f"; {_plural(len(findings), 'finding')} (")
-        line.append(_counts(severities, SEVERITIES, plural=True))
-        line.append(")")
-        fix_part = _counts(fixes, SAFETIES)
-        if fixes.get("unfixable"):
-            fix_part = ", ".join(p for p in (fix_part, f"{fixes['unfixable']} without a fix") if p)
-        line.append(f"; fixable: {fix_part}")
+    if original is not None:
+        known = sum(len(r.findings) for r in original.results) - len(findings)
+        line.append("; ")
+        line.append(_findings_part(findings).replace(" finding", " new finding", 1)
+                    if findings else "no new findings")
+        line.append(f"; {known} in baseline {baseline}" if baseline else f"; {known} baselined")
+    elif findings:
+        line.append(f"; {_findings_part(findings)}")
     if report.errors:
         line.append("; ")
         line.append(f"{_plural(len(report.errors), 'source')} unreadable", "bold red")
