@@ -84,10 +84,11 @@ def transform(tools: Sequence[ToolLike], provider: str = "gemini", *,
               lossless_only: bool = False, select: list[str] | None = None,
               ignore: list[str] | None = None) -> list[ToolResult]:
     """One result per tool, in order: `transformed_name`, `transformed_schema`, `changes`
-    (each with rule code, path and safety), `remaining` findings and `fix_status`.
+    (each with rule code, path, safety and effect: `accepts`, `told`), `remaining` findings
+    and `fix_status`.
 
-    `lossless_only=True` refuses fixes that change what arguments are accepted (and
-    renames), so the server's own validation of the original schema still holds.
+    `lossless_only=True` applies only lossless changes: the arguments the transformed schema
+    accepts are exactly those the original accepts, and nothing is renamed.
     """
     return run(_tooldefs(tools), provider, select=select, ignore=ignore,
                lossless_only=lossless_only)

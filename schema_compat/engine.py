@@ -16,10 +16,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .model import Change, Finding, Path, Severity, ToolDef, ToolResult
+from .model import (
+    Accepts,
+    Change,
+    Finding,
+    Path,
+    Severity,
+    ToolDef,
+    ToolResult,
+    safety_of,
+)
 from .profiles import Profile, get_profile
 from .rules import refs as ref_rules
-from .rules.base import Fixed, Hit, NodeContext, Rule
+from .rules.base import Edit, Fixed, Hit, NodeContext, Rule, effect_of_hit
 from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
 from .schema.jsoncopy import json_copy, json_tree_copy
@@ -104,14 +113,28 @@ class Plan:
 
     def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
         if rule.fix:
-            return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
-                           hit.keyword, rule.fix_title, hit.safety or rule.safety,
-                           scope)  # type: ignore[arg-type]
+            if hit.safety is not None:
+                fix = effect_of_hit(hit.safety, hit.accepts, hit.told)
+            else:
+                fix = effect_of_hit(rule.safety, rule.accepts, rule.told)
+            if fix is not None:
+                return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
+                               hit.keyword, rule.fix_title, fix[0], scope,  # type: ignore[arg-type]
+                               fix[1], fix[2])
         return Finding(rule.code, rule.name, self.severity(rule), path, hit.message,
                        hit.keyword, None, None, scope)  # type: ignore[arg-type]
 
     def allows(self, fixed: Fixed) -> bool:
-        return not (self.lossless_only and fixed.safety == "lossy")
+        """Whether the fix may be applied: with lossless-only, only lossless changes (the
+        arguments accepted equal, nothing the model was told lost)."""
+        return not (self.lossless_only and fixed.safety != "lossless")
+
+
+def change_of(code: str, path: Path, edit: Edit, scope: str = "schema") -> Change:
+    """The change an edit records, with its declared effect and the safety it defines."""
+    accepts, told = edit.effect
+    return Change(code, path, edit.class_, edit.description, scope,  # type: ignore[arg-type]
+                  accepts, told)
 
 
 def make_plan(profile: str | Profile, select: list[str] | None = None,
@@ -303,7 +326,7 @@ def _transform(schema: Any, plan: Plan, checked: bool = False,
                 copies = fixed.origins if work is schema else None
                 work = fixed.node
                 changed = True
-                changes.extend(Change(e.code or rule.code, e.rel, e.safety, e.description)
+                changes.extend(change_of(e.code or rule.code, e.rel, e)
                                for e in fixed.edits)
                 ref_rules.clear_cache()
         from_check: Checked | None = None
@@ -453,8 +476,8 @@ class _NodePass:
                 node = fixed.node
                 own = None
                 self.changed = True
-                self.changes.extend(Change(e.code or rule.code, path + e.rel, e.safety,
-                                           e.description) for e in fixed.edits)
+                self.changes.extend(change_of(e.code or rule.code, path + e.rel, e)
+                                    for e in fixed.edits)
                 break
             else:
                 if not hits and not declined_before:  # the usual case: no fix was refused
@@ -501,12 +524,70 @@ def fix_tool_name(info: ToolInfo, plan: Plan) -> tuple[str, list[Change]]:
         if fixed is None or not plan.allows(fixed):
             continue
         info = info._replace(name=fixed.node)
-        changes.extend(Change(rule.code, (), e.safety, e.description, "tool")
-                       for e in fixed.edits)
+        changes.extend(change_of(rule.code, (), e, "tool") for e in fixed.edits)
     return info.name, changes
 
 
 _NO_TALLIES: Mapping[str, int] = MappingProxyType({})
+_TOLD_RANK = {"kept": 0, "described": 1, "lost": 2}
+
+
+def as_made(findings: list[Finding], changes: list[Change],
+            left: set[tuple[str, Path]]) -> list[Finding]:
+    """The findings with each fix's effect as the transform made it, not as predicted: the
+    changes of the finding's rule at its path, and the changes no finding predicted (on a
+    node a fix made: the union a split type list becomes) counted toward the deepest finding
+    above them. So a tool's fix status (its worst change) is the worst of its findings'.
+    A finding whose fix was not made, and that the result no longer has, was settled by the
+    change above it; one still standing (`left`) keeps the predicted effect."""
+    made: dict[int, list[Change]] = {}
+    at: dict[tuple[str, str, Path], list[int]] = {}
+    holders: dict[Path, list[int]] = {}
+    for i, f in enumerate(findings):
+        if f.fix_safety is not None:
+            at.setdefault((f.scope, f.code, f.path), []).append(i)
+            holders.setdefault(f.path, []).append(i)
+            if f.path:
+                holders.setdefault(f.path[:-1], []).append(i)
+    if not at:
+        return findings
+    for c in changes:
+        owners = at.get((c.scope, c.code, c.path))
+        if owners is None and c.scope == "schema":
+            for cut in range(len(c.path), -1, -1):
+                found = holders.get(c.path[:cut])
+                if found:
+                    same = [i for i in found if findings[i].code == c.code]
+                    owners = same or [found[0]]
+                    break
+        for i in owners or ():
+            made.setdefault(i, []).append(c)
+    # A finding whose node a change removed or replaced whole (an `additionalProperties`
+    # schema dropped with what was wrong inside it) was settled by that change.
+    by_path = {c.path: c for c in changes if c.scope == "schema"}
+    for indices in at.values():
+        for i in indices:
+            f = findings[i]
+            if i in made or f.scope != "schema" or (f.code, f.path) in left:
+                continue
+            for cut in range(len(f.path), -1, -1):
+                settled = by_path.get(f.path[:cut])
+                if settled is not None:
+                    made[i] = [settled]
+                    break
+    if not made:
+        return findings
+    out = list(findings)
+    for i, done in made.items():
+        effects = [c.effect for c in done]
+        narrows = any(a in ("narrower", "changed") for a, _ in effects)
+        widens = any(a in ("wider", "changed") for a, _ in effects)
+        accepts: Accepts = ("changed" if widens else "narrower") if narrows else \
+            ("wider" if widens else "equal")
+        told = max((t for _, t in effects), key=_TOLD_RANK.__getitem__)
+        out[i] = out[i]._replace(fix_safety=safety_of(accepts, told), fix_accepts=accepts,
+                                 fix_told=told)
+    return out
 
 
 def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
@@ -604,6 +685,9 @@ class _Listing:
             assert rule.tally is not None
             sums_before.update(rule.tally(tool.schema))
             sums_after.update(rule.tally(new_schema))
+        if changes or name_changes:
+            findings = as_made(findings, name_changes + changes,
+                               {(f.code, f.path) for f in remaining})
         return ToolResult(
             tool=tool, profile=base.profile.name, findings=tuple(findings),
             changes=tuple(name_changes + changes), transformed_name=new_name,

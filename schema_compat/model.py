@@ -23,6 +23,30 @@ SAFETIES: tuple[Safety, ...] = ("lossless", "hinted", "lossy")
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 SAFETY_RANK: dict[str, int] = {"lossless": 0, "hinted": 1, "lossy": 2}
 
+# A change's effect, in two parts. On what the server accepts, with S the arguments the
+# original schema accepts and S' those the transformed one accepts: equal (S' = S), narrower
+# (S' a proper subset of S: whatever the model sends, the server accepts), wider (S' a proper
+# superset: the model may send what the server refuses), changed (neither). On what the model
+# is told: kept, described (moved into a `description`), or lost.
+Accepts = Literal["equal", "narrower", "wider", "changed"]
+Told = Literal["kept", "described", "lost"]
+ACCEPTS: tuple[Accepts, ...] = ("equal", "narrower", "wider", "changed")
+TOLD: tuple[Told, ...] = ("kept", "described", "lost")
+# The effect a fix declaring only its safety has: its safety class's usual case.
+USUAL_EFFECT: dict[str, tuple[Accepts, Told]] = {
+    "lossless": ("equal", "kept"), "hinted": ("wider", "described"),
+    "lossy": ("changed", "lost")}
+
+
+def safety_of(accepts: str, told: str) -> Safety:
+    """The safety class of an effect, which it defines: lossless when the arguments
+    accepted are equal and nothing the model was told is lost; hinted when they are wider
+    and what no longer holds is described to the model (or still said) — the server's own
+    validation catches the rest; lossy when they are narrower or changed, or text is lost."""
+    if told == "lost" or accepts in ("narrower", "changed"):
+        return "lossy"
+    return "hinted" if accepts == "wider" else "lossless"
+
 _C = TypeVar("_C")
 if TYPE_CHECKING:
     from typing import dataclass_transform
@@ -114,16 +138,37 @@ class Finding(NamedTuple):
     fix_title: str | None = None
     fix_safety: Safety | None = None
     scope: Literal["schema", "tool"] = "schema"
+    # the fix's effect (None without a fix; `fix_effect` reads the safety's usual one when
+    # only the safety was given); `fix_safety` is `safety_of` it
+    fix_accepts: Accepts | None = None
+    fix_told: Told | None = None
+
+    @property
+    def fix_effect(self) -> tuple[Accepts, Told] | None:
+        if self.fix_safety is None:
+            return None
+        usual = USUAL_EFFECT[self.fix_safety]
+        return (self.fix_accepts or usual[0], self.fix_told or usual[1])
 
 
 class Change(NamedTuple):
-    """One edit the transform made, with the rule that asked for it and its safety."""
+    """One edit the transform made, with the rule that asked for it, its effect and the
+    safety class that effect defines (`safety_of`)."""
 
     code: str
     path: Path
     safety: Safety
     description: str
     scope: Literal["schema", "tool"] = "schema"
+    # the engine always gives the effect; a change made without one (by hand) has its
+    # safety's usual effect (`effect`)
+    accepts: Accepts | None = None
+    told: Told | None = None
+
+    @property
+    def effect(self) -> tuple[Accepts, Told]:
+        usual = USUAL_EFFECT[self.safety]
+        return (self.accepts or usual[0], self.told or usual[1])
 
 
 # How far a tool is from being accepted: "compatible" needs nothing; the other values name

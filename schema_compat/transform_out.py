@@ -25,7 +25,7 @@ class Taken:
         self._results = results
         self._keep_schemas = keep_schemas
         self._waiting: dict[tuple[str, int], ToolResult] = {}
-        self._changes: dict[tuple[str, str, str], Change] = {}
+        self._changes: dict[tuple[str, ...], Change] = {}
         self.kept: list[ToolResult] = []
 
     def next(self) -> ToolResult:
@@ -52,7 +52,7 @@ class Taken:
                 return self.kept
 
 
-def lean(result: ToolResult, shared: dict[tuple[str, str, str], Change]) -> ToolResult:
+def lean(result: ToolResult, shared: dict[tuple[str, ...], Change]) -> ToolResult:
     """`result` as the transform summary and the exit code read it.
 
     Kept: the tool, its new name, what remains (the exit code and the list of tools still
@@ -63,9 +63,9 @@ def lean(result: ToolResult, shared: dict[tuple[str, str, str], Change]) -> Tool
 
 
 def compact_changes(result: ToolResult,
-                    shared: dict[tuple[str, str, str], Change]) -> ToolResult:
+                    shared: dict[tuple[str, ...], Change]) -> ToolResult:
     """`result` with each change that is not lossy replaced by one record shared by every
-    change of the same rule, safety and scope, without its path and description.
+    change of the same rule, effect and scope, without its path and description.
 
     The text summaries (of check and of transform) and the SARIF, GitHub and Markdown
     reports only count those changes by safety; lossy ones are listed, so they stay whole.
@@ -74,7 +74,8 @@ def compact_changes(result: ToolResult,
     """
     changes = tuple(
         c if c.safety == "lossy" else shared.setdefault(
-            (c.code, c.safety, c.scope), Change(c.code, (), c.safety, "", c.scope))
+            (c.code, c.safety, c.scope, *c.effect),
+            Change(c.code, (), c.safety, "", c.scope, c.accepts, c.told))
         for c in result.changes
     )
     return result._replace(changes=changes)

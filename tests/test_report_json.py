@@ -183,7 +183,8 @@ def test_tool_entry_fields() -> None:
         "pointer": "/properties/files/items/$ref",
         "pattern": "$ref",
         "message": "$ref is not supported",
-        "fix": {"title": "inline the reference", "safety": "lossless"},
+        "fix": {"title": "inline the reference", "safety": "lossless",
+                "effect": {"accepts": "equal", "told": "kept"}},
     }
     name_issue = tool["issues"][3]
     assert (name_issue["scope"], name_issue["path"], name_issue["pointer"]) == ("tool", "$", "")
@@ -193,6 +194,8 @@ def test_tool_entry_fields() -> None:
         "path": "$.properties.q",
         "pointer": "/properties/q",
         "safety": "lossy",
+        # made by hand with its safety only: that class's usual effect
+        "effect": {"accepts": "changed", "told": "lost"},
         "description": "kept the string branch",
         "scope": "schema",
     }

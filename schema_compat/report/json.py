@@ -34,7 +34,9 @@ def _now() -> str:
 def _finding_to_dict(finding: Finding) -> dict[str, Any]:
     fix: dict[str, Any] | None = None
     if finding.fix_safety is not None:
-        fix = {"title": finding.fix_title or "", "safety": finding.fix_safety}
+        accepts, told = finding.fix_effect or ("equal", "kept")
+        fix = {"title": finding.fix_title or "", "safety": finding.fix_safety,
+               "effect": {"accepts": accepts, "told": told}}
     return {
         "code": finding.code,
         "rule": finding.rule,
@@ -54,6 +56,7 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
         "path": jsonpath(change.path),
         "pointer": pointer(change.path),
         "safety": change.safety,
+        "effect": dict(zip(("accepts", "told"), change.effect, strict=True)),
         "description": change.description,
         "scope": change.scope,
     }

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from ..model import safety_of
 from ..profiles.base import Profile
 from ..rules.base import Rule
 
@@ -80,11 +81,23 @@ def passing_case(rule: Rule) -> Any:
     return rule.docs.after if rule.docs.after is not None else rule.docs.passing
 
 
+def effect_lines(rule: Rule) -> list[str]:
+    """The fix's effect in words: its usual case, then each case that differs. S is what
+    the original schema accepts, S' what the transformed one does (README, "Fix safety")."""
+    effect = rule.effect
+    if effect is None or rule.safety is None:
+        return []
+    lines = [f"{rule.safety}: accepts {effect[0]}, told {effect[1]}"]
+    lines += [f"{when}: {safety_of(a, t)} (accepts {a}, told {t})"
+              for when, a, t in rule.cases]
+    return lines
+
+
 def rule_help_text(rule: Rule) -> str:
     """Plain text for SARIF `help.text`: what it flags, the provider's words, the fix."""
     parts = [rule.docs.what, f"Provider: {rule.docs.error}", f"Fix: {rule.docs.fix}"]
     if rule.safety:
-        parts.append(f"Fix safety: {rule.safety}.")
+        parts.append("Fix effect: " + "; ".join(effect_lines(rule)) + ".")
     return "\n\n".join(parts)
 
 
@@ -100,6 +113,10 @@ def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
         lines.append(f"- Profiles: {sev}")
     fix = f"{rule.fix_title} ({rule.safety})" if rule.fix_title and rule.safety else "none"
     lines.append(f"- Fix: {fix}")
+    effects = effect_lines(rule)
+    if effects:
+        lines.append(f"- Effect: {effects[0]}")
+        lines += [f"  - {e}" for e in effects[1:]]
     lines += ["", "## What it flags", "", prose(rule.docs.what), "",
               "## What the provider does", "", prose(rule.docs.error), "",
               "## The fix", "", prose(rule.docs.fix), ""]

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..profiles.base import Profile
 from ..rules.base import Rule
+from .rule_docs import effect_lines
 
 _SEV = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -40,6 +41,14 @@ def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> No
     console.print(Text(f"{rule.code} {rule.name}", style="bold"))
     console.print(f"Severity: {rule.severity}    Fix: {rule.safety or 'none'}"
                   + (f" ({rule.fix_title})" if rule.fix_title else ""))
+    effects = effect_lines(rule)
+    if effects:
+        console.print(Text(f"Effect: {effects[0]}"))
+        for case in effects[1:]:
+            console.print(Text(f"  {case}"))
+        console.print(Text("  (accepts: equal / narrower / wider / changed, of the arguments "
+                           "the schema accepts; told: kept / described / lost, of what the "
+                           "model is told)", style="dim"))
     console.print(f"Profiles: {', '.join(used) or 'none'}")
     console.print()
     console.print(Text("What it flags", style="bold"))

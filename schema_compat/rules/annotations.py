@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import drop_rule
+from .effects import drop_safety
 from .hints import value_text, values_text, with_hint
 
 if TYPE_CHECKING:
@@ -61,9 +62,15 @@ _DESCRIBE: dict[str, Callable[[Any], str | None]] = {
 }
 
 
+def _text(k: str, v: Any) -> str | None:
+    describe = _DESCRIBE.get(k)
+    return describe(v) if describe else f"{k}: {value_text(v, 60)}."
+
+
 def detect_unknown(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for k in _unknown(node, ctx):
-        yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
+        yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k,
+                  *drop_safety(k, node[k], bool(_text(k, node[k])), node))
 
 
 def fix_unknown(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -77,8 +84,10 @@ def fix_unknown(node: Any, ctx: NodeContext) -> Fixed | None:
         text = describe(node[k]) if describe else f"{k}: {value_text(node[k], 60)}."
         if text:
             out = with_hint(out, text)
-        edits.append(Edit((k,), "hinted", f"removed `{k}`" + ("; described it instead"
-                                                             if text else "")))
+        class_, accepts, told = drop_safety(k, node[k], bool(text), node)
+        edits.append(Edit((k,), class_, f"removed `{k}`" + ("; described it instead"
+                                                           if text else ""),
+                          accepts=accepts, told=told))
     return Fixed(out, tuple(edits))
 
 
@@ -102,7 +111,7 @@ RULES: list[Rule] = [
             before={"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
                     "properties": {"q": {"type": "string"}}},
             after={"type": "object", "properties": {"q": {"type": "string"}}},
-            sources=("provider-rules.md GEM-01", "zed-industries/zed#44875"),
+            sources=("[GEM-01](../providers.md#gem-01)", "zed-industries/zed#44875"),
         ),
     ),
     drop_rule(
@@ -116,7 +125,7 @@ RULES: list[Rule] = [
                                                               "examples": ["Paris"]}}},
             after={"type": "object", "properties": {"city": {
                 "type": "string", "description": 'Examples: "Paris".'}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -137,7 +146,7 @@ RULES: list[Rule] = [
             fix="Remove them (lossless: they are for tools, not for the model).",
             before={"type": "object", "properties": {"q": {"type": "string", "x-order": 1}}},
             after={"type": "object", "properties": {"q": {"type": "string"}}},
-            sources=("provider-rules.md GEM-01", "zed-industries/zed#62539"),
+            sources=("[GEM-01](../providers.md#gem-01)", "zed-industries/zed#62539"),
         ),
     ),
     Rule(
@@ -157,7 +166,7 @@ RULES: list[Rule] = [
                                                              "deprecated": True}}},
             after={"type": "object", "properties": {"old": {"type": "string",
                                                             "description": "Deprecated."}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
 ]

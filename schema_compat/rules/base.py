@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ..model import Path, Safety, Severity
+from ..model import USUAL_EFFECT, Accepts, Path, Safety, Severity, Told, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
@@ -60,19 +60,50 @@ class NodeContext:
 
 
 class Hit(NamedTuple):
-    """One problem found at `rel` below the node; `safety` is what its fix would be."""
+    """One problem found at `rel` below the node; `safety` is what its fix would be, and
+    `accepts`/`told` its effect where it is not that safety's usual one (`USUAL_EFFECT`)."""
 
     message: str
     rel: Path = ()
     keyword: str | None = None
     safety: Safety | None = None
+    accepts: Accepts | None = None
+    told: Told | None = None
 
 
 class Edit(NamedTuple):
+    """One change a fix made. `safety` alone declares that class's usual effect
+    (`USUAL_EFFECT`); `accepts`/`told` declare the effect where it differs, and then decide
+    the safety (`model.safety_of`)."""
+
     rel: Path
     safety: Safety
     description: str
     code: str | None = None  # when a shared fix acts for several rules, the one it acted for
+    accepts: Accepts | None = None
+    told: Told | None = None
+
+    @property
+    def effect(self) -> tuple[Accepts, Told]:
+        usual = USUAL_EFFECT[self.safety]
+        return (self.accepts or usual[0], self.told or usual[1])
+
+    @property
+    def class_(self) -> Safety:
+        """The safety class the effect defines."""
+        if self.accepts is None and self.told is None:
+            return self.safety
+        return safety_of(*self.effect)
+
+
+def effect_of_hit(safety: Safety | None, accepts: Accepts | None, told: Told | None,
+                  ) -> tuple[Safety, Accepts, Told] | None:
+    """A finding's fix: its safety class and effect, from what the hit or rule declared."""
+    if safety is None:
+        return None
+    usual = USUAL_EFFECT[safety]
+    a, t = accepts or usual[0], told or usual[1]
+    return (safety if accepts is None and told is None else safety_of(a, t)), a, t
 
 
 class Fixed(NamedTuple):
@@ -97,7 +128,7 @@ class Fixed(NamedTuple):
     @property
     def safety(self) -> Safety:
         order = ("lossless", "hinted", "lossy")
-        worst = max((order.index(e.safety) for e in self.edits), default=0)
+        worst = max((order.index(e.class_) for e in self.edits), default=0)
         return order[worst]  # type: ignore[return-value]
 
 
@@ -164,6 +195,18 @@ class Rule(NamedTuple):
     # subschemas changed: the engine then takes what the check found there instead of asking
     # again (tests/test_rule_place.py holds each rule that says False to it).
     reads_below: bool = True
+    # The fix's effect where it is not its safety's usual one (`USUAL_EFFECT`), and the cases
+    # where it differs from that: (when, accepts, told), for the rule's docs.
+    accepts: Accepts | None = None
+    told: Told | None = None
+    cases: tuple[tuple[str, Accepts, Told], ...] = ()
+
+    @property
+    def effect(self) -> tuple[Accepts, Told] | None:
+        if self.safety is None:
+            return None
+        usual = USUAL_EFFECT[self.safety]
+        return (self.accepts or usual[0], self.told or usual[1])
 
     @property
     def family(self) -> str:

@@ -134,6 +134,7 @@ def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
 RULES: list[Rule] = [
     Rule(
         code="CON001", name="exclusive-bound", severity="error",
+        cases=(("on integers: the exact inclusive bound", "equal", "kept"),),
         triggers=frozenset(_EXCL),
         message="exclusive bounds are not supported", safety="hinted",
         fix_title="Exact inclusive bound for integers, a description for numbers",
@@ -153,7 +154,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {
                 "n": {"type": "integer", "minimum": 1},
                 "x": {"type": "number", "description": "Must be less than 1."}}},
-            sources=("provider-rules.md GEM-01", "openswarm-ai/openswarm#24"),
+            sources=("[GEM-01](../providers.md#gem-01)", "openswarm-ai/openswarm#24"),
         ),
     ),
     drop_rule(
@@ -168,7 +169,7 @@ RULES: list[Rule] = [
                                                            "multipleOf": 5}}},
             after={"type": "object", "properties": {"n": {
                 "type": "integer", "description": "Must be a multiple of 5."}}},
-            sources=("provider-rules.md GEM-01", "AstrBotDevs/AstrBot#7572"),
+            sources=("[GEM-01](../providers.md#gem-01)", "AstrBotDevs/AstrBot#7572"),
         ),
     ),
     drop_rule(
@@ -185,7 +186,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"tags": {
                 "type": "array", "items": {"type": "string"},
                 "description": "Items must be unique."}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     drop_rule(
@@ -202,7 +203,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"a": {
                 "type": "array", "items": {"type": "string"},
                 "description": 'Must contain at least one "x".'}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -226,11 +227,12 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"point": {
                 "type": "array", "items": {"type": "number"}, "maxItems": 2,
                 "description": "Positions: 1: number; 2: number."}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
         code="CON006", name="unsupported-format", severity="error",
+        cases=(("`format: enum`, which says nothing", "equal", "kept"),),
         reads_below=False,
         triggers=frozenset({"format"}),
         message="`format` value not accepted", safety="hinted",
@@ -247,7 +249,7 @@ RULES: list[Rule] = [
                                                              "format": "uri"}}},
             after={"type": "object", "properties": {"url": {"type": "string",
                                                             "description": "Format: uri."}}},
-            sources=("provider-rules.md GEM-08", "google-gemini/gemini-cli#3178"),
+            sources=("[GEM-08](../providers.md#gem-08)", "google-gemini/gemini-cli#3178"),
         ),
     ),
 ]

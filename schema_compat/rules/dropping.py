@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..model import Safety, Severity
+from ..model import Accepts, Safety, Severity, Told, safety_of
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .effects import EXEMPTING, VALIDATION, drop_safety
 from .hints import with_hint
 
 HintFn = Callable[[str, Any, dict[str, Any]], "str | None"]
@@ -40,8 +41,8 @@ def drop_rule(
     def detect(node: Any, ctx: NodeContext) -> Iterable[Hit]:
         for k in present(node):
             text = hint(k, node[k], node) if hint else None
-            yield Hit(message.format(keyword=k), (k,), k, safety if text or not hint else
-                      "lossless")
+            yield Hit(message.format(keyword=k), (k,), k,
+                      *drop_safety(k, node[k], bool(text), node))
 
     def fix(node: Any, ctx: NodeContext) -> Fixed | None:
         keys = present(node)
@@ -53,14 +54,25 @@ def drop_rule(
             text = hint(k, node[k], node) if hint else None
             if text:
                 out = with_hint(out, text)
-                edits.append(Edit((k,), safety, f"removed `{k}`; described it instead"))
-            else:
-                edits.append(Edit((k,), "lossless" if hint else safety, f"removed `{k}`"))
+            class_, accepts, told = drop_safety(k, node[k], bool(text), node)
+            edits.append(Edit((k,), class_, f"removed `{k}`; described it instead" if text
+                              else f"removed `{k}`", accepts=accepts, told=told))
         return Fixed(out, tuple(edits))
 
+    # The usual case, for the rule's docs: its first keyword removed, and described.
+    usual: Accepts = "wider" if keywords[0] in VALIDATION else "equal"
+    told: Told = "described" if hint else "kept"
+    cases: list[tuple[str, Accepts, Told]] = []
+    if usual == "wider":
+        cases.append(("a value that constrains nothing (`true`, `{}`, a zero minimum)",
+                      "equal", told))
+    if any(k in EXEMPTING for k in keywords):
+        cases.append(("beside the keyword that then rules on what it exempted "
+                      "(`additionalProperties`, `items`)", "changed", told))
     return Rule(
         code=code, name=name, severity=severity, message=message.format(keyword=keywords[0]),
-        safety=safety, fix_title=fix_title or "Remove it, keeping its meaning in `description`",
+        safety=safety_of(usual, told), accepts=usual, told=told, cases=tuple(cases),
+        fix_title=fix_title or "Remove it, keeping its meaning in `description`",
         detect=detect, fix=fix, docs=docs, claims=frozenset(keywords),
         triggers=frozenset(keywords), reads_below=reads_below,
     )

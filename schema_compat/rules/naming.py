@@ -72,7 +72,8 @@ def detect_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 def fix_name(tool: Any, ctx: NodeContext) -> Fixed:
     new = sanitize(tool.name, ctx.profile.name_regex, _max_len(ctx), _allowed_chars(ctx),
                    _letter_first(ctx))
-    return Fixed(new, (Edit((), "lossy", f"renamed {tool.name!r} → {new!r}"),))
+    return Fixed(new, (Edit((), "lossy", f"renamed {tool.name!r} → {new!r}", accepts="equal",
+                            told="lost"),))
 
 
 def detect_duplicate(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -88,7 +89,8 @@ def fix_duplicate(tool: Any, ctx: NodeContext) -> Fixed:
         if new not in tool.names_before:
             break
         n += 1
-    return Fixed(new, (Edit((), "lossy", f"renamed the duplicate {tool.name!r} → {new!r}"),))
+    return Fixed(new, (Edit((), "lossy", f"renamed the duplicate {tool.name!r} → {new!r}",
+                            accepts="equal", told="lost"),))
 
 
 def detect_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -115,7 +117,8 @@ def detect_too_many(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 RULES: list[Rule] = [
     Rule(
         code="NAM001", name="invalid-tool-name", severity="error", scope="tool",
-        message="tool name breaks the provider's rule", safety="lossy",
+        message="tool name breaks the provider's rule", safety="lossy", accepts="equal",
+        told="lost",
         fix_title="Rename (recorded in the name map)", detect=detect_name, fix=fix_name,
         docs=RuleDocs(
             what="A tool name with characters or a length the provider refuses: slashes, "
@@ -129,12 +132,12 @@ RULES: list[Rule] = [
                 "mapped back through the report's `name_map`.",
             before=doc_examples.tools(doc_examples.tool("files/read")),
             after=doc_examples.tools(doc_examples.tool("files_read")),
-            sources=("provider-rules.md GEM-19", "kaitranntt/ccs#25"),
+            sources=("[GEM-19](../providers.md#gem-19)", "kaitranntt/ccs#25"),
         ),
     ),
     Rule(
         code="NAM002", name="duplicate-tool-name", severity="error", scope="tool",
-        message="two tools share a name", safety="lossy",
+        message="two tools share a name", safety="lossy", accepts="equal", told="lost",
         fix_title="Rename with a numeric suffix", detect=detect_duplicate, fix=fix_duplicate,
         docs=RuleDocs(
             what="A name used by an earlier tool of the same run, including after renaming "
@@ -145,7 +148,7 @@ RULES: list[Rule] = [
                                      doc_examples.tool("search", "Search issues.")),
             after=doc_examples.tools(doc_examples.tool("search", "Search files."),
                                     doc_examples.tool("search_2", "Search issues.")),
-            sources=("provider-rules.md GEM-19",),
+            sources=("[GEM-19](../providers.md#gem-19)",),
         ),
     ),
     Rule(
@@ -159,7 +162,7 @@ RULES: list[Rule] = [
             fix="Write one in the server.",
             before=doc_examples.tools(doc_examples.tool("read_file", None)),
             passing=doc_examples.tools(doc_examples.tool("read_file")),
-            sources=("provider-rules.md GEM-20",),
+            sources=("[GEM-20](../providers.md#gem-20)",),
         ),
     ),
     Rule(
@@ -174,7 +177,7 @@ RULES: list[Rule] = [
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
             before=doc_examples.many_tools(21), passing=doc_examples.many_tools(20),
             profile="anthropic-strict",
-            sources=("provider-rules.md GEM-18", "google-gemini/gemini-cli#19083"),
+            sources=("[GEM-18](../providers.md#gem-18)", "google-gemini/gemini-cli#19083"),
         ),
     ),
     Rule(
@@ -193,7 +196,7 @@ RULES: list[Rule] = [
                 "part cut away may be the part the model needs).",
             before=doc_examples.tools(doc_examples.tool("read_file", "Read a file. " * 85)),
             passing=doc_examples.tools(doc_examples.tool("read_file", "Read a file. " * 78)),
-            sources=("provider-rules.md OAI-05", "OpenHands/OpenHands#4838",
+            sources=("[OAI-05](../providers.md#oai-05)", "OpenHands/OpenHands#4838",
                      "getsentry/sentry-mcp#106"),
         ),
     ),

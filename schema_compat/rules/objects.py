@@ -136,7 +136,7 @@ RULES: list[Rule] = [
                     "additionalProperties": False},
             after={"type": "object", "properties": {"a": {"type": "string"}},
                    "description": "No properties other than those listed are accepted."},
-            sources=("provider-rules.md GEM-14", "Laisky/one-api#60"),
+            sources=("[GEM-14](../providers.md#gem-14)", "Laisky/one-api#60"),
         ),
     ),
     drop_rule(
@@ -149,7 +149,7 @@ RULES: list[Rule] = [
             before={"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
             after={"type": "object",
                    "description": 'Also accepts keys matching "^x-": string.'},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     drop_rule(
@@ -163,7 +163,7 @@ RULES: list[Rule] = [
             before={"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
             after={"type": "object",
                    "description": 'Keys must be string (matching "^[a-z]+$").'},
-            sources=("provider-rules.md GEM-01", "decolua/9router#2309"),
+            sources=("[GEM-01](../providers.md#gem-01)", "decolua/9router#2309"),
         ),
     ),
     drop_rule(
@@ -178,7 +178,7 @@ RULES: list[Rule] = [
                     "unevaluatedProperties": False},
             after={"type": "object", "properties": {"a": {"type": "string"}},
                    "description": "No properties other than those listed are accepted."},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     drop_rule(
@@ -195,7 +195,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"a": {"type": "string"},
                                                     "b": {"type": "string"}},
                    "description": "If a is given, b must be too."},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -216,7 +216,7 @@ RULES: list[Rule] = [
                     "required": ["a", "b"]},
             after={"type": "object", "properties": {"a": {"type": "string"}},
                    "required": ["a"], "description": "The server also requires b."},
-            sources=("provider-rules.md GEM-11", "iBUHub/AIStudioToAPI#154"),
+            sources=("[GEM-11](../providers.md#gem-11)", "iBUHub/AIStudioToAPI#154"),
         ),
     ),
     Rule(
@@ -234,7 +234,7 @@ RULES: list[Rule] = [
                 "Gemini file shape written by `transform` does so).",
             before={"type": "object", "properties": {}},
             passing={"type": "object", "properties": {"verbose": {"type": "boolean"}}},
-            sources=("provider-rules.md GEM-12", "agno-agi/agno#2113"),
+            sources=("[GEM-12](../providers.md#gem-12)", "agno-agi/agno#2113"),
         ),
     ),
     Rule(
@@ -251,7 +251,7 @@ RULES: list[Rule] = [
             fix="Add `properties: {}`, which accepts the same values (lossless).",
             before={"type": "object"},
             after={"type": "object", "properties": {}},
-            sources=("provider-rules.md OAI-10", "spring-projects/spring-ai#4776"),
+            sources=("[OAI-10](../providers.md#oai-10)", "spring-projects/spring-ai#4776"),
         ),
     ),
 ]

@@ -12,7 +12,15 @@ from typing import Any
 
 from ..model import Path
 from ..schema.jsoncopy import json_copy, json_tree_copy
-from ..schema.refs import DEFS_KEYWORDS, RefAnalysis, RefResolver, Walk, analyse, inline
+from ..schema.refs import (
+    DEFS_KEYWORDS,
+    RefAnalysis,
+    RefResolver,
+    Walk,
+    analyse,
+    inline,
+    with_siblings,
+)
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -153,7 +161,8 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     origins: dict[int, tuple[Any, Any, bool]] = {}
     if "REF001" in ctx.active:
         new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
-        if ctx.lossless_only and any(e.safety != "lossless" for e in events):
+        if ctx.lossless_only and any(e.safety != "lossless" or e.accepts not in (None, "equal")
+                                     for e in events):
             only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
             origins = {}
             new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
@@ -171,7 +180,7 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
                              origins=origins)
     edits = tuple(
-        Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind])
+        Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind], e.accepts, e.told)
         for e in events
     )
     if not edits:
@@ -204,9 +213,9 @@ def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
         return None
     body = {k: json_copy(v) for k, v in target.node.items()
             if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
-    body.update({k: v for k, v in node.items() if k != "$ref"})
-    return Fixed(body, (Edit(("$ref",), "lossless", f"inlined `{node['$ref']}` to keep its "
-                                                    "sibling keywords"),))
+    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
+                                str(node["$ref"]))
+    return Fixed(out, (Edit(("$ref",), "lossless", detail + " to keep them"),))
 
 
 def detect_required_recursion(root: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -284,9 +293,12 @@ RULES: list[Rule] = [
                   "Cannot find field. (or, through some clients, the item silently becomes "
                   "STRING)",
             fix="Replace the reference with a copy of its target. Keywords written beside "
-                "the `$ref` win over the target's. Lossless for non-recursive references.",
+                "the `$ref` hold together with the target's (2020-12): merged exactly "
+                "(properties and `required` united, a closed target dropping the names it "
+                "refuses, descriptions joined, the siblings' other annotations winning), "
+                "else kept beside it under `allOf`. Lossless for non-recursive references.",
             before=_FS_BEFORE, after=_FS_AFTER,
-            sources=("provider-rules.md GEM-13", "googleapis/python-genai#1122"),
+            sources=("[GEM-13](../providers.md#gem-13)", "googleapis/python-genai#1122"),
         ),
     ),
     Rule(
@@ -302,11 +314,13 @@ RULES: list[Rule] = [
                   "'tools[0].function_declarations[0].parameters': Cannot find field.",
             fix="Inline every reference, then drop the block.",
             before=_FS_BEFORE, after=_FS_AFTER,
-            sources=("provider-rules.md GEM-13", "decolua/9router#1036"),
+            sources=("[GEM-13](../providers.md#gem-13)", "decolua/9router#1036"),
         ),
     ),
     Rule(
         code="REF003", name="recursive-ref", severity="error", scope="document",
+        cases=(("the target's type not stated: the placeholder's may refuse values",
+                "changed", "lost"),),
         triggers=_REF,
         message="recursive `$ref` cannot be expressed", safety="lossy",
         fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
@@ -326,7 +340,7 @@ RULES: list[Rule] = [
             passing={"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
                      "$defs": {"Node": {"type": "object", "properties": {
                          "name": {"type": "string"}}}}},
-            sources=("provider-rules.md GEM-13",),
+            sources=("[GEM-13](../providers.md#gem-13)",),
         ),
     ),
     Rule(
@@ -347,7 +361,7 @@ RULES: list[Rule] = [
             passing={"type": "object", "properties": {"a": {"$ref": "#/$defs/Address"}},
                      "$defs": {"Address": {"type": "object", "properties": {
                          "street": {"type": "string"}}}}},
-            sources=("provider-rules.md GJS-05",),
+            sources=("[GJS-05](../providers.md#gjs-05)",),
         ),
     ),
     Rule(
@@ -362,7 +376,7 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}},
             passing={"type": "object", "properties": {"a": {"$ref": "#/$defs/Present"}},
                      "$defs": {"Present": {"type": "string"}}},
-            sources=("provider-rules.md GJS-05", "google-gemini/gemini-cli#13326"),
+            sources=("[GJS-05](../providers.md#gjs-05)", "google-gemini/gemini-cli#13326"),
         ),
     ),
     Rule(
@@ -379,7 +393,7 @@ RULES: list[Rule] = [
             fix="None automatic: restructure the schema (fewer shared references).",
             before=doc_examples.ref_fan_out(18),
             passing=doc_examples.ref_fan_out(3),
-            sources=("provider-rules.md GEM-16",),
+            sources=("[GEM-16](../providers.md#gem-16)",),
         ),
     ),
     Rule(
@@ -400,7 +414,7 @@ RULES: list[Rule] = [
                 "$defs": {"O": {"type": "string"}}},
             after={"type": "object", "properties": {"o": {"type": "string", "title": "Option"}},
                    "$defs": {"O": {"type": "string"}}},
-            sources=("provider-rules.md GJS-04", "google-gemini/gemini-cli#4758"),
+            sources=("[GJS-04](../providers.md#gjs-04)", "google-gemini/gemini-cli#4758"),
         ),
     ),
     Rule(
@@ -423,7 +437,7 @@ RULES: list[Rule] = [
             passing={"type": "object", "properties": {"root": {"$ref": "#/$defs/N"}},
                      "$defs": {"N": {"type": "object", "properties": {
                          "next": {"$ref": "#/$defs/N"}}}}},
-            sources=("provider-rules.md GJS-06",),
+            sources=("[GJS-06](../providers.md#gjs-06)",),
         ),
     ),
 ]

@@ -36,7 +36,7 @@ def _declared(node: dict[str, Any]) -> bool:
     `{}`) and requires none it does not list."""
     props, req = node.get("properties"), node.get("required")
     return isinstance(props, dict) and bool(props) and (
-        not isinstance(req, list) or all(r in props for r in req))
+        not isinstance(req, list) or all(r in props for r in req if isinstance(r, str)))
 
 
 def detect_closed(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -44,25 +44,29 @@ def detect_closed(node: Any, ctx: NodeContext) -> Iterable[Hit]:
         absent = "additionalProperties" not in node
         yield Hit("strict mode needs `additionalProperties: false` on every object",
                   () if absent else ("additionalProperties",), "additionalProperties",
-                  "lossless" if absent and _declared(node) else "lossy")
+                  "lossless" if absent and _declared(node) else "lossy", "narrower",
+                  "kept" if absent and _declared(node) else "described")
 
 
 def fix_closed(node: Any, ctx: NodeContext) -> Fixed:
     if "additionalProperties" not in node:
         if _declared(node):
             return Fixed({**node, "additionalProperties": False}, (Edit(
-                (), "lossless", "added `additionalProperties: false`"),))
+                (), "lossy", "added `additionalProperties: false`; keys not listed can no "
+                "longer be sent", accepts="narrower", told="kept"),))
         out = with_hint({**node, "additionalProperties": False},
                         "The server also accepts keys not listed here.")
         return Fixed(out, (Edit((), "lossy", "added `additionalProperties: false` to an "
                                              "object with undeclared keys; they can no "
-                                             "longer be sent"),))
+                                             "longer be sent", accepts="narrower",
+                                told="described"),))
     extra = node["additionalProperties"]
     out = with_hint({**node, "additionalProperties": False},
                     f"The server also accepts other keys ({summarize(extra)}).")
     return Fixed(out, (Edit(("additionalProperties",), "lossy",
                             f"`additionalProperties: {value_text(extra, 40)}` became `false`; "
-                            "other keys can no longer be sent"),))
+                            "other keys can no longer be sent", accepts="narrower",
+                            told="described"),))
 
 
 # --- OBJ009: every property required, optional ones nullable -----------------------------
@@ -82,7 +86,8 @@ def _accepts_null(schema: Any) -> bool:
         return False
     t = schema.get("type")
     if t == "null" or (isinstance(t, list) and "null" in t):
-        return "enum" not in schema or None in schema["enum"]
+        # (an `enum` that is no list is VAL005's, removed before this matters)
+        return not isinstance(schema.get("enum"), list) or None in schema["enum"]
     for key in ("anyOf", "oneOf"):
         if isinstance(schema.get(key), list) and any(_accepts_null(b) for b in schema[key]):
             return True
@@ -125,7 +130,9 @@ def detect_all_required(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   + (" …" if len(missing) > 5 else ""),
                   # The finding points at `required` when there is one, else at the object:
                   # a path must reach a node of the original.
-                  ("required",) if "required" in node else (), "required")
+                  ("required",) if "required" in node else (), "required", "lossy",
+                  "changed" if any(not _accepts_null(node["properties"][m]) for m in missing)
+                  else "narrower")
 
 
 def fix_all_required(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -139,10 +146,13 @@ def fix_all_required(node: Any, ctx: NodeContext) -> Fixed | None:
     for name in missing:
         props[name] = make_nullable(props[name])
     out = {**node, "properties": props, "required": list(node["properties"])}
-    return Fixed(out, (Edit(("required",), "hinted",
+    # Absent is no longer accepted (narrower); null now is, where it was not (wider).
+    widened = any(props[name] is not node["properties"][name] for name in missing)
+    return Fixed(out, (Edit(("required",), "lossy",
                             "made " + ", ".join(f"`{m}`" for m in missing) + " required and "
                             "nullable (send null to leave one out; drop nulls before calling "
-                            "the server)"),))
+                            "the server)", accepts="changed" if widened else "narrower",
+                            told="described" if widened else "kept"),))
 
 
 # --- REF009: $ref with any sibling (OpenAI strict) ----------------------------------------
@@ -163,6 +173,8 @@ def detect_ref_any_sibling(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_ref_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
+    from ..schema.refs import with_siblings
+
     target = _ref_target(node, ctx)
     if target is None:
         return None
@@ -170,9 +182,10 @@ def fix_ref_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
     # rewritten at both by the next pass with the change recorded at one
     body = {k: json_copy(v) for k, v in target.items()
             if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
-    out = {**body, **{k: v for k, v in node.items() if k != "$ref"}}
-    return Fixed(out, (Edit(("$ref",), "lossless",
-                            f"inlined one level of `{node['$ref']}` to keep its siblings"),))
+    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
+                                str(node["$ref"]))
+    return Fixed(out, (Edit(("$ref",), "lossless", detail.replace(
+        "inlined", "inlined one level of", 1)),))
 
 
 # --- UNI008: oneOf -> anyOf --------------------------------------------------------------
@@ -339,7 +352,10 @@ RULES: list[Rule] = [
     Rule(
         code="OBJ008", name="strict-open-object", severity="error",
         message="strict mode needs `additionalProperties: false` on every object",
-        safety="lossless", fix_title="Set `additionalProperties: false`",
+        safety="lossy", accepts="narrower", told="kept",
+        cases=(("on an object whose other keys are described (or a map)", "narrower",
+                "described"),),
+        fix_title="Set `additionalProperties: false`",
         detect=detect_closed, fix=fix_closed, claims=frozenset({"additionalProperties"}),
         docs=RuleDocs(
             what="An object without `additionalProperties: false` (absent, `true`, or a "
@@ -348,21 +364,23 @@ RULES: list[Rule] = [
                  "`false`; whether a missing one is refused is unverified).",
             error="Invalid schema for function 'f': In context=('properties', 'permissions'), "
                   "'additionalProperties' is required to be supplied and to be false.",
-            fix="Add `additionalProperties: false`. When it was absent from an object that "
-                "lists its properties (and requires none it does not list) this is counted "
-                "lossless: the properties the model is told about and may send are "
-                "unchanged, only undeclared keys (which nothing told the model about) are "
-                "closed off, and the server still validates. When it was `true` or a schema "
-                "(a map), or the object lists no properties or requires unlisted ones, "
-                "other keys can no longer be sent: lossy, described.",
+            fix="Add `additionalProperties: false`. The object then refuses keys it does not "
+                "list, which the server accepted: narrower, so lossy. When it was absent "
+                "from an object that lists its properties, nothing the model was told "
+                "changes (only undeclared keys are closed off); when it was `true` or a "
+                "schema (a map), or the object lists no properties or requires unlisted "
+                "ones, the other keys are described.",
             before=_CLOSED, after={**_CLOSED, "additionalProperties": False},
-            sources=("provider-rules.md OAIS-01, ANTS-03", "lastmile-ai/openai-agents-mcp#2",
+            sources=("[OAIS-01](../providers.md#oais-01), [ANTS-03](../providers.md#ants-03)", "lastmile-ai/openai-agents-mcp#2",
                      "openai/openai-agents-python#1023"),
         ),
     ),
     Rule(
         code="OBJ009", name="strict-optional-property", severity="error",
-        message="strict mode needs every property in `required`", safety="hinted",
+        message="strict mode needs every property in `required`", safety="lossy",
+        accepts="changed", told="described",
+        cases=(("when the optional properties accept null already", "narrower", "kept"),
+               ("adding an empty `required`", "equal", "kept")),
         fix_title="Require every property; optional ones become nullable",
         detect=detect_all_required, fix=fix_all_required,
         docs=RuleDocs(
@@ -384,7 +402,7 @@ RULES: list[Rule] = [
                 "q": {"type": "string"},
                 "n": {"type": ["integer", "null"], "description": NULL_HINT}},
                 "required": ["q", "n"], "additionalProperties": False},
-            sources=("provider-rules.md OAIS-02", "ash-project/ash_ai#155",
+            sources=("[OAIS-02](../providers.md#oais-02)", "ash-project/ash_ai#155",
                      "laravel/ai#506"),
         ),
     ),
@@ -408,7 +426,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"v": {"anyOf": [
                 {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
                 "additionalProperties": False},
-            sources=("provider-rules.md OAIS-08, ANTS-02, ANTS-08",
+            sources=("[OAIS-08](../providers.md#oais-08), [ANTS-02](../providers.md#ants-02), [ANTS-08](../providers.md#ants-08)",
                      "vercel-labs/json-render#180"),
         ),
     ),
@@ -427,7 +445,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"n": {"type": "integer",
                                                           "description": "Default: 3."}},
                    "required": ["n"], "additionalProperties": False},
-            sources=("provider-rules.md OAIS-08", "makenotion/notion-mcp-server#102"),
+            sources=("[OAIS-08](../providers.md#oais-08)", "makenotion/notion-mcp-server#102"),
         ),
     ),
     drop_rule(
@@ -447,7 +465,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"n": {
                 "type": "integer", "description": "Must be at least 1."}},
                 "required": ["n"], "additionalProperties": False},
-            sources=("provider-rules.md ANTS-02, ANTS-08",),
+            sources=("[ANTS-02](../providers.md#ants-02), [ANTS-08](../providers.md#ants-08)",),
         ),
     ),
     Rule(
@@ -459,7 +477,7 @@ RULES: list[Rule] = [
             error="Invalid schema: objects nested more than 10 levels (message unverified).",
             fix="Flatten the schema in the server; schema-compat does not restructure it.",
             before=doc_examples.nested_objects(11), passing=doc_examples.nested_objects(10),
-            sources=("provider-rules.md OAIS-11",),
+            sources=("[OAIS-11](../providers.md#oais-11)",),
         ),
     ),
     Rule(
@@ -474,7 +492,7 @@ RULES: list[Rule] = [
             error="Invalid schema: limits exceeded (message unverified).",
             fix="Split the tool or shorten its enums in the server.",
             before=doc_examples.big_enum(1001), passing=doc_examples.big_enum(1000),
-            sources=("provider-rules.md OAIS-11",),
+            sources=("[OAIS-11](../providers.md#oais-11)",),
         ),
     ),
     Rule(
@@ -490,7 +508,7 @@ RULES: list[Rule] = [
             fix="Mark fewer tools strict, send fewer tools per request, or require more "
                 "parameters.",
             before=doc_examples.union_params(17), passing=doc_examples.union_params(16),
-            sources=("provider-rules.md ANTS-05", "genkit-ai/genkit#5230"),
+            sources=("[ANTS-05](../providers.md#ants-05)", "genkit-ai/genkit#5230"),
         ),
     ),
     Rule(
@@ -507,8 +525,8 @@ RULES: list[Rule] = [
             error="(OpenAI SDK, lib/_pydantic.py) \"we can't use `$ref`s if there are also "
                   "other properties defined\"",
             fix="Replace the reference by its target's keywords (one level; a recursive "
-                "target keeps its inner references), the node's own keywords winning. "
-                "Lossless.",
+                "target keeps its inner references), merged exactly with the node's own "
+                "(descriptions joined; under `allOf` where they cannot be). Lossless.",
             before={"type": "object", "properties": {"p": {
                 "$ref": "#/$defs/P", "description": "Where."}}, "required": ["p"],
                 "additionalProperties": False,
@@ -517,7 +535,7 @@ RULES: list[Rule] = [
                 "type": "string", "description": "Where."}}, "required": ["p"],
                 "additionalProperties": False, "$defs": {"P": {"type": "string"}}},
             sources=("openai/openai-python src/openai/lib/_pydantic.py",
-                     "provider-rules.md OAIS-10"),
+                     "[OAIS-10](../providers.md#oais-10)"),
         ),
     ),
 ]

@@ -103,9 +103,27 @@ def _may_need_type(keys: frozenset[str] | None, profile: Profile) -> bool:
 def detect_missing_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if _needs_type(node, ctx):
         inferred = "object" if ctx.is_root else infer_type(node)
+        same = bool(inferred) and _same_values(node, str(inferred), ctx)
         yield Hit("no `type`" + (f" (evidently {inferred})" if inferred else
                                  " and nothing says which: any value is accepted"),
-                  (), "type", "lossless" if inferred else "lossy")
+                  (), "type", "lossless" if same else "lossy",
+                  "equal" if same else "narrower" if inferred else "changed",
+                  "kept" if inferred else "described")
+
+
+def _same_values(node: dict[str, Any], inferred: str, ctx: NodeContext) -> bool:
+    """Whether adding `type: inferred` keeps the values accepted: at the root (arguments are
+    an object), or where an `enum`/`const` allows only values of that type (and null)."""
+    if ctx.is_root:
+        return True
+    values = node["enum"] if isinstance(node.get("enum"), list) else \
+        [node["const"]] if "const" in node else None
+    if values is None:
+        return False
+    kinds = {"string": (str,), "integer": (int,), "number": (int, float),
+             "boolean": (bool,), "object": (dict,), "array": (list,)}.get(inferred, ())
+    return all(v is None or (isinstance(v, kinds) and (inferred == "boolean") ==
+                             isinstance(v, bool)) for v in values)
 
 
 def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
@@ -118,22 +136,36 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
             out["type"] = [inferred, "null"]  # the enum's null stays accepted
         if ctx.is_root and "properties" not in out:
             out["properties"] = {}
-        return Fixed(out, (Edit(("type",), "lossless", f"added `type: {inferred}`"),))
+        # Arguments are an object (MCP), and an enum's or const's values have the type
+        # inferred from them; elsewhere values of other types were accepted and are not now.
+        same = _same_values(node, inferred, ctx)
+        return Fixed(out, (Edit(("type",), "lossless" if same else "lossy",
+                                f"added `type: {inferred}`" + ("" if same else
+                                "; values of other types were accepted too"),
+                                accepts="equal" if same else "narrower", told="kept"),))
     out["type"] = "string"
     out = with_hint(out, _ANY_HINT)
     return Fixed(out, (Edit(("type",), "lossy",
                             "a node accepting any value became `type: string`; non-string "
-                            "values must be sent as JSON text"),))
+                            "values must be sent as JSON text", accepts="changed",
+                            told="described"),))
 
 
 # --- TYP003 unknown type names ---------------------------------------------------------
 
 def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if isinstance(node, dict) and "type" in node and not isinstance(node["type"], list):
-        t = node["type"]
-        if not (isinstance(t, str) and t in JSON_TYPES):
-            return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
-                        "type", "lossless" if _type_fix(t, node) else "lossy"),)
+    if not isinstance(node, dict) or "type" not in node:
+        return ()
+    t = node["type"]
+    if isinstance(t, list):  # a type list: each entry must be a type name
+        if all(isinstance(e, str) and e in JSON_TYPES for e in t):
+            return ()
+        return [Hit(f"`type` lists {value_text(e)}, which is not a JSON Schema type",
+                    ("type", i), "type", "lossless" if _type_fix(e, node) else "lossy")
+                for i, e in enumerate(t) if not (isinstance(e, str) and e in JSON_TYPES)]
+    if not (isinstance(t, str) and t in JSON_TYPES):
+        return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
+                    "type", "lossless" if _type_fix(t, node) else "lossy"),)
     return ()
 
 
@@ -150,14 +182,36 @@ def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
 
 
 def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
-    new = _type_fix(node["type"], node)
     out = {k: v for k, v in node.items() if k != "type"}
+    if isinstance(node["type"], list):
+        return _fix_type_list(node, out)
+    new = _type_fix(node["type"], node)
     if new:
         out["type"] = new
         return Fixed(out, (Edit(("type",), "lossless",
                                 f"`type: {value_text(node['type'])}` → `type: {new}`"),))
     return Fixed(out, (Edit(("type",), "lossy",
                             f"removed the unknown `type: {value_text(node['type'])}`"),))
+
+
+def _fix_type_list(node: dict[str, Any], out: dict[str, Any]) -> Fixed:
+    """Each entry of a type list that is not a type name mapped to one, or removed; a list
+    left empty is removed (any value)."""
+    kept: list[str] = []
+    edits = []
+    for i, e in enumerate(node["type"]):
+        new = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
+        if new is None:
+            edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
+                                                    "list: not a JSON Schema type"))
+        elif new != e:
+            edits.append(Edit(("type", i), "lossless", f"`{value_text(e)}` → `{new}` in "
+                                                       "the type list"))
+        if new is not None and new not in kept:
+            kept.append(new)
+    if kept:
+        out["type"] = kept
+    return Fixed(out, tuple(edits))
 
 
 # --- TYP004 arrays without items -------------------------------------------------------
@@ -187,7 +241,7 @@ def fix_array_without_items(node: Any, ctx: NodeContext) -> Fixed:
     out["items"] = {"type": "string", "description": _ANY_HINT}
     return Fixed(out, (Edit(("items",), "lossy",
                             "added `items: {type: string}`; items of other kinds must be sent "
-                            "as JSON text"),))
+                            "as JSON text", accepts="narrower", told="described"),))
 
 
 # --- TYP005 boolean schemas ------------------------------------------------------------
@@ -202,14 +256,15 @@ def detect_boolean_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, bool) and ctx.parent in _BOOLEAN_STAYS and not (
             node is False and ctx.parent == "items"):  # `items: false`: the array rules
         yield Hit(f"boolean schema `{str(node).lower()}`", (), None,
-                  "lossless" if node else "lossy")
+                  "lossless" if node else "hinted")
 
 
 def fix_boolean_schema(node: Any, ctx: NodeContext) -> Fixed:
     if node:
         return Fixed({}, (Edit((), "lossless", "`true` → `{}` (any value)"),))
     return Fixed({"type": "string", "description": "No value is accepted here; omit it."},
-                 (Edit((), "lossy", "`false` (no value allowed) → a described placeholder"),))
+                 (Edit((), "hinted", "`false` (no value allowed) → a described placeholder",
+                       accepts="wider", told="described"),))
 
 
 # --- TYP006 items on a non-array -------------------------------------------------------
@@ -347,11 +402,16 @@ RULES: list[Rule] = [
                 "to), which the union rules then handle.",
             before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
             after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
-            sources=("provider-rules.md GEM-02", "n8n-io/n8n#15553"),
+            sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553"),
         ),
     ),
     Rule(
         code="TYP002", name="missing-type", severity="error",
+        cases=(("inside the schema, inferred from `properties`, `items` or bounds "
+                "(values of other types were accepted)",
+                "narrower", "kept"),
+               ("nothing says which type: `string`, the rest sent as JSON text",
+                "changed", "described")),
         gate=_may_need_type,
         message="no `type`", safety="lossless", fix_title="Add the evident type",
         detect=detect_missing_type, fix=fix_missing_type,
@@ -367,7 +427,7 @@ RULES: list[Rule] = [
             before={"properties": {"tags": {"items": {"type": "string"}}}},
             after={"type": "object", "properties": {"tags": {"type": "array",
                                                              "items": {"type": "string"}}}},
-            sources=("provider-rules.md GEM-04", "danny-avila/LibreChat#6971"),
+            sources=("[GEM-04](../providers.md#gem-04)", "danny-avila/LibreChat#6971"),
         ),
     ),
     Rule(
@@ -377,19 +437,22 @@ RULES: list[Rule] = [
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
         docs=RuleDocs(
-            what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"any"`, `""`.',
+            what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"any"`, `""`, '
+                 "`1`; also such an entry of a type list.",
             error="Invalid value at 'tools.function_declarations[1].parameters.properties[1]."
                   "value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "
                   '"enum"',
             fix="Map evident synonyms (`int` → integer, `enum` → the enum's type); otherwise "
-                "drop the type (lossy) and let the missing-type rule decide.",
+                "drop the type (lossy) and let the missing-type rule decide. In a type list, "
+                "each such entry is mapped or removed.",
             before={"type": "object", "properties": {"n": {"type": "int"}}},
             after={"type": "object", "properties": {"n": {"type": "integer"}}},
-            sources=("provider-rules.md GEM-03", "zereight/gitlab-mcp#166"),
+            sources=("[GEM-03](../providers.md#gem-03)", "zereight/gitlab-mcp#166"),
         ),
     ),
     Rule(
         code="TYP004", name="array-without-items", severity="error",
+        cases=(("`items: false`, which becomes `maxItems: 0`", "equal", "kept"),),
         triggers=frozenset({"type"}),
         message="`type: array` without `items`", safety="lossy",
         fix_title="Add string items", detect=detect_array_without_items,
@@ -401,11 +464,13 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"ids": {"type": "array"}}},
             after={"type": "object", "properties": {"ids": {
                 "type": "array", "items": {"type": "string", "description": _ANY_HINT}}}},
-            sources=("provider-rules.md GEM-09", "cline/cline#7339"),
+            sources=("[GEM-09](../providers.md#gem-09)", "cline/cline#7339"),
         ),
     ),
     Rule(
         code="TYP005", name="boolean-schema", severity="error",
+        cases=(("`false`, which accepted nothing, becomes a described string",
+                "wider", "described"),),
         gate=_not_an_object,
         message="boolean schema", safety="lossless", fix_title="Use an object schema",
         detect=detect_boolean_schema, fix=fix_boolean_schema,
@@ -418,7 +483,7 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"extra": True}},
             after={"type": "object", "properties": {"extra": {
                 "type": "string", "description": _ANY_HINT}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -434,7 +499,7 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"s": {"type": "string",
                                                            "items": {"type": "string"}}}},
             after={"type": "object", "properties": {"s": {"type": "string"}}},
-            sources=("provider-rules.md GEM-10", "aovestdipaperino/tokensave#440"),
+            sources=("[GEM-10](../providers.md#gem-10)", "aovestdipaperino/tokensave#440"),
         ),
     ),
     Rule(
@@ -451,7 +516,7 @@ RULES: list[Rule] = [
             before={"type": "string"},
             after={"type": "object", "properties": {"value": {"type": "string"}},
                    "required": ["value"]},
-            sources=("provider-rules.md VTX-05", "spring-projects/spring-ai#1373"),
+            sources=("[VTX-05](../providers.md#vtx-05)", "spring-projects/spring-ai#1373"),
         ),
     ),
     Rule(
@@ -468,7 +533,7 @@ RULES: list[Rule] = [
             fix="Remove the malformed entry (lossy); the server's own validation is unchanged.",
             before={"type": "object", "properties": {"a": "string", "b": {"type": "string"}}},
             after={"type": "object", "properties": {"b": {"type": "string"}}},
-            sources=("provider-rules.md OAI-09",),
+            sources=("[OAI-09](../providers.md#oai-09)",),
         ),
     ),
     Rule(
@@ -486,7 +551,7 @@ RULES: list[Rule] = [
                 "tool takes no arguments); a malformed one too, reported lossy.",
             before="object",  # a type name where the schema belongs; a missing one too
             after={"type": "object", "properties": {}},
-            sources=("provider-rules.md ANT-03, OAI-09",),
+            sources=("[ANT-03](../providers.md#ant-03), [OAI-09](../providers.md#oai-09)",),
         ),
     ),
 ]

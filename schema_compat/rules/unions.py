@@ -10,8 +10,9 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model import Safety
+from ..model import Accepts, Safety
 from ..schema.jsoncopy import json_copy
+from ..schema.merge import Merged, join_text, merge_exact
 from ..schema.refs import local_target
 from ..schema.walker import children
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -110,24 +111,35 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         lost: list[str] = []
+        # what the null branches said of null, kept (their `type` is all the rest)
+        said = [b["description"] for b in branches if is_null_schema(b)
+                and isinstance(b, dict) and isinstance(b.get("description"), str)]
         if len(rest) == 1 and isinstance(rest[0], dict):
             merged = dict(rest[0])  # its subschemas move up unchanged
-            # the node's own keywords (description, default) win; where one says otherwise
-            # than the branch's (not just of it), both applied, and one of them is gone now
+            # the node's own keywords (default, title) win; where one says otherwise
+            # than the branch's (not just of it), both applied, and one of them is gone now;
+            # the descriptions are joined, the node's first
             lost = _replaced(out, merged)
+            inner = merged.get("description")
             merged.update(out)
+            if isinstance(inner, str) and isinstance(out.get("description"), str):
+                merged["description"] = join_text(out["description"], inner)
             out = merged
         elif rest:
             out[key] = rest
+        for text in said:
+            out["description"] = join_text(out["description"], f"Null: {text}") \
+                if isinstance(out.get("description"), str) else f"Null: {text}"
         if overlap:
             return Fixed(out, (Edit((key,), "lossy",
                                     f"removed the null branch of `{key}` and set `nullable: "
                                     "true`; null matched more than one branch, so the "
-                                    "original refused it"),))
+                                    "original refused it", accepts="wider", told="lost"),))
         if lost:
             return Fixed(out, (Edit((key,), "lossy", (
                 f"removed the null branch of `{key}` and set `nullable: true`; the node's "
-                "own " + ", ".join(f"`{k}`" for k in lost) + " replaced its branch's")),))
+                "own " + ", ".join(f"`{k}`" for k in lost) + " replaced its branch's"),
+                accepts="wider", told="lost"),))
         return Fixed(out, (Edit((key,), "lossless",
                                 f"removed the null branch of `{key}` and set `nullable: true`"),))
     return None
@@ -273,7 +285,7 @@ def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
                 continue
             assert rule.fix is not None
             fixed = rule.fix(branch, here)
-            if fixed is None or (ctx.lossless_only and fixed.safety == "lossy"):
+            if fixed is None or (ctx.lossless_only and fixed.safety != "lossless"):
                 continue
             branch = fixed.node
             break
@@ -324,7 +336,9 @@ def _union_safety(branches: list[Any], key: str = "anyOf",
     if len(uniq) <= 1:
         branch = uniq[0] if uniq and isinstance(uniq[0], dict) else {}
         return "lossy" if _replaced(base or {}, branch) else "lossless"
-    if all(looks_object(b) for b in uniq) or all(single_type(b) == "array" for b in uniq):
+    if all(looks_object(b) for b in uniq):
+        return "lossy" if _objects_narrow(uniq) else "hinted"
+    if all(single_type(b) == "array" for b in uniq):
         return "hinted"
     if _subsumed(uniq) is not None:
         # In a `oneOf`, a value both branches take (an integer, for number and integer)
@@ -335,6 +349,14 @@ def _union_safety(branches: list[Any], key: str = "anyOf",
         merged = _merged_enums(uniq, key)
         return "hinted" if merged is None else merged.safety
     return "lossy"
+
+
+def _distinct_types(branches: list[Any]) -> bool:
+    """Whether no value can match two of the branches by their types alone: one plain type
+    each, all different, not integer beside number."""
+    types = [single_type(b) for b in branches]
+    return None not in types and len(set(types)) == len(types) \
+        and not {"integer", "number"} <= set(types)
 
 
 def _subsumed(branches: list[Any]) -> Any:
@@ -416,8 +438,26 @@ def _well_formed_object(node: dict[str, Any]) -> bool:
         and all(isinstance(r, str) for r in required)
 
 
+def _objects_narrow(branches: list[Any]) -> bool:
+    """Whether merging these object branches into one object refuses something one of them
+    accepted: a branch open to other keys (no `additionalProperties: false`) accepted any
+    value under a name another branch defines, and the merged object holds that name to the
+    defining branches' schemas."""
+    names = {n for b in branches if isinstance(b, dict)
+             for n in (b.get("properties") or {})}
+    for b in branches:
+        if not isinstance(b, dict) or b.get("additionalProperties", True) is False:
+            continue
+        own = b.get("properties") or {}
+        if any(n not in own for n in names):
+            return True
+    return False
+
+
 def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
-    """Discriminated unions become one object: every property, the tags as one enum."""
+    """Discriminated unions become one object: every property, the tags as one enum.
+    Wider than the union (required names only where all branches require them, each
+    property any of its branches' schemas), and also narrower where `_objects_narrow`."""
     props: dict[str, list[Any]] = {}
     for b in branches:
         for name, sch in (b.get("properties") or {}).items():
@@ -457,11 +497,15 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Fixed
     else:
         out.pop("required", None)
     out = with_hint(out, _variants_text(branches, discriminators))
-    return Fixed(out, (Edit((key,), "hinted",
+    narrows = _objects_narrow(branches)
+    return Fixed(out, (Edit((key,), "lossy" if narrows else "hinted",
                             f"merged {len(branches)} object branches of `{key}` into one "
                             "object" + (f" (discriminator {discriminators[0]!r})"
                                         if discriminators else "")
-                            + "; the variants are described in `description`"),))
+                            + "; the variants are described in `description`"
+                            + ("; a branch open to other keys now has the other branches' "
+                               "properties held to their schemas" if narrows else ""),
+                            accepts="changed" if narrows else "wider", told="described"),))
 
 
 def _tag(schema: Any) -> Any:
@@ -658,20 +702,49 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
     elif safety == "lossy":
         out = with_hint(out, "The server also accepts " +
                         "; ".join(summarize(o) for o in others) + ".")
+    # One branch kept: the others' values refused (narrower), said in the description; the
+    # wider of `oneOf [number, integer]` also takes the integers it refused (wider).
+    accepts: Accepts = "wider" if overlapping else "equal" if safety == "lossless" else \
+        "narrower"
+    if accepts == "narrower" and key == "oneOf" and not _distinct_types(branches):
+        accepts = "changed"  # a value two branches took was refused, and the kept one takes it
+    if isinstance(keep, dict) and _replaced(base, keep):
+        accepts = "changed"  # the node's own keywords replace the branch's (both applied)
     return Fixed(out, (Edit((key,), safety,
                             f"collapsed `{key}` to its {summarize(keep)} branch"
                             + ("" if safety == "lossless" else
                                f"; {', '.join(summarize(o) for o in others)} no longer "
-                               "offered to the model")),))
+                               "offered to the model"),
+                            accepts=accepts,
+                            told="kept" if safety == "lossless" else "described"),))
 
 
 # --- UNI004: allOf ---------------------------------------------------------------------
 
 def detect_all_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("allOf"), list):
-        conflicts = _merge_all_of(node)[1]
-        yield Hit("`allOf` is not a field of the provider's schema", ("allOf",), "allOf",
-                  "lossy" if conflicts else "lossless")
+        if _all_of_exact(node) is not None:
+            yield Hit("`allOf` is not a field of the provider's schema", ("allOf",),
+                      "allOf", "lossless")
+        else:
+            yield Hit("`allOf` is not a field of the provider's schema", ("allOf",),
+                      "allOf", "lossy", "changed", "kept")
+
+
+def _all_of_exact(node: dict[str, Any]) -> Merged | None:
+    """The node and its `allOf` branches as one schema accepting exactly what they all do
+    (`schema.merge`), or None when the branches cannot be combined so."""
+    merged: Any = {k: v for k, v in node.items() if k != "allOf"}
+    dropped: list[str] = []
+    for member in node["allOf"]:
+        if member is True or member == {}:
+            continue
+        both = merge_exact(merged, member)
+        if both is None:
+            return None
+        merged = both.node
+        dropped.extend(both.dropped)
+    return Merged(merged, tuple(dropped))
 
 
 def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -696,7 +769,9 @@ def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                                    json_copy(sch))
                 out[k] = props
             elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
-                out[k] = list(dict.fromkeys([*out[k], *v]))
+                names = [*out[k], *v]  # entries that are no names (VAL005's) kept as they are
+                out[k] = list(dict.fromkeys(names)) \
+                    if all(isinstance(r, str) for r in names) else names
             elif k in _MIN_KEYS and _num(v) and _num(out[k]):
                 out[k] = max(out[k], v)
             elif k in _MAX_KEYS and _num(v) and _num(out[k]):
@@ -737,13 +812,21 @@ def _num(v: Any) -> bool:
 
 
 def fix_all_of(node: Any, ctx: NodeContext) -> Fixed | None:
+    exact = _all_of_exact(node)
+    if exact is not None:
+        said = f"merged {len(node['allOf'])} `allOf` branches into one schema"
+        if exact.dropped:
+            said += ("; dropped " + ", ".join(f"`{n}`" for n in exact.dropped)
+                     + ": a closed branch admits no such property")
+        return Fixed(exact.node, (Edit(("allOf",), "lossless", said),))
     out, conflicts = _merge_all_of(node)
-    if conflicts:
-        return Fixed(out, (Edit(("allOf",), "lossy",
-                                "merged `allOf` branches; conflicting keywords kept the first "
-                                "value: " + "; ".join(conflicts)),))
-    return Fixed(out, (Edit(("allOf",), "lossless",
-                            f"merged {len(node['allOf'])} `allOf` branches into one schema"),))
+    if not conflicts:
+        conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
+                     "properties it does not list"]
+    return Fixed(out, (Edit(("allOf",), "lossy",
+                            "merged `allOf` branches; conflicting keywords kept the first "
+                            "value: " + "; ".join(conflicts), accepts="changed",
+                            told="kept"),))
 
 
 # --- UNI005 / UNI006: not, if/then/else --------------------------------------------------
@@ -845,6 +928,9 @@ def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES: list[Rule] = [
     Rule(
         code="UNI001", name="nullable-union", severity="error",
+        cases=(("null matched two `oneOf` branches, or the node's own keywords replace "
+                "the branch's",
+                "wider", "lost"),),
         triggers=frozenset(UNION_KEYS),
         message="union with null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_nullable_union, fix=fix_nullable_union,
@@ -859,11 +945,17 @@ RULES: list[Rule] = [
                 "anyOf": [{"type": "integer"}, {"type": "null"}], "default": None}}},
             after={"type": "object", "properties": {"head": {
                 "type": "integer", "default": None, "nullable": True}}},
-            sources=("provider-rules.md GEM-15", "langchain-ai/langchainjs#9893"),
+            sources=("[GEM-15](../providers.md#gem-15)", "langchain-ai/langchainjs#9893"),
         ),
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
+        cases=(("object variants merged into one object", "wider", "described"),
+               ("a variant open to other keys held to the others' properties",
+                "changed", "described"),
+               ("scalar variants collapsed to one (the others described)", "narrower", "described"),
+               ("overlapping variants collapsed to one", "changed", "described"),
+               ("a branch listed twice, refused by the server, merged", "changed", "described")),
         triggers=frozenset({"oneOf"}),
         message="`oneOf` is not supported", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"oneOf"}),
@@ -892,11 +984,16 @@ RULES: list[Rule] = [
                 "required": ["kind"],
                 "description": "Give exactly one of these forms: kind=\"circle\": radius "
                                "(required); kind=\"square\": side (required)."}}},
-            sources=("provider-rules.md GEM-15", "langchain-ai/langchainjs#9893"),
+            sources=("[GEM-15](../providers.md#gem-15)", "langchain-ai/langchainjs#9893"),
         ),
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
+        cases=(("object variants merged into one object", "wider", "described"),
+               ("a variant open to other keys held to the others' properties",
+                "changed", "described"),
+               ("scalar variants collapsed to one (the others described)", "narrower", "described"),
+               ("`number` kept over `integer`", "equal", "kept")),
         triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
@@ -916,11 +1013,14 @@ RULES: list[Rule] = [
                 "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
             after={"type": "object", "properties": {"id": {
                 "type": "string", "description": "The server also accepts integer."}}},
-            sources=("provider-rules.md GEM-15",),
+            sources=("[GEM-15](../providers.md#gem-15)",),
         ),
     ),
     Rule(
         code="UNI004", name="all-of-unsupported", severity="error",
+        cases=(("branches that cannot be combined exactly (conflicting keywords, a "
+                "closed branch beside names it refuses that another requires)",
+                "changed", "kept"),),
         triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
@@ -929,8 +1029,10 @@ RULES: list[Rule] = [
             what="`allOf`, used for inheritance and for `$ref` with siblings in older "
                  "drafts.",
             error='Invalid JSON payload received. Unknown name "allOf" …',
-            fix="Merge: properties and required united, bounds tightened, enums intersected. "
-                "Lossless unless two branches disagree on a keyword (then lossy, reported).",
+            fix="Merge: properties and required united, bounds tightened, enums "
+                "intersected, descriptions joined; a closed branch (`additionalProperties: "
+                "false`) drops the names it refuses. Lossless unless the branches cannot be "
+                "combined exactly (then lossy, reported).",
             before={"type": "object", "properties": {"p": {"allOf": [
                 {"type": "object", "properties": {"a": {"type": "string"}}},
                 {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}}},
@@ -938,7 +1040,7 @@ RULES: list[Rule] = [
                 "type": "object", "properties": {"a": {"type": "string"},
                                                  "b": {"type": "integer"}},
                 "required": ["b"]}}},
-            sources=("provider-rules.md GEM-15",),
+            sources=("[GEM-15](../providers.md#gem-15)",),
         ),
     ),
     Rule(
@@ -954,7 +1056,7 @@ RULES: list[Rule] = [
                                                            "not": {"const": ""}}}},
             after={"type": "object", "properties": {"s": {
                 "type": "string", "description": 'Must not be "".'}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -972,7 +1074,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"n": {
                 "type": "integer",
                 "description": "If it is number (≥ 10), it must be number (multiple of 10)."}}},
-            sources=("provider-rules.md GEM-01",),
+            sources=("[GEM-01](../providers.md#gem-01)",),
         ),
     ),
     Rule(
@@ -996,7 +1098,7 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"value": {"anyOf": [
                 {"type": "string", "nullable": True, "description": "The value."},
                 {"type": "integer", "nullable": True, "description": "The value."}]}}},
-            sources=("provider-rules.md VTX-03", "anomalyco/opencode#15795",
+            sources=("[VTX-03](../providers.md#vtx-03)", "anomalyco/opencode#15795",
                      "charmbracelet/crush#2294"),
         ),
     ),
@@ -1020,7 +1122,7 @@ RULES: list[Rule] = [
             passing={"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}},
             profile="vertex",
             sources=("JSON Schema 2020-12 meta-schema (schemaArray minItems 1)",
-                     "provider-rules.md OAI-09, ANT-05"),
+                     "[OAI-09](../providers.md#oai-09), [ANT-05](../providers.md#ant-05)"),
         ),
     ),
 ]

@@ -93,7 +93,8 @@ def fix_enum(node: Any, ctx: NodeContext) -> Fixed | None:
     values = [v for v in node["enum"] if v is not None]
     out = {k: v for k, v in node.items() if k != "enum"}
     if case == "empty":
-        return Fixed(out, (Edit(("enum",), "hinted", "removed an empty `enum`"),))
+        return Fixed(out, (Edit(("enum",), "lossy", "removed an empty `enum`, which accepted "
+                                "no value", accepts="wider", told="lost"),))
     if case == "describe":
         kinds = {value_type(v) for v in values}
         if "type" not in out:
@@ -112,7 +113,8 @@ def fix_enum(node: Any, ctx: NodeContext) -> Fixed | None:
         out["enum"] = [v if isinstance(v, str) else _text(v) for v in values]
         return Fixed(out, (Edit(("enum",), "lossy",
                                 "mixed-type `enum` became a string enum; non-string values "
-                                "are sent as their JSON text"),))
+                                "are sent as their JSON text", accepts="changed",
+                                told="kept"),))
     return None
 
 
@@ -161,11 +163,13 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"kind": {"const": "circle"}}},
             after={"type": "object", "properties": {"kind": {"type": "string",
                                                              "enum": ["circle"]}}},
-            sources=("provider-rules.md GEM-01", "zed-industries/zed#43231"),
+            sources=("[GEM-01](../providers.md#gem-01)", "zed-industries/zed#43231"),
         ),
     ),
     Rule(
         code="VAL002", name="enum-not-string", severity="error",
+        cases=(("an empty `enum`, which accepted nothing", "wider", "lost"),
+               ("a mixed-type `enum` becomes a string enum", "changed", "kept")),
         reads_below=False,
         triggers=frozenset({"enum"}),
         message="`enum` must hold strings on a string type", safety="hinted",
@@ -184,7 +188,7 @@ RULES: list[Rule] = [
                                                                "enum": [1, 2, 3]}}},
             after={"type": "object", "properties": {"level": {
                 "type": "integer", "description": "One of: 1, 2, 3."}}},
-            sources=("provider-rules.md GEM-05, GEM-06", "google-gemini/gemini-cli#2031"),
+            sources=("[GEM-05](../providers.md#gem-05), [GEM-06](../providers.md#gem-06)", "google-gemini/gemini-cli#2031"),
         ),
     ),
     Rule(
@@ -201,7 +205,7 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"m": {"enum": ["a", "b", None]}}},
             after={"type": "object", "properties": {"m": {"type": "string", "enum": ["a", "b"],
                                                           "nullable": True}}},
-            sources=("provider-rules.md GEM-05",),
+            sources=("[GEM-05](../providers.md#gem-05)",),
         ),
     ),
     Rule(
@@ -219,7 +223,7 @@ RULES: list[Rule] = [
                                                             "enum": [True]}}},
             after={"type": "object", "properties": {"on": {"type": "boolean",
                                                            "description": "Must be true."}}},
-            sources=("provider-rules.md GJS-07",),
+            sources=("[GJS-07](../providers.md#gjs-07)",),
         ),
     ),
 ]

@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
-from ..model import Path, Safety
+from ..model import Accepts, Path, Safety, Told
 from .jsoncopy import ATOMIC, json_copy
+from .merge import merge_exact
 from .walker import children, iter_nodes
 
 RefKind = Literal["local", "remote", "unresolvable"]
@@ -396,6 +397,9 @@ class InlineEvent(NamedTuple):
     ref: str
     safety: Safety
     detail: str = ""
+    # the effect where it is not the safety's usual one (rules.base.Edit)
+    accepts: Accepts | None = None
+    told: Told | None = None
 
 
 def _type_of(node: Any) -> str:
@@ -529,7 +533,9 @@ class _Inliner:
         events, unroll = self.events, self.unroll
         if target.kind != "local":
             kind: Literal["remote", "unresolvable"] = target.kind
-            events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason))
+            # the placeholder accepts any value the siblings allow (the target is unknown)
+            events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason,
+                                      "wider", "lost"))
             note = (
                 f"Described by {ref}, which was not fetched."
                 if kind == "remote"
@@ -541,8 +547,13 @@ class _Inliner:
         label = _label(str(ref), target.node)
         if active.count(key) >= unroll:
             events.append(
+                # any value of the target's type stands for the deeper levels: wider where
+                # the target says its type, else the placeholder's guessed type may refuse
                 InlineEvent("recursion-cut", path, str(ref), "lossy",
-                            f"recursive `{label}` cut after {unroll} levels")
+                            f"recursive `{label}` cut after {unroll} levels",
+                            "wider" if isinstance(target.node, dict)
+                            and isinstance(target.node.get("type"), str) else "changed",
+                            "lost")
             )
             placeholder = {
                 "type": _type_of(target.node),
@@ -560,9 +571,35 @@ class _Inliner:
         # `body` is the expansion's own new object: trimmed and merged in place
         for k in _DOCUMENT_ONLY.intersection(body):
             del body[k]
-        events.append(InlineEvent("inlined", path, str(ref), "lossless", f"inlined `{ref}`"))
-        body.update(sib_expanded)  # the keywords beside the `$ref` win
-        return body
+        if not sib_expanded:
+            events.append(InlineEvent("inlined", path, str(ref), "lossless",
+                                      f"inlined `{ref}`"))
+            return body
+        return self.with_siblings(body, sib_expanded, path, str(ref))
+
+    def with_siblings(self, body: dict[str, Any], siblings: dict[str, Any], path: Path,
+                      ref: str) -> dict[str, Any]:
+        node, detail = with_siblings(body, siblings, ref)
+        self.events.append(InlineEvent("inlined", path, ref, "lossless", detail))
+        return node
+
+
+def with_siblings(body: dict[str, Any], siblings: dict[str, Any], ref: str,
+                  ) -> tuple[dict[str, Any], str]:
+    """A reference's target and the keywords beside its `$ref`, which hold together
+    (2020-12): one schema where they combine exactly (the siblings' annotations win,
+    descriptions joined), else both kept under `allOf` for the rules that handle it; and
+    what was done, for the change log. Never changes what is accepted."""
+    merged = merge_exact(siblings, body)
+    if merged is None:
+        return ({"allOf": [body, siblings]},
+                f"inlined `{ref}`; the keywords beside it kept with it under `allOf`")
+    detail = f"inlined `{ref}`, its sibling keywords merged in"
+    if merged.dropped:
+        detail += ("; dropped " + ", ".join(f"`{n}`" for n in merged.dropped)
+                   + ": the definition admits no such property")
+    node = merged.node
+    return {k: node[k] for k in dict.fromkeys([*body, *siblings]) if k in node}, detail
 
 
 def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> None:

@@ -4,8 +4,9 @@ S is the set of arguments the original schema accepts, S' the set the transforme
 accepts (read as JSON Schema, `dialect.as_json_schema`). Instances are generated from each
 side (`generate`), kept when `jsonschema` accepts them there, and validated against the
 other side: an argument of S outside S' shows the transform narrowed something, one of S'
-outside S that it widened something. Sampling can show a difference, never prove there is
-none: "equal" means no sample told the two apart.
+outside S that it widened something. Tool arguments are always a JSON object (MCP), so only
+objects are sampled at the root. Sampling can show a difference, never prove there is none:
+"equal" means no sample told the two apart.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _search(own: _Side, other: _Side, pool: Pool, rng: random.Random, examples: 
     tried = 0
     for _ in range(examples):
         got = gen.instance()
-        if got is NOTHING or not own.accepts(got):
+        if not isinstance(got, dict) or not own.accepts(got):
             continue
         tried += 1
         if not other.accepts(got):
@@ -99,7 +100,7 @@ def _search(own: _Side, other: _Side, pool: Pool, rng: random.Random, examples: 
         if not members:
             break
         got = mutate(rng.choice(members), pool, rng)
-        if not own.accepts(got):
+        if not isinstance(got, dict) or not own.accepts(got):
             continue
         tried += 1
         if not other.accepts(got):

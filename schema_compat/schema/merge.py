@@ -1,0 +1,199 @@
+"""Two schemas that must both hold, as one schema accepting exactly the same arguments.
+
+A `$ref` with sibling keywords and an `allOf` both mean "this and that": an argument must
+meet every part. Writing the parts as one object is exact only where each keyword can be
+combined without changing what is accepted: properties united (a name in both parts must
+meet both schemas), `required` united, bounds tightened, enums and types intersected. A
+closed part (`additionalProperties: false` or a schema) also rules on the names the other
+part adds, so those names are dropped (false) or must meet its schema too; anything this
+module cannot combine exactly is refused (None), and the caller keeps the parts apart or
+reports what the merge changes. A composition (`anyOf`, `$ref`, `not`, ...) in one part only
+stays as it is: beside the other part's keywords it still must hold.
+
+Descriptions are joined, never one dropped: the use site's text first, then the target's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from .jsoncopy import json_copy
+
+_MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
+                       "minProperties"})
+_MAX_KEYS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems",
+                       "maxProperties"})
+# annotations: the first part's value stands (descriptions are joined instead)
+_ANNOTATIONS = frozenset({"title", "default", "examples", "$comment", "deprecated",
+                          "readOnly", "writeOnly", "$schema", "$id", "$anchor"})
+
+
+class Merged(NamedTuple):
+    node: dict[str, Any]
+    # names a closed part forbids, dropped from the other part's properties (they could
+    # never be sent): said in the change log at their path
+    dropped: tuple[str, ...]
+
+
+def merge_exact(first: Any, second: Any) -> Merged | None:
+    """`first` and `second` as one schema accepting what both accept, or None when this
+    cannot be written exactly without `allOf`. `first` is the use site (its annotations
+    win, its description comes first)."""
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return None
+    out: dict[str, Any] = {k: json_copy(v) for k, v in first.items()}
+    dropped: list[str] = []
+    for k, v in second.items():
+        if k not in out:
+            if k in ("properties", "additionalProperties", "patternProperties"):
+                continue  # object keywords are combined below, together
+            out[k] = json_copy(v)
+        elif out[k] == v:
+            continue
+        elif k == "description" and isinstance(v, str) and isinstance(out[k], str):
+            out[k] = join_text(out[k], v)
+        elif k in _ANNOTATIONS:
+            continue
+        elif k == "required" and _names(v) and _names(out[k]):
+            out[k] = list(dict.fromkeys([*out[k], *v]))
+        elif k in _MIN_KEYS and _num(v) and _num(out[k]):
+            out[k] = max(out[k], v)
+        elif k in _MAX_KEYS and _num(v) and _num(out[k]):
+            out[k] = min(out[k], v)
+        elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
+            out[k] = [x for x in out[k] if any(_same(x, y) for y in v)]
+        elif k == "type" and (both := merge_types(out[k], v)) is not None:
+            out[k] = both
+        elif k in ("properties", "additionalProperties", "patternProperties"):
+            continue
+        else:
+            return None
+    if not _objects(first, second, out, dropped):
+        return None
+    return Merged(out, tuple(dropped))
+
+
+def _objects(first: dict[str, Any], second: dict[str, Any], out: dict[str, Any],
+             dropped: list[str]) -> bool:
+    """Combine the object keywords of both parts into `out`; False when not exactly."""
+    keys = ("properties", "additionalProperties", "patternProperties")
+    if not any(k in first or k in second for k in keys):
+        return True
+    if ("patternProperties" in first or "patternProperties" in second) \
+            and any(k in second for k in keys) and any(k in first for k in keys) \
+            and first.get("patternProperties") != second.get("patternProperties"):
+        return False
+    a_props, b_props = first.get("properties", {}), second.get("properties", {})
+    if not isinstance(a_props, dict) or not isinstance(b_props, dict):
+        return False
+    a_extra, b_extra = first.get("additionalProperties", True), \
+        second.get("additionalProperties", True)
+    props: dict[str, Any] = {}
+    for name in dict.fromkeys([*a_props, *b_props]):
+        parts = []
+        for own, extra, part in ((a_props, a_extra, first), (b_props, b_extra, second)):
+            if name in own:
+                parts.append(own[name])
+            elif extra is not True and extra != {}:
+                if not _patterns_miss(part, name):
+                    return False
+                parts.append(extra)
+        if any(p is False for p in parts):
+            dropped.append(name)
+            continue
+        merged: Any = json_copy(parts[0])
+        for p in parts[1:]:
+            if p == merged or p is True or p == {}:
+                continue
+            if merged is True or merged == {}:
+                merged = json_copy(p)
+                continue
+            both = merge_exact(merged, p)
+            merged = both.node if both is not None and not both.dropped else \
+                {"allOf": [merged, json_copy(p)]}
+        props[name] = merged
+    for name in dropped:
+        if name in _required(out):
+            return False  # an object that cannot be: not this module's to write
+    if props or "properties" in first or "properties" in second:
+        out["properties"] = props
+    if a_extra is True or a_extra == {}:
+        extra = b_extra
+    elif b_extra is True or b_extra == {} or a_extra == b_extra:
+        extra = a_extra
+    elif a_extra is False or b_extra is False:
+        extra = False
+    else:
+        return False
+    if extra is True or extra == {}:
+        out.pop("additionalProperties", None)
+    else:
+        out["additionalProperties"] = json_copy(extra)
+    pattern = first.get("patternProperties", second.get("patternProperties"))
+    if pattern is not None:
+        out["patternProperties"] = json_copy(pattern)
+    return True
+
+
+def _patterns_miss(part: dict[str, Any], name: str) -> bool:
+    """Whether no `patternProperties` pattern of `part` matches `name` (False when unsure)."""
+    patterns = part.get("patternProperties")
+    if not patterns:
+        return True
+    if not isinstance(patterns, dict):
+        return False
+    for pattern in patterns:
+        try:
+            if re.search(pattern, name):
+                return False
+        except (re.error, TypeError):
+            return False
+    return True
+
+
+def _required(node: dict[str, Any]) -> list[Any]:
+    req = node.get("required")
+    return req if isinstance(req, list) else []
+
+
+def _names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(r, str) for r in v)
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _same(x: Any, y: Any) -> bool:
+    return bool(x == y and type(x) is type(y)) or (_num(x) and _num(y) and x == y)
+
+
+def merge_types(a: Any, b: Any) -> str | list[str] | None:
+    """The types both `a` and `b` allow (a string or a list each; `integer` is within
+    `number`), or None when they share none or are not type names."""
+    first = [a] if isinstance(a, str) else a
+    second = [b] if isinstance(b, str) else b
+    if not (isinstance(first, list) and isinstance(second, list)
+            and all(isinstance(t, str) for t in [*first, *second])):
+        return None
+    both: list[str] = []
+    for t in first:
+        if t in second or (t == "integer" and "number" in second):
+            both.append(t)
+        elif t == "number" and "integer" in second:
+            both.append("integer")
+    both = list(dict.fromkeys(both))
+    if not both:
+        return None
+    return both[0] if len(both) == 1 else both
+
+
+def join_text(first: str, second: str) -> str:
+    """Two descriptions as one: both kept, the second left out only when the first holds it."""
+    a, b = first.strip(), second.strip()
+    if not b or b in a:
+        return first
+    if not a or a in b:
+        return second
+    return f"{a.rstrip()}\n\n{b}"
