@@ -98,7 +98,8 @@ IgnoreOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON report for agents.")]
 LosslessOpt = Annotated[
     bool,
-    typer.Option("--lossless-only", help="Refuse lossy fixes; their findings stay standing."),
+    typer.Option("--lossless-only", help="Apply only lossless fixes (the arguments accepted "
+                 "stay exactly the same); the other findings stay standing."),
 ]
 _LIVE = "Live servers"
 ServerOpt = Annotated[
