@@ -494,3 +494,14 @@ def test_progress_names_the_servers_still_awaited_and_fits_the_terminal() -> Non
     assert any(re.search(r"Listing tools \(1/2 done\): waiting for …\S*/silent_server\.py "
                          r"\(negotiating\)$", f) for f in waiting), waiting
     assert all(len(f) <= 80 for f in waiting), max(waiting, key=len)
+
+
+def test_text_report_names_the_protocol_each_server_spoke() -> None:
+    paged, modern = cmd(SERVERS / "paged_server.py"), cmd(MODERN)
+    proc = cli("check", "--server", paged, "--server", modern)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert f"listed live: {paged} (stdio), MCP 2025-11-25 (initialize handshake), paged 1" \
+        in lines
+    assert (f"listed live: {modern} (stdio), MCP 2026-07-28 (server/discover, stateless), "
+            "modern-only 1.0.0") in lines

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Union
 
-from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ToolResult
+from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ServerInfo, ToolResult
 from ..paths import jsonpath
 from .styled import PlainOutput, Styled, plain_output
 
@@ -298,8 +298,19 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
 
     if clean or baselined or report.errors:
         console.print()
+    for server in report.servers:
+        print_line(console, Styled(_server_line(server), "dim"))
     for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline):
         print_line(console, line)
+
+
+def _server_line(server: ServerInfo) -> str:
+    """`listed live: memory (stdio), MCP 2025-11-25 (initialize handshake), memory-server
+    0.6.3`: which protocol each live server spoke."""
+    how = "server/discover, stateless" if server.era == "stateless" else "initialize handshake"
+    who = " ".join(p for p in (server.name, server.version) if p)
+    return (f"listed live: {server.source} ({server.transport}), MCP {server.protocol_version} "
+            f"({how})" + (f", {who}" if who else ""))
 
 
 def _findings_part(findings: list[Finding]) -> str:
