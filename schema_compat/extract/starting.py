@@ -111,14 +111,16 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
 
 
 def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
-                  spinner: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
+                  spinner: bool = False, progress: Callable[[str], None] | None = None
+                  ) -> tuple[list[LoadedSource], list[SourceError]]:
     """List every server at once; each gives a LoadedSource or a SourceError. `spinner`
-    shows on stderr where each server is, until all have answered or failed. ImportError
-    when the MCP SDK (the `live` extra) is not installed."""
+    shows on stderr where each server is, until all have answered or failed; without it,
+    `progress` (if given) is called with the same line every 0.1 s (the playground's
+    progress). ImportError when the MCP SDK (the `live` extra) is not installed."""
     if not specs:
         return [], []
     if not spinner:
-        return anyio.run(_run, specs, timeout, None, 80)
+        return anyio.run(_run, specs, timeout, progress, 80)
     from ..report.text import make_console
 
     console = make_console(stderr=True)
