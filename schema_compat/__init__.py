@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from .api import ToolLike, check, load_tools, transform
     from .model import Change, Finding, Report, SourceError, ToolDef, ToolResult
+    from .planner import plan
     from .profiles import PROFILES
     from .repair_args import repair
 
@@ -32,6 +33,7 @@ __all__ = [
     "__version__",
     "check",
     "load_tools",
+    "plan",
     "repair",
     "transform",
 ]
@@ -53,6 +55,10 @@ def __getattr__(name: str) -> Any:
         from .profiles import PROFILES
 
         return PROFILES
+    if name == "plan":  # the request planner: what a client sends at once
+        from .planner import plan
+
+        return plan
     if name == "repair":
         from .repair_args import repair
 

@@ -1,0 +1,22 @@
+"""The request planner: what a client sends at once, made into a request the provider
+accepts (strict budgets, unique valid names, tool counts), every decision with its reason.
+
+    from schema_compat.planner import plan
+    request = plan({"github": github_tools, "notion": notion_tools}, "anthropic-strict")
+    request.tools        # each tool as sent: name, strict flag, transformed schema
+    request.limits       # each request-level limit with its use ("strict tools 20/20")
+    request.name_map     # sent name -> the tool's own name
+    request.route(name)  # (server, the tool's own name) a call goes to
+"""
+
+from __future__ import annotations
+
+from .budgets import BUDGETS, StrictBudget, max_tools, strict_budget
+from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
+from .names import PREFIXES, NamePrefix, server_name
+from .request import PLANNER_CODES, plan, request_limits
+from .strict import gain
+
+__all__ = ["BUDGETS", "PLANNER_CODES", "PREFIXES", "Decision", "Limit", "NamePrefix",
+           "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain", "max_tools",
+           "plan", "request_limits", "server_name", "strict_budget"]

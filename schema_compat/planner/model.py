@@ -1,0 +1,92 @@
+"""The records a request plan is made of: every tool as it is sent, every limit with its
+use, every decision with its reason."""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from ..model import Report, SourceError, ToolDef, ToolResult
+
+DecisionKind = Literal["strict", "non-strict", "renamed", "excluded"]
+
+
+class PlanError(ValueError):
+    """A request that cannot be planned as asked (too many tools, a glob that matches
+    nothing): the message says what to choose."""
+
+
+class Limit(NamedTuple):
+    """One request-level limit with its use: `tools 137/128`."""
+
+    key: str  # "tools", "strict-tools", "strict-optional", "strict-unions"
+    label: str  # "tools", "strict tools", "strict optional parameters", ...
+    used: int
+    limit: int
+    source: str  # the provider-rules.md rule id
+    # the tools that push it over: each one whose own share takes the sum past the limit,
+    # and every later one adding to it ("server/tool")
+    over_by: tuple[str, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.used > self.limit
+
+    def text(self) -> str:
+        return f"{self.label} {self.used}/{self.limit}"
+
+
+class Decision(NamedTuple):
+    """What the planner decided for one tool, and why."""
+
+    source: str
+    tool: str  # the tool's name as its server lists it
+    kind: DecisionKind
+    reason: str
+
+
+class PlannedTool(NamedTuple):
+    """A tool as it goes into the request."""
+
+    result: ToolResult  # transformed_name is the name sent; profile the one it is valid for
+    server: str  # the server's name, as prefixes use it
+    name: str  # the name sent
+    strict: bool | None  # None: the provider has no strict flag
+    score: int  # what strict decoding gains on it (see strict.gain)
+
+
+class RequestPlan(NamedTuple):
+    """One request: its tools, its limits with their use, and the decisions taken."""
+
+    provider: str
+    tools: tuple[PlannedTool, ...]
+    limits: tuple[Limit, ...]
+    decisions: tuple[Decision, ...]
+    name_prefix: str = "none"
+    excluded: tuple[ToolDef, ...] = ()
+
+    @property
+    def name_map(self) -> dict[str, str]:
+        """Sent name -> the tool's own name, for every tool sent under another name."""
+        return {t.name: t.result.tool.name for t in self.tools
+                if t.name != t.result.tool.name}
+
+    def route(self, sent: str) -> tuple[str, str] | None:
+        """(source, the tool's own name) a call to `sent` goes to (None: no such tool)."""
+        for t in self.tools:
+            if t.name == sent:
+                return t.result.tool.source, t.result.tool.name
+        return None
+
+    def sent_name(self, source: str, name: str) -> str | None:
+        """The name a source's tool is sent under (None: not in the request)."""
+        for t in self.tools:
+            if t.result.tool.source == source and t.result.tool.name == name:
+                return t.name
+        return None
+
+    @property
+    def over(self) -> tuple[Limit, ...]:
+        return tuple(limit for limit in self.limits if limit.over)
+
+    def report(self, errors: tuple[SourceError, ...] = ()) -> Report:
+        return Report(self.provider, tuple(t.result for t in self.tools), errors)

@@ -1,0 +1,231 @@
+"""`plan`: the tools of one request, made into a request the provider accepts.
+
+Per tool, the engine fixes the schema for the profile (as `transform` does); per request,
+the planner settles what the engine cannot see from one tool: which tools are sent strict
+within the budgets (strict.py), the names (names.py), and the tool count, which it never
+meets by dropping tools: past the provider's limit it stops with a `PlanError` that lists
+the servers with their tool counts, and `include`/`exclude` globs choose.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..model import Change, ToolDef, ToolResult
+from ..profiles import Profile, get_profile
+from .budgets import COUNT_SOURCES, StrictBudget, costs, max_tools, strict_budget
+from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
+from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
+from .strict import Candidate, choose, gain
+
+if TYPE_CHECKING:
+    from ..api import ToolLike
+
+# Rules whose work is per request: the planner does it over the whole request instead.
+PLANNER_CODES = ("NAM001", "NAM002", "LIM001", "LIM004")
+
+
+def label(tool: ToolDef) -> str:
+    """`server/tool`: how globs and messages name a tool of a request."""
+    return f"{server_name(tool.source)}/{tool.name}" if tool.source else tool.name
+
+
+def matches(tool: ToolDef, pattern: str) -> bool:
+    """A glob matches a tool's own name or its `server/tool` label."""
+    return fnmatch.fnmatchcase(tool.name, pattern) or fnmatch.fnmatchcase(label(tool),
+                                                                            pattern)
+
+
+def as_tooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
+                ) -> list[ToolDef]:
+    """ToolDefs of a request: a mapping gives each server's tools (its key their source)."""
+    from ..api import _tooldefs
+
+    if isinstance(tools, Mapping):
+        out: list[ToolDef] = []
+        for server, listed in tools.items():
+            out += [ToolDef(t.name, t.schema, t.description, str(server), t.index, t.raw,
+                            t.schema_optional) for t in _tooldefs(listed)]
+        return out
+    return _tooldefs(tools)
+
+
+def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
+           exclude: Sequence[str] = ()) -> tuple[list[ToolDef], list[ToolDef]]:
+    """(kept, excluded) by the globs; a glob that matches no tool is a PlanError."""
+    for pattern in (*include, *exclude):
+        if not any(matches(t, pattern) for t in tools):
+            raise PlanError(f"no tool matches {pattern!r}")
+    kept: list[ToolDef] = []
+    dropped: list[ToolDef] = []
+    for t in tools:
+        chosen = (not include or any(matches(t, p) for p in include)) and not any(
+            matches(t, p) for p in exclude)
+        (kept if chosen else dropped).append(t)
+    return kept, dropped
+
+
+def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
+    """The message for a request with more tools than the provider takes."""
+    per: dict[str, int] = {}
+    for t in tools:
+        per[server_name(t.source) if t.source else "(tools)"] = per.get(
+            server_name(t.source) if t.source else "(tools)", 0) + 1
+    servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
+    return (f"{len(tools)} tools in one request; {profile.name} accepts at most {limit} "
+            f"({COUNT_SOURCES.get(profile.name, 'provider-rules.md')}): drop "
+            f"{len(tools) - limit} or more. By server: {servers}. Choose with --tool / "
+            "--exclude-tool GLOB (a tool's name or server/tool), or `tools` / "
+            "`exclude-tools` in the settings file")
+
+
+def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
+                   ) -> list[Limit]:
+    """Each request-level limit of the profile with its use, for tools given in request
+    order as (label, sent strict, schema sent)."""
+    out: list[Limit] = []
+    limit = max_tools(profile)
+    if limit is not None:
+        over = tuple(lab for i, (lab, _, _) in enumerate(entries) if i >= limit)
+        out.append(Limit("tools", "tools", len(entries), limit,
+                         COUNT_SOURCES.get(profile.name, ""), over))
+    budget = strict_budget(profile)
+    if budget is not None:
+        count = optional = unions = 0
+        over_count: list[str] = []
+        over_optional: list[str] = []
+        over_unions: list[str] = []
+        for lab, strict, schema in entries:
+            if not strict:
+                continue
+            count += 1
+            own_optional, own_unions = costs(schema)
+            optional += own_optional
+            unions += own_unions
+            if count > budget.strict_tools:
+                over_count.append(lab)
+            if optional > budget.optional and own_optional:
+                over_optional.append(lab)
+            if unions > budget.unions and own_unions:
+                over_unions.append(lab)
+        out += [
+            Limit("strict-tools", "strict tools", count, budget.strict_tools, budget.source,
+                  tuple(over_count)),
+            Limit("strict-optional", "strict optional parameters", optional,
+                  budget.optional, budget.source, tuple(over_optional)),
+            Limit("strict-unions", "strict union parameters", unions, budget.unions,
+                  budget.source, tuple(over_unions)),
+        ]
+    return out
+
+
+def strict_flag(profile: Profile) -> bool | None:
+    """What a provider's `strict` field says for every tool of a profile without budgets."""
+    if profile.name in ("openai-strict", "anthropic-strict"):
+        return True
+    if profile.name in ("openai", "anthropic"):
+        return False
+    return None
+
+
+def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
+         provider: str = "anthropic-strict", *, strict_first: Sequence[str] = (),
+         name_prefix: NamePrefix = "none", include: Sequence[str] = (),
+         exclude: Sequence[str] = (), select_rules: list[str] | None = None,
+         ignore_rules: list[str] | None = None, lossless_only: bool = False) -> RequestPlan:
+    """Plan one request: the given tools (a list, each tool's `source` its server, or a
+    mapping of server name to its tools), sent together to `provider`.
+
+    Every tool comes back transformed for the profile it is sent under, with its sent name
+    and strict flag; each decision (strict or not, renamed, excluded) is in `decisions`
+    with its reason, and as a change of the tool's result. Raises PlanError when more tools
+    remain than the provider takes, or a glob matches no tool.
+    """
+    from ..engine import make_plan, run_plan
+
+    profile = get_profile(provider)
+    if profile is None:
+        raise PlanError(f"unknown provider {provider!r}")
+    if name_prefix not in PREFIXES:
+        raise PlanError(f"unknown name prefix {name_prefix!r} (one of {', '.join(PREFIXES)})")
+    every = as_tooldefs(tools)
+    chosen, dropped = select(every, include, exclude)
+    decisions = [Decision(t.source, t.name, "excluded", "excluded by the tool globs")
+                 for t in dropped]
+    limit = max_tools(profile)
+    if limit is not None and len(chosen) > limit:
+        raise PlanError(count_error(chosen, profile, limit))
+    ignore = [*(ignore_rules or []), *PLANNER_CODES]
+    results = run_plan(chosen, make_plan(profile, select_rules, ignore, lossless_only))
+    budget = strict_budget(profile)
+    strict: list[bool | None]
+    reasons: list[str] = [""] * len(chosen)
+    codes: list[str] = [""] * len(chosen)
+    scores = [gain(t.schema) for t in chosen]
+    if budget is None:
+        strict = [strict_flag(profile)] * len(chosen)
+    else:
+        strict, reasons, codes = _budgeted(chosen, results, scores, budget, strict_first)
+        fallback = [i for i, s in enumerate(strict) if not s]
+        if fallback:
+            plain = run_plan([chosen[i] for i in fallback],
+                             make_plan(budget.fallback, select_rules, ignore, lossless_only))
+            for i, r in zip(fallback, plain, strict=True):
+                results[i] = r
+    prefix: NamePrefix = name_prefix
+    wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name, prefix))
+              for t in chosen]
+    names = settle(wanted, profile)
+    planned: list[PlannedTool] = []
+    for i, (tool, result) in enumerate(zip(chosen, results, strict=True)):
+        extra: list[Change] = []
+        named = names[i]
+        if named.code:
+            extra.append(Change(named.code, (), "lossy", f"renamed {wanted[i][1]!r} → "
+                                f"{named.name!r}: {named.reason}", "tool", "equal", "lost"))
+            decisions.append(Decision(tool.source, tool.name, "renamed", named.reason))
+        if budget is not None:
+            if strict[i]:
+                decisions.append(Decision(tool.source, tool.name, "strict", reasons[i]))
+            else:
+                extra.append(Change(codes[i], (), "hinted", "sent without `strict`, its "
+                                    f"schema for `{budget.fallback}`: {reasons[i]}", "tool",
+                                    "wider", "kept"))
+                decisions.append(Decision(tool.source, tool.name, "non-strict", reasons[i]))
+        result = result._replace(transformed_name=named.name,
+                                 changes=tuple(extra) + result.changes)
+        planned.append(PlannedTool(result, server_name(tool.source), named.name, strict[i],
+                                   scores[i]))
+    entries = [(label(p.result.tool), bool(p.strict), p.result.transformed_schema)
+               for p in planned]
+    return RequestPlan(profile.name, tuple(planned), tuple(request_limits(profile, entries)),
+                       tuple(decisions), name_prefix, tuple(dropped))
+
+
+def _budgeted(tools: Sequence[ToolDef], results: Sequence[ToolResult], scores: list[int],
+              budget: StrictBudget, strict_first: Sequence[str]
+              ) -> tuple[list[bool | None], list[str], list[str]]:
+    """Strict flags, reasons and the rule code of each non-strict decision."""
+    candidates = []
+    for i, (tool, result) in enumerate(zip(tools, results, strict=True)):
+        errors = sorted({f.code for f in result.remaining if f.severity == "error"})
+        blocked = (f"its strict schema still has errors ({', '.join(errors)})"
+                   if errors else "")
+        optional, unions = costs(result.transformed_schema)
+        candidates.append(Candidate(i, label(tool), tool.name, scores[i], optional, unions,
+                                    blocked))
+    choices = choose(candidates, budget, strict_first)
+    codes = []
+    for c, choice in zip(candidates, choices, strict=True):
+        if choice.strict:
+            codes.append("")
+        elif c.blocked:
+            codes.append(next(f.code for f in results[c.position].remaining
+                              if f.severity == "error"))
+        elif "strict tools" in choice.reason or "enforce nothing" in choice.reason:
+            codes.append("LIM001")
+        else:
+            codes.append("LIM004")
+    return ([c.strict for c in choices], [c.reason for c in choices], codes)
