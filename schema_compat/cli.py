@@ -542,6 +542,32 @@ def profiles() -> None:
     render_profiles(PROFILES.values(), make_console())
 
 
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+                                      help="Port on 127.0.0.1 (0: a free one).")] = 0,
+    no_open: Annotated[bool, typer.Option("--no-open",
+                                          help="Print the URL only; open no browser.")] = False,
+    config: Annotated[list[str] | None, typer.Option(
+        "--config", help="Also offer the servers of this MCP client config (repeatable); "
+                         "those found here and in your home folder are offered anyway.",
+        show_default=False)] = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Open the playground: a local web page showing every provider's view of your tools.
+
+    Paste or drop any SOURCE, or pick a server from your client configs to list it live;
+    see the provider x tool matrix, each cell's findings and diff, and download the
+    transformed tools and reports. Serves on 127.0.0.1 only, at a URL with a secret.
+    """
+    import os
+
+    from .playground.server import serve as serve_playground
+
+    raise typer.Exit(serve_playground(port, open_browser=not no_open, directory=os.getcwd(),
+                                      config=config or [], timeout=timeout))
+
+
 def app_for(args: list[str]) -> typer.Typer:
     """The app, holding only the command that `args` start with when they name one.
 

@@ -1,0 +1,230 @@
+"""What the page shows, computed with the library: the matrix, a cell, the downloads.
+
+A listing is checked against every profile once (`Workspace.add`); the page then asks for
+one cell at a time (its findings, changes and diff rows), so the matrix of a 300-tool server
+is a small answer and a cell's schemas travel only when it is opened. Runs are kept in
+memory, a few at a time, under an id the page names in later requests.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from ..engine import make_plan, run_plan
+from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
+from ..paths import jsonpath, pointer
+from ..profiles import PROFILES
+
+if TYPE_CHECKING:
+    from ..extract.files import LoadedSource
+
+__all__ = ["KEEP_RUNS", "InputError", "Run", "Workspace", "rule_page"]
+
+KEEP_RUNS = 8  # listings kept for the page; an older run id is answered with 404
+
+
+class InputError(ValueError):
+    """Input the page sent that cannot be used: one line naming what and where."""
+
+
+class Run:
+    """One listing checked against every profile."""
+
+    def __init__(self, run_id: str, source: LoadedSource, errors: list[SourceError],
+                 results: dict[str, list[ToolResult]], elapsed: float) -> None:
+        self.run_id = run_id
+        self.source = source
+        self.errors = errors
+        self.results = results
+        self.elapsed = elapsed
+
+    @property
+    def tools(self) -> tuple[ToolDef, ...]:
+        return self.source.tools
+
+    def result(self, provider: str, index: int) -> ToolResult:
+        results = self.results.get(provider)
+        if results is None:
+            raise InputError(f"no provider {provider!r}: one of {', '.join(self.results)}")
+        if not 0 <= index < len(results):
+            raise InputError(f"no tool number {index}: this listing has {len(results)}")
+        return results[index]
+
+    def report(self, provider: str) -> Report:
+        if provider not in self.results:
+            raise InputError(f"no provider {provider!r}: one of {', '.join(self.results)}")
+        servers = (self.source.server,) if self.source.server is not None else ()
+        return Report(provider, tuple(self.results[provider]), tuple(self.errors), servers)
+
+
+def _cell_summary(result: ToolResult) -> dict[str, Any]:
+    from ..report.matrix import cell
+
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in result.findings:
+        counts[f.severity] += 1
+    return {"cell": cell(result), "fix_status": result.fix_status, **counts,
+            "changes": len(result.changes),
+            "renamed": result.transformed_name != result.tool.name}
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    effect = f.fix_effect
+    return {"code": f.code, "rule": f.rule, "severity": f.severity, "scope": f.scope,
+            "path": jsonpath(f.path), "pointer": pointer(f.path), "message": f.message,
+            "fix": None if f.fix_safety is None else {
+                "title": f.fix_title or "", "safety": f.fix_safety,
+                "accepts": effect[0] if effect else "equal",
+                "told": effect[1] if effect else "kept"}}
+
+
+def _change(c: Change) -> dict[str, Any]:
+    accepts, told = c.effect
+    return {"code": c.code, "path": jsonpath(c.path), "pointer": pointer(c.path),
+            "safety": c.safety, "accepts": accepts, "told": told,
+            "description": c.description, "scope": c.scope}
+
+
+def diff_rows(result: ToolResult) -> list[dict[str, Any]]:
+    """The rows `schema-compat diff` prints: original and transformed lines aligned, each
+    with its node's JSON Pointer, its kind (" ", "-", "+", "~") and the changes (indexes
+    into `result.changes`) marked on it."""
+    from ..report.diff import _align, _anchor, _pretty
+
+    left = list(_pretty(result.tool.schema, (), 0, "", ""))
+    right = list(_pretty(result.transformed_schema, (), 0, "", ""))
+    first_line: dict[tuple[str | int, ...], int] = {}
+    for index, line in enumerate(right):
+        first_line.setdefault(line.path, index)
+    marks: dict[int, list[int]] = {}
+    for k, change in enumerate(result.changes):
+        if change.scope != "tool":
+            marks.setdefault(_anchor(change.path, first_line), []).append(k)
+    right_index = {id(line): k for k, line in enumerate(right)}
+    rows = []
+    for lhs, rhs, kind in _align(left, right):
+        rows.append({
+            "kind": kind,
+            "left": None if lhs is None else lhs.text,
+            "lp": None if lhs is None else pointer(lhs.path),
+            "right": None if rhs is None else rhs.text,
+            "rp": None if rhs is None else pointer(rhs.path),
+            "marks": [] if rhs is None else marks.get(right_index[id(rhs)], []),
+        })
+    return rows
+
+
+class Workspace:
+    """The runs the page has made, newest last; safe to use from the server's threads."""
+
+    def __init__(self, keep: int = KEEP_RUNS) -> None:
+        self._keep = keep
+        self._runs: OrderedDict[str, Run] = OrderedDict()
+        self._lock = threading.Lock()
+        self._plans = {name: make_plan(name) for name in PROFILES}
+
+    def add_text(self, text: str, label: str) -> Run:
+        """Check a pasted or dropped document; InputError says what is wrong with it."""
+        from ..extract.files import SourceLoadError, load_source_text
+
+        try:
+            source = load_source_text(text, label)
+        except SourceLoadError as exc:
+            raise InputError(exc.error.one_line()) from None
+        return self.add(source, [])
+
+    def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
+        started = time.perf_counter()
+        tools = list(source.tools)
+        results = {name: run_plan(tools, plan) for name, plan in self._plans.items()}
+        run = Run(secrets.token_hex(8), source, errors, results,
+                  time.perf_counter() - started)
+        with self._lock:
+            self._runs[run.run_id] = run
+            while len(self._runs) > self._keep:
+                self._runs.popitem(last=False)
+        return run
+
+    def get(self, run_id: str) -> Run | None:
+        with self._lock:
+            return self._runs.get(run_id)
+
+
+def matrix(run: Run) -> dict[str, Any]:
+    """The whole provider x tool matrix with counts per cell; no schemas."""
+    providers = list(run.results)
+    return {
+        "run": run.run_id,
+        "label": run.source.label,
+        "shape": run.source.shape,
+        "server": None if run.source.server is None else {
+            "name": run.source.server.name, "version": run.source.server.version,
+            "era": run.source.server.era,
+            "protocol_version": run.source.server.protocol_version},
+        "providers": [{"name": p, "label": PROFILES[p].label, "title": PROFILES[p].title}
+                      for p in providers],
+        "tools": [{"name": t.name, "index": t.index} for t in run.tools],
+        "cells": {p: [_cell_summary(r) for r in run.results[p]] for p in providers},
+        "errors": [e.one_line() for e in run.errors],
+        "elapsed_ms": round(run.elapsed * 1000, 1),
+    }
+
+
+def cell_detail(run: Run, provider: str, index: int) -> dict[str, Any]:
+    """One tool for one provider: findings, changes, what stays, and the diff rows."""
+    result = run.result(provider, index)
+    return {
+        "provider": provider,
+        "tool": result.tool.name,
+        "index": index,
+        "transformed_name": result.transformed_name,
+        "status": result.status,
+        "fix_status": result.fix_status,
+        **_cell_summary(result),
+        "findings": [_finding(f) for f in result.findings],
+        "changes": [_change(c) for c in result.changes],
+        "remaining": [_finding(f) for f in result.remaining],
+        "rows": diff_rows(result),
+        "transformed_schema": result.transformed_schema,
+    }
+
+
+def transformed_text(run: Run, provider: str) -> str:
+    """The document `schema-compat transform --provider PROVIDER` writes for this input:
+    the same shape, each tool's name and schema replaced."""
+    from ..commands.transform import _write_back
+    from ..jsonio import dump_json
+
+    report = run.report(provider)
+    return dump_json(_write_back([run.source], list(report.results), provider))
+
+
+def report_text(run: Run, provider: str, form: str) -> str:
+    """The JSON report (`check --json`) for one provider, or SARIF for one or `all`."""
+    if form == "json":
+        from ..report.json import render_json
+
+        return render_json(run.report(provider))
+    if form == "sarif":
+        from ..report.sarif import render_sarif
+
+        names = list(run.results) if provider == "all" else [provider]
+        return render_sarif([run.report(p) for p in names])
+    raise InputError(f"no report format {form!r}: json or sarif")
+
+
+def rule_page(code: str) -> dict[str, Any]:
+    """A rule's documentation, as `schema-compat rule CODE` gives it (Markdown)."""
+    from ..report.rule_docs import rule_markdown
+    from ..rules.registry import by_name_or_code
+
+    rule = by_name_or_code(code)
+    if rule is None:
+        raise InputError(f"no rule {code!r}")
+    return {"code": rule.code, "name": rule.name, "severity": rule.severity,
+            "markdown": rule_markdown(rule, PROFILES.values())}
+

@@ -1,0 +1,284 @@
+"""The playground's HTTP server: the standard library's, on 127.0.0.1 only.
+
+Every request is checked by security.Guard before anything else; the page's files and the
+JSON API live under `/TOKEN/`. The API is small: the page posts a document (or names a
+configured server) once, gets the matrix and a run id, then asks for one cell, a download or
+a rule's page at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .analysis import (
+    InputError,
+    Workspace,
+    cell_detail,
+    matrix,
+    report_text,
+    rule_page,
+    transformed_text,
+)
+from .live import Configs, Jobs
+from .security import SECURITY_HEADERS, Guard, new_token
+
+__all__ = ["ASSETS", "Playground", "make_server", "serve"]
+
+HOST = "127.0.0.1"
+MAX_BODY = 64 * 1024 * 1024  # a pasted or dropped document; larger is refused (413)
+
+ASSETS: dict[str, str] = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+
+
+def read_asset(name: str) -> bytes:
+    """A file of assets/, read as package data (so a wheel install has it)."""
+    return (resources.files(__package__ or "schema_compat.playground") / "assets" / name
+            ).read_bytes()
+
+
+class Playground:
+    """What the handler threads share: the guard, the runs, the configs, the live jobs."""
+
+    def __init__(self, guard: Guard, configs: Configs, timeout: float = 30.0) -> None:
+        self.guard = guard
+        self.configs = configs
+        self.workspace = Workspace()
+        self.jobs = Jobs(self.workspace, timeout)
+        self.assets = {name: read_asset(name) for name in ASSETS}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    playground: Playground
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    server_version = "schema-compat-playground"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the terminal shows the URL, not a line per request."""
+
+    def do_GET(self) -> None:
+        self._serve("GET")
+
+    def do_HEAD(self) -> None:
+        self._serve("HEAD")
+
+    def do_POST(self) -> None:
+        self._serve("POST")
+
+    def do_PUT(self) -> None:
+        self._serve("PUT")
+
+    def do_DELETE(self) -> None:
+        self._serve("DELETE")
+
+    def do_OPTIONS(self) -> None:
+        self._serve("OPTIONS")
+
+    def _serve(self, method: str) -> None:
+        play = self.server.playground
+        refused = play.guard.check(method, self.path, self.headers)
+        if refused is not None:
+            self._drain()
+            self._send(refused.status, {"error": refused.reason})
+            return
+        route = play.guard.route(self.path) or ""
+        query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+        try:
+            if method == "POST":
+                self._post(play, route)
+            else:
+                self._get(play, route, query, head=method == "HEAD")
+        except InputError as exc:
+            self._send(400, {"error": str(exc)})
+        except _Gone as exc:
+            self._send(404, {"error": str(exc)})
+
+    # --- GET ---------------------------------------------------------------------------
+
+    def _get(self, play: Playground, route: str, query: dict[str, str], *, head: bool) -> None:
+        name = route or "index.html"
+        if name in play.assets:
+            self._send_bytes(200, play.assets[name], ASSETS[name], head=head)
+            return
+        if route == "api/servers":
+            self._send(200, play.configs.listing())
+        elif route == "api/cell":
+            run = _run(play, query)
+            self._send(200, cell_detail(run, _arg(query, "provider"), _int(query, "tool")))
+        elif route == "api/transformed":
+            run = _run(play, query)
+            provider = _arg(query, "provider")
+            self._download(transformed_text(run, provider), f"tools.{provider}.json", head)
+        elif route == "api/report":
+            run = _run(play, query)
+            provider, form = _arg(query, "provider"), _arg(query, "format")
+            text = report_text(run, provider, form)
+            self._download(text, f"report.{provider}.{'sarif' if form == 'sarif' else 'json'}",
+                           head)
+        elif route == "api/rule":
+            self._send(200, rule_page(_arg(query, "code")))
+        elif route == "api/job":
+            job = play.jobs.get(_arg(query, "id"))
+            if job is None:
+                raise _Gone("no such listing job")
+            self._send(200, job.state())
+        else:
+            self._send(404, {"error": "not found"})
+
+    # --- POST --------------------------------------------------------------------------
+
+    def _post(self, play: Playground, route: str) -> None:
+        body = self._body()
+        if body is None:
+            return
+        if route == "api/analyze":
+            text = body.get("text")
+            if not isinstance(text, str):
+                raise InputError('expected {"text": "<a JSON document>"}')
+            label = body.get("label")
+            label = label if isinstance(label, str) and label else "<pasted>"
+            self._send(200, matrix(play.workspace.add_text(text, label)))
+        elif route == "api/live":
+            config, server = body.get("config"), body.get("server")
+            if not isinstance(config, str) or not isinstance(server, str):
+                raise InputError('expected {"config": PATH, "server": NAME} as listed by '
+                                 "api/servers")
+            self._send(202, play.jobs.start(play.configs.spec(config, server)).state())
+        else:
+            self._send(404, {"error": "not found"})
+
+    def _body(self) -> dict[str, Any] | None:
+        try:
+            length = int(self.headers.get("Content-Length") or "0")
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY:
+            self.close_connection = True
+            self._send(413, {"error": f"the body must be at most {MAX_BODY} bytes"})
+            return None
+        raw = self.rfile.read(length)
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"the request body is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise InputError("the request body must be a JSON object")
+        return data
+
+    def _drain(self) -> None:
+        """Read a refused request's body (up to MAX_BODY) so the answer reaches the
+        client; a larger one closes the connection."""
+        try:
+            length = int(self.headers.get("Content-Length") or "0")
+        except ValueError:
+            length = 0
+        if 0 < length <= MAX_BODY:
+            self.rfile.read(length)
+        elif length:
+            self.close_connection = True
+
+    # --- answers -----------------------------------------------------------------------
+
+    def _send(self, status: int, data: Any) -> None:
+        body = json.dumps(data, ensure_ascii=False, allow_nan=True).encode("utf-8")
+        self._send_bytes(status, body, "application/json; charset=utf-8")
+
+    def _download(self, text: str, filename: str, head: bool) -> None:
+        self._send_bytes(200, text.encode("utf-8", "surrogatepass"),
+                         "application/json; charset=utf-8", head=head,
+                         extra={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def _send_bytes(self, status: int, body: bytes, kind: str, *, head: bool = False,
+                    extra: dict[str, str] | None = None) -> None:
+        self.send_response(status, HTTPStatus(status).phrase)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in {**SECURITY_HEADERS, **(extra or {})}.items():
+            self.send_header(key, value)
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+
+class _Gone(LookupError):
+    """A run or job the page names that is not (or no longer) here."""
+
+
+def _arg(query: dict[str, str], key: str) -> str:
+    value = query.get(key)
+    if value is None:
+        raise InputError(f"missing ?{key}=")
+    return value
+
+
+def _int(query: dict[str, str], key: str) -> int:
+    try:
+        return int(_arg(query, key))
+    except ValueError:
+        raise InputError(f"?{key}= must be a number") from None
+
+
+def _run(play: Playground, query: dict[str, str]) -> Any:
+    run = play.workspace.get(_arg(query, "run"))
+    if run is None:
+        raise _Gone("this listing is no longer kept here: paste it or list it again")
+    return run
+
+
+def make_server(port: int, configs: Configs, *, token: str | None = None,
+                timeout: float = 30.0) -> tuple[_Server, str]:
+    """The server bound to 127.0.0.1:`port` (0: a free one) and the URL of its page."""
+    server = _Server((HOST, port), _Handler, bind_and_activate=True)
+    bound = int(server.server_address[1])
+    guard = Guard(token or new_token(), bound)
+    server.playground = Playground(guard, configs, timeout)
+    return server, f"http://{HOST}:{bound}{guard.prefix}"
+
+
+def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
+          timeout: float) -> int:
+    """Run until Ctrl-C; the exit status. Prints the URL first (flushed, for scripts)."""
+    try:
+        server, url = make_server(port, Configs(directory, config), timeout=timeout)
+    except OSError as exc:
+        print(f"schema-compat: error: cannot listen on {HOST}:{port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        print("  hint: choose another --port, or 0 for a free one", file=sys.stderr)
+        return 2
+    print(f"schema-compat playground: {url}", flush=True)
+    print("  (this URL holds the page's secret: share it with no one; Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    if open_browser:
+        _open(url)
+    try:
+        server.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def _open(url: str) -> None:
+    """Open the page in the user's browser when there is one; the URL is printed anyway."""
+    import webbrowser
+
+    with contextlib.suppress(webbrowser.Error):
+        webbrowser.get().open(url)
