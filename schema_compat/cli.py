@@ -47,7 +47,7 @@ app = typer.Typer(
         "unreadable input."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -76,9 +76,19 @@ SourcesArg = Annotated[
     list[str] | None,
     typer.Argument(help="JSON files, directories, or - for stdin.", show_default=False),
 ]
+
+
+def _complete_provider(incomplete: str) -> list[str]:
+    """Shell completion for --provider: the profile names (and `all`)."""
+    from .profiles import PROFILES
+
+    return [p for p in (*PROFILES, "all") if p.startswith(incomplete)]
+
+
 ProviderOpt = Annotated[
     str, typer.Option("--provider", "-p", help="Target profile (see `schema-compat profiles`); "
-                      "`check` also takes a comma-separated list or `all`.")
+                      "`check` also takes a comma-separated list or `all`.",
+                      autocompletion=_complete_provider)
 ]
 ToolOpt = Annotated[
     list[str] | None,

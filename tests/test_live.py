@@ -452,8 +452,9 @@ def test_without_the_live_extra_the_error_says_how_to_install_it() -> None:
     line = _error_line(proc)
     assert line.startswith("schema-compat: error: live servers need the MCP SDK, which is not "
                            "installed (")
-    assert line.endswith("(install the live extra: pip install -e '.[live]' in the "
-                         "schema-compat checkout (or pipx install '.[live]'))")
+    assert line.endswith("(install the live extra, in the schema-compat checkout: pipx "
+                         "install --force '.[live]', or pip install '.[live]' into the "
+                         "environment it runs from)")
 
 
 def _on_a_terminal(*args: str, columns: int = 80) -> str:

@@ -171,8 +171,9 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
 
 
 # The project is installed from its checkout (or a git URL), not from a package index.
-LIVE_EXTRA_HINT = ("install the live extra: pip install -e '.[live]' in the schema-compat "
-                   "checkout (or pipx install '.[live]')")
+LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx install "
+                   "--force '.[live]', or pip install '.[live]' into the environment it runs "
+                   "from")
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
