@@ -295,10 +295,10 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     try:
         await stop.wait()
     finally:
+        for task in tasks:  # the session is over: the upstream's exit is no news
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         up_writer.close()
         await _stop(proc)
         await client_writer.drain(0.01)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         client_writer.close()
