@@ -236,6 +236,33 @@ def test_a_modern_client_gets_the_handshake_era_from_a_legacy_only_upstream() ->
     assert len(text.splitlines()) == 2
 
 
+def test_a_modern_client_and_upstream_over_streamable_http(tmp_path: Path) -> None:
+    """Over HTTP the 2026-07-28 server routes each request by its headers: the proxy sets
+    them from the request's envelope (version, method, tool name), as the SDK's client
+    does."""
+    from launch import serving
+
+    log = tmp_path / "proxy.log"
+
+    async def body(session: ClientSession) -> Any:
+        called = _text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
+        return session.protocol_version, called
+
+    async def main(url: str) -> Any:
+        args = ["-m", "schema_compat", "proxy", "--log", str(log), "--url", url]
+        params = StdioServerParameters(command=PY, args=args, cwd=str(REPO_ROOT))
+        with open(os.devnull, "w") as devnull:
+            async with stdio_client(params, errlog=devnull) as (read, write), \
+                    ClientSession(read, write) as session:
+                await negotiate_auto(session)
+                return await body(session)
+
+    with serving(MODERN) as base:
+        version, called = anyio.run(main, base + "/mcp")
+    assert (version, called) == ("2026-07-28", "q:5:None")
+    assert 'tools/call search_notes: repaired $.limit: "5" → 5 (integer)' in log.read_text()
+
+
 # --- closing -------------------------------------------------------------------------------
 
 

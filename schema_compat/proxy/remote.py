@@ -24,12 +24,19 @@ import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.stdio import stdio_server
+from mcp.shared.inbound import (
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER,
+    MCP_PROTOCOL_VERSION_HEADER,
+    NAME_BEARING_METHODS,
+    encode_header_value,
+)
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
 from ..extract.config import ServerSpec
 from ..extract.live import _connect_failure, _install_sdk_hooks, _leaves
-from .relay import Log, Message, Outbox, Relay, own_listing
+from .relay import PROTOCOL_VERSION_KEY, Log, Message, Outbox, Relay, own_listing
 
 __all__ = ["serve_remote"]
 
@@ -49,6 +56,27 @@ def _session(msg: Message, headers: dict[str, str] | None = None) -> SessionMess
     if headers is None:
         return SessionMessage(message)
     return SessionMessage(message, metadata=ClientMessageMetadata(headers=headers))
+
+
+def _headers(msg: Message, relay: Relay) -> dict[str, str] | None:
+    """The HTTP headers a message travels with, as the SDK's client sets them: a request
+    stamped for 2026-07-28 names its version, method and (tools/call, prompts/get,
+    resources/read) its target, which the server routes by; otherwise the version the
+    handshake agreed on, once there is one."""
+    params = msg.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
+    method = msg.get("method")
+    if isinstance(version, str) and isinstance(method, str):
+        headers = {MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method}
+        key = NAME_BEARING_METHODS.get(method)
+        name = params.get(key) if key is not None and isinstance(params, dict) else None
+        if isinstance(name, str):
+            headers[MCP_NAME_HEADER] = encode_header_value(name)
+        return headers
+    if relay.protocol_version and relay.era == "legacy":
+        return {MCP_PROTOCOL_VERSION_HEADER: relay.protocol_version}
+    return None
 
 
 @asynccontextmanager
@@ -87,8 +115,7 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
             write = upstream.get("write")
             if relay.closed_reason is not None or write is None:
                 return
-            headers = ({"mcp-protocol-version": relay.protocol_version}
-                       if relay.protocol_version and spec.kind != "stdio" else None)
+            headers = _headers(msg, relay)
             try:
                 await write.send(_session(msg, headers))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
