@@ -72,6 +72,43 @@ class Format(StrEnum):
     markdown = "markdown"
 
 
+class RequestMode(StrEnum):
+    """--request's choices (commands/argv.py reads the same ones)."""
+
+    auto = "auto"
+    all = "all"
+    per_source = "per-source"
+
+
+class NamePrefix(StrEnum):
+    """--name-prefix's choices (commands/argv.py reads the same ones)."""
+
+    none = "none"
+    server = "server"
+    mcp = "mcp"
+
+
+_REQUEST = "One request (the tools a client sends at once)"
+RequestOpt = Annotated[RequestMode, typer.Option(
+    "--request", help="What one request is: auto (all servers of a client config; every "
+                      "other source alone), all (everything given), per-source.",
+    rich_help_panel=_REQUEST)]
+StrictFirstOpt = Annotated[
+    list[str] | None,
+    typer.Option("--strict-first", help="Strict tools within a per-request budget "
+                 "(anthropic-strict) are chosen among these first (glob on a tool's name or "
+                 "server/tool; repeatable).", show_default=False, rich_help_panel=_REQUEST),
+]
+NamePrefixOpt = Annotated[NamePrefix, typer.Option(
+    "--name-prefix", help="How the client names tools: none, server (server_tool) or mcp "
+                          "(mcp__server__tool, Claude Code); names are made valid and unique "
+                          "after it.", rich_help_panel=_REQUEST)]
+ExcludeToolOpt = Annotated[
+    list[str] | None,
+    typer.Option("--exclude-tool", help="Leave out tools whose name or server/tool matches "
+                 "(glob; repeatable).", show_default=False, rich_help_panel=_REQUEST),
+]
+
 SourcesArg = Annotated[
     list[str] | None,
     typer.Argument(help="JSON files, directories, or - for stdin.", show_default=False),
@@ -208,6 +245,10 @@ def check(
         "--write-baseline", help="Record every current finding in this file (for "
                                  "--baseline later) and exit 0.", show_default=False)
     ] = None,
+    request: RequestOpt = RequestMode.auto,
+    strict_first: StrictFirstOpt = None,
+    name_prefix: NamePrefixOpt = NamePrefix.none,
+    exclude_tool: ExcludeToolOpt = None,
     server: ServerOpt = None,
     env: EnvOpt = None,
     cwd: CwdOpt = None,
@@ -240,7 +281,8 @@ def check(
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = CheckOptions(sources, provider, tool, json_out, output_format.value, select,
                            ignore, fail_on.value, lossless_only, verbose, show_config, baseline,
-                           write_baseline, live)
+                           write_baseline, live, request.value, strict_first,
+                           name_prefix.value, exclude_tool)
     raise typer.Exit(run_check(options, _given(ctx)))
 
 
@@ -270,6 +312,10 @@ def transform(
                                                         "file.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")
                      ] = False,
+    request: RequestOpt = RequestMode.auto,
+    strict_first: StrictFirstOpt = None,
+    name_prefix: NamePrefixOpt = NamePrefix.none,
+    exclude_tool: ExcludeToolOpt = None,
     server: ServerOpt = None,
     env: EnvOpt = None,
     cwd: CwdOpt = None,
@@ -298,7 +344,8 @@ def transform(
 
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = TransformOptions(sources, provider, output, tool, json_out, select, ignore,
-                               lossless_only, force, quiet, live)
+                               lossless_only, force, quiet, live, request.value,
+                               strict_first, name_prefix.value, exclude_tool)
     raise typer.Exit(run_transform(options, _given(ctx)))
 
 

@@ -229,8 +229,9 @@ def _arg(query: dict[str, str], key: str) -> str:
 
 
 def _int(query: dict[str, str], key: str) -> int:
+    value = _arg(query, key)
     try:
-        return int(_arg(query, key))
+        return int(value)
     except ValueError:
         raise InputError(f"?{key}= must be a number") from None
 

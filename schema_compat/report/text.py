@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Union
 
 from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ServerInfo, ToolResult
 from ..paths import jsonpath
+from .requests import request_lines
 from .styled import PlainOutput, Styled, plain_output
 
 if TYPE_CHECKING:
@@ -302,6 +303,8 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
         print_line(console, Styled(_server_line(server), "dim"))
     for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline):
         print_line(console, line)
+    for line in request_lines(report.requests):  # each request-level limit with its use
+        print_line(console, line)
 
 
 def _server_line(server: ServerInfo) -> str:
@@ -421,6 +424,8 @@ def render_transform_summary(report: Report, console: Output) -> None:
                 first = False
         head.append(")")
     print_line(console, head)
+    for line in request_lines(report.requests):  # each request-level limit with its use
+        print_line(console, line)
 
     lossy_rows = [
         (
