@@ -42,7 +42,7 @@ def main() -> None:
 
         proxy_line = read_proxy_line(args[1:])
         if proxy_line is not None:  # the upstream starts before anything else is imported
-            run_proxy_line(proxy_line)
+            run_proxy_line(proxy_line)  # exits, unless typer is to name a wrong provider
     if args[:1] in _PLAIN_COMMANDS:
         gc.disable()
         try:

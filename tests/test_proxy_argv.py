@@ -26,7 +26,7 @@ def test_what_it_reads(args: list[str], expected: ProxyLine) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    [], ["--"], ["--help"], ["--", ], ["--provider", "nope", "--", "srv"],
+    [], ["--"], ["--help"], ["--", ], ["--provider", "gemini", "-p", "openai", "--", "srv"],
     ["--timeout", "0", "--", "srv"], ["--timeout", "x", "--", "srv"],
     ["--url", "http://h/mcp", "--", "srv"], ["--url", "u", "--sse", "s"],
     ["--header", "A: b", "--", "srv"], ["--env", "A=1", "--url", "u"],
@@ -36,3 +36,10 @@ def test_what_it_reads(args: list[str], expected: ProxyLine) -> None:
 ])
 def test_what_it_leaves_to_typer(args: list[str]) -> None:
     assert read_proxy_line(args) is None
+
+
+def test_an_unknown_provider_is_read_and_found_later() -> None:
+    """The profiles are imported while the upstream starts: run_proxy_line checks the
+    provider then, and leaves the error to typer (tests/test_proxy_upstreams.py)."""
+    assert read_proxy_line(["-p", "Nope", "--", "srv"]) == ProxyLine(provider="nope",
+                                                                   command=["srv"])

@@ -291,6 +291,27 @@ def test_an_upstream_that_ignores_eof_and_sigterm_is_stopped_with_the_proxy(tmp_
         time.sleep(0.05)
 
 
+def test_an_unknown_provider_stops_the_started_upstream(tmp_path: Path) -> None:
+    """The short cut starts the upstream before it knows the provider is wrong: the upstream
+    is stopped, and the error is typer's one line."""
+    pidfile = tmp_path / "pid"
+    upstream = ("import os, time\n"
+                f"open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                "time.sleep(60)\n")
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "-p", "nope", "--", PY, "-c",
+                           upstream], capture_output=True, text=True, cwd=REPO_ROOT,
+                          timeout=60, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
+        "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"]
+    if pidfile.exists() and pidfile.read_text():  # it got as far as running
+        deadline = time.monotonic() + 5
+        while _alive(int(pidfile.read_text())):
+            assert time.monotonic() < deadline, "the upstream outlived the proxy"
+            time.sleep(0.05)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -4,13 +4,12 @@ An MCP client starts the proxy each time it starts the server behind it, and wai
 importing typer and the CLI first would delay the upstream's own start by as much. A command
 line this module can read for sure is run from `entry.py` directly; anything else (`--help`,
 an unknown or malformed option, a usage error) returns None and goes to the typer command in
-cli.py, which says what is wrong. Only the standard library and the profile names are
-imported.
+cli.py, which says what is wrong. Only the standard library is imported before the upstream
+starts (and the server spec's module); an unknown provider is found while it starts, and
+then it is stopped and typer says so.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 __all__ = ["ProxyLine", "read_proxy_line"]
 
@@ -19,18 +18,26 @@ _VALUED = {"--provider", "-p", "--url", "--sse", "--header", "--env", "--cwd", "
 _REPEATED = {"--header", "--env"}
 
 
-@dataclass
 class ProxyLine:
-    provider: str = "gemini"
-    timeout: float = 60.0
-    log: str | None = None
-    lossless_only: bool = False
-    url: str | None = None
-    sse: str | None = None
-    command: list[str] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
-    env: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
+    """The options of one proxy command line (a plain class: `dataclasses` costs ~30 ms to
+    import, before the upstream could start)."""
+
+    def __init__(self, *, provider: str = "gemini", timeout: float = 60.0,
+                 log: str | None = None, lossless_only: bool = False, url: str | None = None,
+                 sse: str | None = None, command: list[str] | None = None,
+                 headers: dict[str, str] | None = None, env: dict[str, str] | None = None,
+                 cwd: str | None = None) -> None:
+        self.provider, self.timeout, self.log = provider, timeout, log
+        self.lossless_only, self.url, self.sse, self.cwd = lossless_only, url, sse, cwd
+        self.command: list[str] = command or []
+        self.headers: dict[str, str] = headers or {}
+        self.env: dict[str, str] = env or {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProxyLine) and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return f"ProxyLine({vars(self)!r})"
 
 
 def read_proxy_line(args: list[str]) -> ProxyLine | None:
@@ -66,12 +73,9 @@ def read_proxy_line(args: list[str]) -> ProxyLine | None:
 
 
 def _fill(line: ProxyLine, values: dict[str, list[str]]) -> ProxyLine | None:
-    from ..profiles import PROFILES
-
-    provider = (values.get("--provider") or values.get("-p") or ["gemini"])[-1].lower()
-    if provider not in PROFILES or ("--provider" in values and "-p" in values):
+    if "--provider" in values and "-p" in values:
         return None
-    line.provider = provider
+    line.provider = (values.get("--provider") or values.get("-p") or ["gemini"])[-1].lower()
     if "--timeout" in values:
         try:
             line.timeout = float(values["--timeout"][-1])
@@ -103,9 +107,11 @@ def _fill(line: ProxyLine, values: dict[str, list[str]]) -> ProxyLine | None:
 
 
 def run_proxy_line(line: ProxyLine) -> None:
-    """Serve as `cli.proxy` would for the same command line, then exit."""
+    """Start the upstream, then serve as `cli.proxy` would for the same command line, and
+    exit. Returns only when the provider is unknown (after stopping the upstream): typer
+    then says so."""
     from ..extract.config import ServerSpec
-    from .run import exit_now, serve
+    from .run import exit_now, start
 
     if line.command:
         spec = ServerSpec(line.command[0], "stdio", line.command[0], tuple(line.command[1:]),
@@ -114,5 +120,13 @@ def run_proxy_line(line: ProxyLine) -> None:
         address = line.url or line.sse or ""
         spec = ServerSpec(address, "http" if line.url else "sse", url=address,
                           headers=line.headers)
-    exit_now(serve(spec, line.provider, line.timeout, log_file=line.log,
-                   lossless_only=line.lossless_only))
+    proxy = start(spec, line.log)
+    if isinstance(proxy, int):
+        exit_now(proxy)
+        return
+    from ..profiles import PROFILES  # while the upstream starts
+
+    if line.provider not in PROFILES:
+        proxy.abandon()
+        return
+    exit_now(proxy.serve(line.provider, line.timeout, lossless_only=line.lossless_only))

@@ -6,8 +6,8 @@ concurrent requests overlap as they would without the proxy. The MCP SDK is not 
 its import (about a second) and its per-message validation were most of what the proxy
 cost a client.
 
-The upstream is started (`start_upstream`) before the transformation engine is imported, so
-that the two start-ups overlap. It runs in a process group of its own: when the client
+The upstream is started (run.py) before this module and the transformation engine are
+imported, so that the two start-ups overlap. It runs in a process group of its own: when the client
 closes the proxy's stdin, the upstream's stdin is closed too and, if it has not exited
 within `_EOF_GRACE`, its group gets SIGTERM and then SIGKILL, so that the proxy exits
 within about 50 ms as its client expects.
@@ -26,11 +26,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO
 
 from .relay import Log, Message, Outbox, Relay, own_listing
 
-__all__ = ["serve_pipes", "start_upstream"]
+__all__ = ["serve_pipes"]
 
 _LINE_LIMIT = 256 * 1024 * 1024  # a listing of 10,000 tools is ~50 MB on one line
 _TICK = 0.1
@@ -38,16 +38,6 @@ _TICK = 0.1
 _EOF_GRACE = 0.01
 _TERM_GRACE = 0.02
 _ORPHAN_GRACE = 0.3  # the upstream exited, its stdout held open by a child of its own
-
-
-def start_upstream(argv: list[str], env: dict[str, str] | None, cwd: str | None,
-                   errlog: IO[str]) -> subprocess.Popen[bytes]:
-    """Start the upstream command with its stdin and stdout as pipes; its stderr goes where
-    the proxy's log goes. OSError when it cannot be started."""
-    err: Any = errlog if errlog is not sys.stderr else None
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=err, env=env, cwd=cwd, bufsize=0,
-                            start_new_session=os.name == "posix")
 
 
 class _Lines:

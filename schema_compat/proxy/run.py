@@ -13,14 +13,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 import sys
-from collections.abc import Callable
-from typing import IO
+from typing import IO, Any
 
 from ..extract.config import ServerSpec, server_environment
-from .relay import Log, Relay
+from .relay import Relay
 
-__all__ = ["serve"]
+__all__ = ["Proxy", "exit_now", "serve", "start"]
 
 
 class _Refused(Exception):
@@ -61,33 +61,40 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
-def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
-          lossless_only: bool = False) -> int:
-    """Run the proxy until the client disconnects; 2 when the upstream cannot be started."""
-    sink: IO[str] = sys.stderr
-    if log_file:
-        try:
-            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            print(f"schema-compat: error: cannot open --log {log_file}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
-            return 2
+class Proxy:
+    """A proxy whose log is open and whose stdio upstream, if any, is running: `start`
+    makes one, `serve` runs it, `abandon` undoes it."""
 
-    def log(line: str) -> None:
+    def __init__(self, spec: ServerSpec, sink: IO[str],
+                 proc: subprocess.Popen[bytes] | None) -> None:
+        self.spec, self.sink, self.proc = spec, sink, proc
+
+    def log(self, line: str) -> None:
         try:
-            sink.write(f"schema-compat proxy: {line}\n")
-            sink.flush()
+            self.sink.write(f"schema-compat proxy: {line}\n")
+            self.sink.flush()
         except (OSError, ValueError):
             pass
 
-    def make_relay() -> Relay:
-        relay = Relay(provider, timeout, log, lossless_only=lossless_only)
-        where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
-        log(f"serving {where} for {relay.plan.profile.name} on stdio")
-        return relay
+    def serve(self, provider: str, timeout: float, *, lossless_only: bool = False) -> int:
+        """Run until the client disconnects; 2 when the SDK a URL upstream needs is not
+        installed."""
+        spec = self.spec
 
-    try:
-        if spec.kind != "stdio":
+        def make_relay() -> Relay:
+            relay = Relay(provider, timeout, self.log, lossless_only=lossless_only)
+            where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
+            self.log(f"serving {where} for {relay.plan.profile.name} on stdio")
+            return relay
+
+        try:
+            if self.proc is not None:
+                import asyncio
+
+                from .pipes import serve_pipes
+
+                asyncio.run(serve_pipes(self.proc, make_relay, self.log))
+                return 0
             try:
                 from .remote import serve_remote
             except ImportError as exc:
@@ -97,34 +104,61 @@ def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | No
                       f"--sse, which is not installed ({exc}) ({LIVE_EXTRA_HINT})",
                       file=sys.stderr)
                 return 2
-            serve_remote(spec, make_relay(), log)
+            serve_remote(spec, make_relay(), self.log)
             return 0
-        return _serve_stdio(spec, sink, log, make_relay)
-    finally:
-        if sink is not sys.stderr:
-            sink.close()
+        finally:
+            self.abandon()
+
+    def abandon(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.sink is not sys.stderr:
+            self.sink.close()
 
 
-def _serve_stdio(spec: ServerSpec, sink: IO[str], log: Log,
-                 make_relay: Callable[[], Relay]) -> int:
-    import asyncio
-
-    from .pipes import serve_pipes, start_upstream
-
+def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
+    """Open the log and start a stdio upstream, before anything heavy is imported: the
+    upstream's own start-up overlaps the proxy's. 2 (the error said) when either fails."""
+    sink: IO[str] = sys.stderr
+    if log_file:
+        try:
+            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - Proxy closes it
+        except OSError as exc:
+            print(f"schema-compat: error: cannot open --log {log_file}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+    if spec.kind != "stdio":
+        return Proxy(spec, sink, None)
     env = server_environment(spec)
     try:
         command = _resolve_command(spec, env)
         try:
-            proc = start_upstream([command, *spec.args], env, spec.cwd, sink)
+            proc = _start_upstream([command, *spec.args], env, spec.cwd, sink)
         except OSError as exc:
             raise _Refused(f"cannot start {spec.command}: {exc.strerror or exc}",
                            "check the command and its permissions") from None
     except _Refused as exc:
         print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
+        if sink is not sys.stderr:
+            sink.close()
         return 2
-    try:
-        asyncio.run(serve_pipes(proc, make_relay, log))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    return 0
+    return Proxy(spec, sink, proc)
+
+
+def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,
+                    errlog: IO[str]) -> subprocess.Popen[bytes]:
+    """The upstream, its stdin and stdout pipes to the proxy, its stderr where the proxy's
+    log goes, in a process group of its own (so that it can be stopped whole)."""
+    err: Any = errlog if errlog is not sys.stderr else None
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=err, env=env, cwd=cwd, bufsize=0,
+                            start_new_session=os.name == "posix")
+
+
+def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
+          lossless_only: bool = False) -> int:
+    """Start and run the proxy until the client disconnects; 2 when it cannot start."""
+    proxy = start(spec, log_file)
+    if isinstance(proxy, int):
+        return proxy
+    return proxy.serve(provider, timeout, lossless_only=lossless_only)
