@@ -202,6 +202,7 @@ class Relay:
                         pending.version in _list(result.get("supportedVersions")):
                     self.era, self.protocol_version = "modern", pending.version
         elif method == "notifications/tools/list_changed":
+            self.log("tools/list_changed: the next listing is transformed anew")
             self.invalidate()
         elif method == "notifications/progress":
             token = (msg.get("params") or {}).get("progressToken")
