@@ -231,6 +231,47 @@ class ServerInfo(NamedTuple):
     version: str = ""
 
 
+class RequestLimit(NamedTuple):
+    """One request-level limit with its use: `tools 137/128`, `strict tools 20/20`."""
+
+    key: str  # "tools", "strict-tools", "strict-optional", "strict-unions"
+    label: str  # "tools", "strict tools", "strict optional parameters", ...
+    used: int
+    limit: int
+    source: str  # the provider-rules.md rule id
+    # the tools that push it over ("server/tool"): each one whose own share takes the sum
+    # past the limit, and every later one adding to it
+    over_by: tuple[str, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.used > self.limit
+
+    def text(self) -> str:
+        return f"{self.label} {self.used}/{self.limit}"
+
+
+class Decision(NamedTuple):
+    """What the request planner decided for one tool, and why."""
+
+    source: str
+    tool: str  # the tool's name as its server lists it
+    kind: Literal["strict", "non-strict", "renamed", "excluded"]
+    reason: str
+
+
+class RequestInfo(NamedTuple):
+    """One request (the tools a client sends at once): its sources, each request-level
+    limit with its use, the names more than one tool holds, and the planner's decisions
+    (none for a check, which plans nothing)."""
+
+    sources: tuple[str, ...]
+    limits: tuple[RequestLimit, ...]
+    clashes: tuple[str, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    name_prefix: str = "none"
+
+
 class Report(NamedTuple):
     """The result of one run: what every report format renders."""
 
@@ -238,3 +279,4 @@ class Report(NamedTuple):
     results: tuple[ToolResult, ...]
     errors: tuple[SourceError, ...] = ()
     servers: tuple[ServerInfo, ...] = ()
+    requests: tuple[RequestInfo, ...] = ()  # the requests the tools were checked as

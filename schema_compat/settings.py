@@ -32,11 +32,21 @@ KEYS: dict[str, tuple[str, str]] = {
     "per-tool-ignores": ("", "a table: tool-name glob = list of rule codes"),
     "fail-on": ("--fail-on", "one of \"error\", \"warning\", \"info\""),
     "lossless-only": ("--lossless-only", "true or false"),
+    # what one request is, and how the request planner settles it (planner/)
+    "request": ("--request", "one of \"auto\", \"all\", \"per-source\""),
+    "strict-first": ("--strict-first", "a list of tool-name globs"),
+    "name-prefix": ("--name-prefix", "one of \"none\", \"server\", \"mcp\""),
+    "tools": ("--tool", "a list of tool-name globs"),
+    "exclude-tools": ("--exclude-tool", "a list of tool-name globs"),
 }
 DEFAULTS: dict[str, Any] = {
     "provider": "gemini", "select": [], "ignore": [], "per-tool-ignores": {},
     "fail-on": "error", "lossless-only": False,
+    "request": "auto", "strict-first": [], "name-prefix": "none", "tools": [],
+    "exclude-tools": [],
 }
+REQUEST_MODES = ("auto", "all", "per-source")
+NAME_PREFIXES = ("none", "server", "mcp")
 
 
 class SettingsError(Exception):
@@ -177,8 +187,12 @@ def _check_value(key: str, value: Any, where: str) -> Any:
         if not items:
             raise SettingsError(f"{where} must be {what}")
         return items[0] if isinstance(value, str) and len(items) == 1 else items
-    if key in ("select", "ignore"):
+    if key in ("select", "ignore", "strict-first", "tools", "exclude-tools"):
         return _str_list(value, where, what)
+    if key in ("request", "name-prefix"):
+        if value not in (REQUEST_MODES if key == "request" else NAME_PREFIXES):
+            raise SettingsError(f"{where} must be {what}, not {value!r}")
+        return value
     if key == "per-tool-ignores":
         if not isinstance(value, dict):
             raise SettingsError(f"{where} must be {what}")

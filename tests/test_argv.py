@@ -142,6 +142,10 @@ _VALUES = {  # the first of each is one the command accepts
     "config": ["missing-config.json"],
     "name": ["github"],
     "timeout": ["5", "0.05", "abc"],
+    "request": ["all", "per-source", "auto", "bogus"],
+    "strict_first": ["read_*"],
+    "name_prefix": ["mcp", "server", "none", "bogus"],
+    "exclude_tool": ["read_*", "nothing-matches"],
 }
 _POSITIONAL = {"sources": ["tools.json", "missing.json", "-", "sub"],
                "tool_name": ["read_files", "get_forecast", "nothing"]}

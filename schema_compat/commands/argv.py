@@ -58,12 +58,18 @@ _SHARED: dict[tuple[str, ...], OptionSpec] = {
 }
 _JSON: dict[tuple[str, ...], OptionSpec] = {("--json",): OptionSpec("json_out", "flag")}
 _TOOL: dict[tuple[str, ...], OptionSpec] = {("--tool", "-t"): OptionSpec("tool", "multi")}
+_REQUEST: dict[tuple[str, ...], OptionSpec] = {  # what one request is (commands/requests.py)
+    ("--request",): OptionSpec("request", "choice", ("auto", "all", "per-source")),
+    ("--strict-first",): OptionSpec("strict_first", "multi"),
+    ("--name-prefix",): OptionSpec("name_prefix", "choice", ("none", "server", "mcp")),
+    ("--exclude-tool",): OptionSpec("exclude_tool", "multi"),
+}
 
 # Per command: its options, and the parameters its positional arguments fill in order (the
 # last one takes all the rest).
 COMMANDS: dict[str, tuple[dict[str, OptionSpec], tuple[str, ...]]] = {
     "check": (_flags({
-        **_SHARED, **_TOOL, **_JSON,
+        **_SHARED, **_TOOL, **_JSON, **_REQUEST,
         ("--format", "-f"): OptionSpec("output_format", "choice",
                                        ("text", "json", "sarif", "github", "markdown")),
         ("--fail-on",): OptionSpec("fail_on", "choice", ("error", "warning", "info")),
@@ -73,7 +79,7 @@ COMMANDS: dict[str, tuple[dict[str, OptionSpec], tuple[str, ...]]] = {
         ("--write-baseline",): OptionSpec("write_baseline", "value"),
     }), ("sources",)),
     "transform": (_flags({
-        **_SHARED, **_TOOL, **_JSON,
+        **_SHARED, **_TOOL, **_JSON, **_REQUEST,
         ("--output", "-o"): OptionSpec("output", "value"),
         ("--force",): OptionSpec("force", "flag"),
         ("--quiet", "-q"): OptionSpec("quiet", "flag"),

@@ -13,6 +13,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .common import (
+    EXIT_FINDINGS,
     EXIT_OK,
     LiveOpts,
     exit_status,
@@ -32,6 +33,7 @@ from .common import (
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
+    from .requests import RequestSettings
 
 
 class CheckOptions(NamedTuple):
@@ -51,13 +53,19 @@ class CheckOptions(NamedTuple):
     baseline: str | None = None
     write_baseline: str | None = None
     live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    # what one request is (commands/requests.py); a check plans nothing, it shows each
+    # request-level limit with its use
+    request: str = "auto"
+    strict_first: list[str] | None = None
+    name_prefix: str = "none"
+    exclude_tool: list[str] | None = None
 
 
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
     """The exit status of a `check`; `given` names the options the command line set (a
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
-     verbose, show_config, baseline, write_baseline, live) = options
+     verbose, show_config, baseline, write_baseline, live, *_) = options
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only)
     if show_config:
@@ -80,15 +88,20 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
+    from .requests import RequestOpts, check_requests, request_settings
+
+    requests = request_settings(given, RequestOpts(options.request, options.strict_first,
+                                                   options.name_prefix, options.exclude_tool),
+                                tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
-    tools = select_tools(loaded, tool)
+    tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
     # only the JSON report shows transformed schemas and each change: not keeping them
     # bounds the memory
     reports = [make_report(pl.profile.name, run_tools(tools, pl, per_tool, keep_schemas=json_out,
                                                       keep_changes=json_out), errors,
-                           loaded)
+                           loaded)._replace(requests=check_requests(groups, pl))
                for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
@@ -102,7 +115,19 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
                           on_terminal)
     if not (listed and on_terminal):
         print_errors(errors)
-    return max(exit_status(r, fail_level) for r in reports)
+    status = max(exit_status(r, fail_level) for r in reports)
+    # a request over a limit is refused whole, whatever its tools' own findings
+    over = any(lim.over for r in reports for q in r.requests for lim in q.limits)
+    return max(status, EXIT_FINDINGS) if over and status == EXIT_OK else status
+
+
+def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSettings,
+              live: LiveOpts) -> tuple[list[Any], list[list[Any]]]:
+    """The tools left after --exclude-tool, and the tools of each request."""
+    from .requests import exclude_tools, request_groups
+
+    tools = exclude_tools(tools, requests.exclude)
+    return tools, request_groups(loaded, tools, requests.mode, live)
 
 
 def _print_check(reports: list[Report], output_format: str, json_out: bool, verbose: bool,

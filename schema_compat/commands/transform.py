@@ -30,8 +30,9 @@ from .common import (
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..model import ToolResult
+    from ..model import Report, RequestInfo, SourceError, ToolResult
     from ..transform_out import Taken
+    from .requests import RequestSettings
 
 
 class TransformOptions(NamedTuple):
@@ -48,15 +49,25 @@ class TransformOptions(NamedTuple):
     force: bool = False
     quiet: bool = False
     live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    # what one request is and how it is planned (commands/requests.py)
+    request: str = "auto"
+    strict_first: list[str] | None = None
+    name_prefix: str = "none"
+    exclude_tool: list[str] | None = None
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     """The exit status of a `transform`; `given` names the options the command line set."""
     (sources, provider, output, tool, json_out, select, ignore, lossless_only, force, quiet,
-     live) = options
+     live, *_) = options
     from ..jsonio import dump_json, has_surrogate
+    from .requests import RequestOpts, request_settings
 
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
+    requests = request_settings(given, RequestOpts(options.request, options.strict_first,
+                                                   options.name_prefix, options.exclude_tool),
+                                tool)
+    tool = requests.tools
     loaded, errors = load_inputs(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
         print_errors(errors)
@@ -69,6 +80,12 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
                      "choose another file, or add --force")
     tools = select_tools(loaded, tool)
     text = None
+    planned = _planned(loaded, tools, plan, requests, live)  # the requests planner's way
+    if planned is not None:
+        results, infos = planned
+        text = dump_json(_write_back(loaded, results, plan.profile.name))
+        report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
+        return _finish(report, text, output, json_out, quiet, errors)
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
         # after the transform: only the whole document tells, so it is built in full.
@@ -79,6 +96,13 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
             results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
     report = make_report(plan.profile.name, results, errors)
+    return _finish(report, text, output, json_out, quiet, errors)
+
+
+def _finish(report: Report, text: str | None, output: str | None, json_out: bool,
+            quiet: bool, errors: list[SourceError]) -> int:
+    """Write what is left to write (the report, the document built whole), then the
+    summary on stderr; the exit status."""
     if json_out:
         from ..report.json import write_json
 
@@ -93,6 +117,24 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         render_transform_summary(report, text_output(stderr=True))
     print_errors(errors)
     return exit_status(report, "error", "remaining")
+
+
+def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
+             requests: RequestSettings, live: LiveOpts,
+             ) -> tuple[list[ToolResult], tuple[RequestInfo, ...]] | None:
+    """The results and requests when they need the request planner (a strict budget,
+    several sources in one request, a count past the limit, a planner option), else None.
+    Results are in the order of `tools`."""
+    from .requests import exclude_tools, needs_planner, plan_requests, request_groups
+
+    tools = exclude_tools(tools, requests.exclude)
+    groups = request_groups(loaded, tools, requests.mode, live)
+    if not needs_planner(groups, plan, requests, None):
+        return None
+    results, plans = plan_requests(groups, plan, requests)
+    order = {(t.source, t.index): i for i, t in enumerate(tools)}
+    results.sort(key=lambda r: order[(r.tool.source, r.tool.index)])
+    return results, tuple(p.info() for p in plans)
 
 
 def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,

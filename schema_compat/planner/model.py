@@ -3,11 +3,17 @@ use, every decision with its reason."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-from ..model import Report, SourceError, ToolDef, ToolResult
-
-DecisionKind = Literal["strict", "non-strict", "renamed", "excluded"]
+from ..model import (
+    Decision,
+    Report,
+    RequestInfo,
+    RequestLimit,
+    SourceError,
+    ToolDef,
+    ToolResult,
+)
 
 
 class PlanError(ValueError):
@@ -15,33 +21,10 @@ class PlanError(ValueError):
     nothing): the message says what to choose."""
 
 
-class Limit(NamedTuple):
-    """One request-level limit with its use: `tools 137/128`."""
+# One request-level limit with its use, and one decision: shared with the reports.
+Limit = RequestLimit
 
-    key: str  # "tools", "strict-tools", "strict-optional", "strict-unions"
-    label: str  # "tools", "strict tools", "strict optional parameters", ...
-    used: int
-    limit: int
-    source: str  # the provider-rules.md rule id
-    # the tools that push it over: each one whose own share takes the sum past the limit,
-    # and every later one adding to it ("server/tool")
-    over_by: tuple[str, ...] = ()
-
-    @property
-    def over(self) -> bool:
-        return self.used > self.limit
-
-    def text(self) -> str:
-        return f"{self.label} {self.used}/{self.limit}"
-
-
-class Decision(NamedTuple):
-    """What the planner decided for one tool, and why."""
-
-    source: str
-    tool: str  # the tool's name as its server lists it
-    kind: DecisionKind
-    reason: str
+__all__ = ["Decision", "Limit", "PlanError", "PlannedTool", "RequestPlan"]
 
 
 class PlannedTool(NamedTuple):
@@ -88,5 +71,19 @@ class RequestPlan(NamedTuple):
     def over(self) -> tuple[Limit, ...]:
         return tuple(limit for limit in self.limits if limit.over)
 
+    def clashes(self) -> tuple[str, ...]:
+        """The names more than one tool of the request asked for (each settled apart)."""
+        seen: dict[str, int] = {}
+        for t in self.tools:
+            seen[t.result.tool.name] = seen.get(t.result.tool.name, 0) + 1
+        return tuple(sorted(n for n, count in seen.items() if count > 1))
+
+    def info(self) -> RequestInfo:
+        """The request as the reports show it."""
+        sources = tuple(dict.fromkeys(t.result.tool.source for t in self.tools))
+        return RequestInfo(sources, self.limits, self.clashes(), self.decisions,
+                           self.name_prefix)
+
     def report(self, errors: tuple[SourceError, ...] = ()) -> Report:
-        return Report(self.provider, tuple(t.result for t in self.tools), errors)
+        return Report(self.provider, tuple(t.result for t in self.tools), errors,
+                      requests=(self.info(),))

@@ -14,6 +14,7 @@ from typing import IO, Any
 from ..jsonio import encode_indented
 from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ServerInfo, ToolResult
 from ..paths import jsonpath, pointer
+from .requests import requests_to_dict
 
 __all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict",
            "write_json"]
@@ -136,6 +137,7 @@ def report_to_dict(
             {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
         ],
         **({"servers": [_server_to_dict(s) for s in report.servers]} if report.servers else {}),
+        **({"requests": requests_to_dict(report.requests)} if report.requests else {}),
     }
 
 

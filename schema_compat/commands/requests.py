@@ -1,0 +1,158 @@
+"""What one request is on the command line, and the request planner for `check` and
+`transform`.
+
+A client sends the tools of all its servers in one request. So by default (`--request
+auto`) all servers of a client config (`--config`, or the configs found here) are one
+request, and every other source (a file, `--server`, `--url`) is a request of its own;
+`--request all` makes everything given one request, `--request per-source` each source its
+own (the behaviour before requests were planned).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .common import LiveOpts, fail, resolve_settings, split_list
+
+if TYPE_CHECKING:
+    from ..engine import Plan
+    from ..extract.files import LoadedSource
+    from ..model import RequestInfo, ToolDef, ToolResult
+    from ..planner import RequestPlan
+
+
+class RequestOpts(NamedTuple):
+    """The request options of `check` and `transform`, as the command line gave them."""
+
+    request: str = "auto"
+    strict_first: list[str] | None = None
+    name_prefix: str = "none"
+    exclude_tool: list[str] | None = None
+
+
+class RequestSettings(NamedTuple):
+    """The request options in force: flags, else the settings file, else the defaults."""
+
+    mode: str
+    strict_first: list[str]
+    name_prefix: str
+    tools: list[str] | None
+    exclude: list[str]
+
+    def planned(self) -> bool:
+        """Whether a transform must plan its requests even for one source."""
+        return bool(self.strict_first or self.exclude) or self.name_prefix != "none"
+
+
+def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] | None
+                     ) -> RequestSettings:
+    for param, value in (("request", opts.request), ("name_prefix", opts.name_prefix)):
+        allowed = ("auto", "all", "per-source") if param == "request" else (
+            "none", "server", "mcp")
+        if value not in allowed:
+            fail(f"--{param.replace('_', '-')} {value!r}: choose one of {', '.join(allowed)}")
+    names = set(given)
+    if "tool" in names:
+        names.add("tools")
+    if "exclude_tool" in names:
+        names.add("exclude_tools")
+    settings = resolve_settings(
+        names, request=opts.request, strict_first=split_list(opts.strict_first) or [],
+        name_prefix=opts.name_prefix, tools=split_list(tool) or [],
+        exclude_tools=split_list(opts.exclude_tool) or [])
+    return RequestSettings(settings["request"], list(settings["strict-first"]),
+                           settings["name-prefix"], list(settings["tools"]) or None,
+                           list(settings["exclude-tools"]))
+
+
+def exclude_tools(tools: list[ToolDef], patterns: list[str]) -> list[ToolDef]:
+    """--exclude-tool: a glob on a tool's name or `server/tool`; one that matches nothing
+    exits 2."""
+    if not patterns:
+        return tools
+    from ..planner.request import matches
+
+    for pattern in patterns:
+        if not any(matches(t, pattern) for t in tools):
+            fail(f"no tool matches --exclude-tool {pattern!r}")
+    return [t for t in tools if not any(matches(t, p) for p in patterns)]
+
+
+def request_groups(loaded: list[LoadedSource], tools: list[ToolDef], mode: str,
+                   live: LiveOpts) -> list[list[ToolDef]]:
+    """The tools of each request, in the order given."""
+    if mode == "all":
+        return [tools] if tools else []
+    named = {*(live.server or ()), *(live.url or ()), *(live.sse or ())}
+    from_config = {s.label for s in loaded if s.server is not None and s.label not in named}
+    groups: dict[str, list[ToolDef]] = {}
+    for t in tools:
+        key = "\0config" if mode == "auto" and t.source in from_config else t.source
+        groups.setdefault(key, []).append(t)
+    return list(groups.values())
+
+
+def _clashes(tools: list[ToolDef]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    for t in tools:
+        seen[t.name] = seen.get(t.name, 0) + 1
+    return tuple(sorted(n for n, count in seen.items() if count > 1))
+
+
+def check_requests(groups: list[list[ToolDef]], plan: Plan) -> tuple[RequestInfo, ...]:
+    """Each request's limits with their use as the tools are published (for a strict
+    budget: every tool sent strict), shown when the request spans several sources, has a
+    strict budget, or a limit or a name is exceeded or shared."""
+    from ..model import RequestInfo
+    from ..planner import request_limits, strict_budget
+    from ..planner.request import label
+
+    profile = plan.profile
+    budget = strict_budget(profile) is not None
+    out = []
+    for group in groups:
+        limits = request_limits(profile, [(label(t), budget, t.schema) for t in group])
+        sources = tuple(dict.fromkeys(t.source for t in group))
+        clashes = _clashes(group) if len(sources) > 1 else ()
+        if len(sources) > 1 or budget or clashes or any(lim.over for lim in limits):
+            out.append(RequestInfo(sources, tuple(limits), clashes))
+    return tuple(out)
+
+
+def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+                  to: str | None) -> bool:
+    """Whether a transform plans its requests: a strict budget, several sources in one
+    request, a tool count past the limit, or an option only the planner reads."""
+    from ..planner import max_tools, strict_budget
+
+    if to or settings.planned() or strict_budget(plan.profile) is not None:
+        return True
+    limit = max_tools(plan.profile)
+    return any(len({t.source for t in g}) > 1 or (limit is not None and len(g) > limit)
+               for g in groups)
+
+
+def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings
+                  ) -> tuple[list[ToolResult], list[RequestPlan]]:
+    """Each request planned with the plan's rules (the rules of its profile it leaves out
+    are left out for every profile the planner uses); a request the planner refuses (too
+    many tools) exits 2 with its message."""
+    from ..planner import PlanError
+    from ..planner import plan as make_request
+
+    results: list[ToolResult] = []
+    plans = []
+    prefix: Any = settings.name_prefix
+    left_out = [c for c in plan.profile.rules if c not in plan.codes]
+    for group in groups:
+        try:
+            request = make_request(group, plan.profile.name, strict_first=settings.strict_first,
+                                   name_prefix=prefix, ignore_rules=left_out,
+                                   lossless_only=plan.lossless_only)
+        except PlanError as exc:
+            fail(str(exc))
+        plans.append(request)
+        results += [t.result for t in request.tools]
+    return results, plans
+

@@ -1,0 +1,60 @@
+"""The requests of a report: each request-level limit with its use against its limit, the
+tools that push it over, names held by several tools, and the planner's decisions.
+
+Stdlib only: the JSON report imports this, and it must not import rich.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import RequestInfo
+from .styled import Styled
+
+_SHOWN = 5  # tools named per limit over, in the text report
+
+
+def requests_to_dict(requests: tuple[RequestInfo, ...]) -> list[dict[str, Any]]:
+    return [{
+        "sources": list(r.sources),
+        "limits": [{"key": lim.key, "label": lim.label, "used": lim.used, "limit": lim.limit,
+                    "over": lim.over, "source": lim.source, "over_by": list(lim.over_by)}
+                   for lim in r.limits],
+        "clashes": list(r.clashes),
+        "name_prefix": r.name_prefix,
+        "decisions": [{"source": d.source, "tool": d.tool, "kind": d.kind,
+                       "reason": d.reason} for d in r.decisions],
+    } for r in requests]
+
+
+def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
+    """`request (3 sources): tools 137/128 (over by 9: a/x, ...), strict tools 20/20`."""
+    lines: list[Styled] = []
+    for r in requests:
+        if not r.limits and not r.clashes:
+            continue
+        count = len(r.sources)
+        line = Styled(f"request ({count} source{'s' if count != 1 else ''}): ", "bold")
+        for i, lim in enumerate(r.limits):
+            if i:
+                line.append(", ")
+            line.append(lim.text(), "bold red" if lim.over else "green")
+        if r.clashes:
+            line.append(f"; {len(r.clashes)} name{'s' if len(r.clashes) != 1 else ''} held "
+                        f"by more than one tool: {', '.join(r.clashes[:_SHOWN])}"
+                        + (", …" if len(r.clashes) > _SHOWN else ""))
+        lines.append(line)
+        for lim in r.limits:
+            if lim.over and lim.over_by:
+                shown = ", ".join(lim.over_by[:_SHOWN])
+                more = len(lim.over_by) - _SHOWN
+                lines.append(Styled(f"  {lim.label} over the limit ({lim.source}) from: "
+                                    f"{shown}" + (f" and {more} more" if more > 0 else ""),
+                                    "red"))
+        non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")
+        strict = sum(1 for d in r.decisions if d.kind == "strict")
+        if strict or non_strict:
+            lines.append(Styled(f"  {strict} sent strict, {non_strict} without `strict` (each "
+                                "one's reason is in its changes; --json lists decisions)",
+                                "dim"))
+    return lines

@@ -1,0 +1,149 @@
+"""`check` and `transform` over whole requests: `--request`, each request-level limit with
+its use in the text and JSON reports, the planner's options on the command line and in the
+settings file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from inprocess import run_main
+
+from schema_compat.entry import main
+from schema_compat.report.json import report_json_schema
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+GH_OLD = CORPUS / "github-mcp-server-toolsnaps-v0.20.0.json"  # 63 tools
+GH_NEW = CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json"  # 117 tools
+DBT = CORPUS / "servers" / "dbt-mcp.json"  # 50 tools
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    return run_main(main, list(args))
+
+
+def _limits(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    [request] = report["requests"]
+    return {lim["key"]: lim for lim in request["limits"]}
+
+
+def test_check_two_sources_as_one_request_shows_the_tool_count_over() -> None:
+    code, out, _ = run("check", "--json", "-p", "openai", "--request", "all", str(GH_OLD),
+                       str(GH_NEW))
+    report = json.loads(out)
+    jsonschema.validate(report, report_json_schema())
+    tools = _limits(report)["tools"]
+    assert (tools["used"], tools["limit"], tools["over"]) == (180, 128, True)
+    assert len(tools["over_by"]) == 52  # the 129th tool on
+    assert report["requests"][0]["sources"] == [str(GH_OLD), str(GH_NEW)]
+    assert "get_me" in report["requests"][0]["clashes"]
+    assert code == 1
+    code, out, _ = run("check", "-p", "openai", "--request", "all", str(GH_OLD), str(GH_NEW))
+    assert "request (2 sources): tools 180/128" in out
+    assert "tools over the limit (OAI-04) from:" in out
+
+
+def test_per_source_keeps_each_file_its_own_request() -> None:
+    _, out, _ = run("check", "--json", "-p", "openai", "--request", "per-source",
+                    str(GH_OLD), str(GH_NEW))
+    report = json.loads(out)
+    assert "requests" not in report  # each under 128, no budget: nothing to show
+    _, out, _ = run("check", "--json", "-p", "openai", str(GH_OLD), str(GH_NEW))
+    assert "requests" not in json.loads(out)  # files are separate requests by default
+
+
+def test_check_anthropic_strict_names_the_tools_over_each_budget() -> None:
+    code, out, _ = run("check", "--json", "-p", "anthropic-strict", str(DBT))
+    limits = _limits(json.loads(out))
+    assert limits["strict-tools"]["used"] == 50 and limits["strict-tools"]["over"]
+    assert limits["strict-tools"]["over_by"][0] == "dbt-mcp/" + json.loads(
+        DBT.read_text())["tools"][20]["name"]
+    assert limits["strict-optional"]["over"] and limits["strict-optional"]["limit"] == 24
+    assert code == 1
+    _, text, _ = run("check", "-p", "anthropic-strict", str(DBT))
+    assert "strict tools 50/20" in text
+    assert "strict optional parameters over the limit (ANTS-05) from:" in text
+
+
+def test_transform_anthropic_strict_is_one_sendable_request(tmp_path: Path) -> None:
+    code, out, err = run("transform", "--json", "-p", "anthropic-strict", str(GH_NEW),
+                         str(DBT), "--request", "all")
+    assert code == 0, err
+    report = json.loads(out)
+    jsonschema.validate(report, report_json_schema())
+    limits = _limits(report)
+    assert limits["strict-tools"]["used"] == 20
+    assert not any(lim["over"] for lim in limits.values())
+    decisions = report["requests"][0]["decisions"]
+    assert sum(d["kind"] == "strict" for d in decisions) == 20
+    assert sum(d["kind"] == "non-strict" for d in decisions) == 117 + 50 - 20
+    assert all(d["reason"] for d in decisions)
+    assert not [i for t in report["tools"] for i in t["remaining_issues"]
+                if i["severity"] == "error"]
+    code, _, err = run("transform", "-p", "anthropic-strict", str(GH_NEW), "-o",
+                       str(tmp_path / "out.json"))
+    assert code == 0
+    assert "strict tools 20/20" in err
+
+
+def test_transform_over_the_tool_count_stops_and_globs_choose(tmp_path: Path) -> None:
+    code, out, err = run("transform", "-p", "openai", "--request", "all", str(GH_OLD),
+                         str(GH_NEW))
+    assert code == 2 and out == ""
+    [line] = err.splitlines()
+    assert "180 tools in one request; openai accepts at most 128" in line
+    assert "drop 52" in line
+    assert "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34: 117" in line
+    assert "github-mcp-server-toolsnaps-v0.20.0: 63" in line
+    code, out, err = run("transform", "-p", "openai", "--request", "all", str(GH_OLD),
+                         str(GH_NEW), "--exclude-tool", "github-mcp-server-toolsnaps-v0.20.0/*")
+    assert code == 0, err
+    names = [t["name"] for t in json.loads(out)["tools"]]
+    assert len(names) == 117 and len(set(names)) == 117
+    code, _, err = run("transform", "-p", "openai", str(GH_OLD), "--exclude-tool", "nope*")
+    assert code == 2 and "no tool matches --exclude-tool 'nope*'" in err
+
+
+def test_name_prefix_and_clashes_across_sources(tmp_path: Path) -> None:
+    a = tmp_path / "alpha.json"
+    b = tmp_path / "beta.json"
+    tool = {"name": "search", "description": "Search.", "inputSchema": {"type": "object"}}
+    a.write_text(json.dumps({"tools": [tool]}))
+    b.write_text(json.dumps({"tools": [tool, {**tool, "name": "files/read"}]}))
+    code, out, _ = run("transform", "-p", "openai", "--request", "all", str(a), str(b))
+    assert [t["name"] for t in json.loads(out)["tools"]] == ["search", "beta_search",
+                                                             "files_read"]
+    code, out, _ = run("transform", "-p", "anthropic", "--request", "all", "--name-prefix",
+                       "mcp", "--json", str(a), str(b))
+    assert code == 0
+    report = json.loads(out)
+    assert report["name_map"] == {"mcp__alpha__search": "search", "mcp__beta__search": "search",
+                                  "mcp__beta__files_read": "files/read"}
+
+
+def test_strict_first_from_the_flag_and_from_the_settings_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(DBT, tmp_path / "dbt-mcp.json")
+    monkeypatch.chdir(tmp_path)
+
+    def strict_tools(*extra: str) -> set[str]:
+        code, out, err = run("transform", "--json", "-p", "anthropic-strict", "dbt-mcp.json",
+                             *extra)
+        assert code == 0, err
+        return {d["tool"] for d in json.loads(out)["requests"][0]["decisions"]
+                if d["kind"] == "strict"}
+
+    plain = strict_tools()
+    assert "get_model_health" not in plain and "build" not in plain
+    chosen = strict_tools("--strict-first", "get_model_health", "--strict-first", "dbt-mcp/build")
+    assert {"get_model_health", "build"} <= chosen and len(chosen) <= 20
+    (tmp_path / ".schema-compat.toml").write_text(
+        'strict-first = ["get_model_health", "dbt-mcp/build"]\n')
+    assert strict_tools() == chosen
+    (tmp_path / ".schema-compat.toml").write_text('name-prefix = "camel"\n')
+    code, _, err = run("transform", "-p", "anthropic-strict", "dbt-mcp.json")
+    assert code == 2 and "name-prefix must be one of" in err
