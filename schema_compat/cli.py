@@ -627,6 +627,53 @@ def serve(
                                       config=config or [], timeout=timeout))
 
 
+@app.command()
+def init(
+    provider: Annotated[str | None, typer.Option(
+        "--provider", "-p", help="The provider(s) to check against, as for check: a profile, "
+        "a comma-separated list or all (asked on a terminal; else gemini).",
+        autocompletion=_complete_provider, show_default=False)] = None,
+    server: Annotated[str | None, typer.Option(
+        "--server", help='The command that starts your server over stdio: "CMD ARGS".',
+        show_default=False)] = None,
+    env: EnvOpt = None,
+    cwd: CwdOpt = None,
+    config: Annotated[str | None, typer.Option(
+        "--config", help="Instead of --server: an MCP client config naming your server(s).",
+        show_default=False)] = None,
+    name: NameOpt = None,
+    snapshot: Annotated[str, typer.Option(
+        "--snapshot", help="Where the snapshot of the tools goes (several servers: "
+        "mcp-tools.NAME.json each).")] = "mcp-tools.json",
+    install_from: Annotated[str | None, typer.Option(
+        "--install-from", help="What CI installs schema-compat from, for pipx: e.g. "
+        "'git+https://HOST/OWNER/schema-compat@TAG' (default: the git repository and commit "
+        "this copy was installed from).", show_default=False)] = None,
+    directory: Annotated[str, typer.Option("--dir", help="The repository to set up.")] = ".",
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Set up your server's repository: settings, a snapshot of its tools, a pre-commit hook
+    and a GitHub workflow with code scanning.
+
+    Writes .schema-compat.toml (the provider), mcp-tools.json (the tools as the server lists
+    them, taken live, not transformed), .pre-commit-config.yaml (the schema-compat hook on the
+    snapshot) and .github/workflows/schema-compat.yml (check on every push and pull request,
+    SARIF uploaded to code scanning). A file already there is never changed: it is named as
+    skipped, so running init again changes nothing. With --server (or --config) nothing is
+    asked.
+
+    \b
+    Examples:
+      schema-compat init --provider gemini --server "python server.py"
+      schema-compat init -p gemini,openai-strict --server "npx -y my-mcp-server"
+      schema-compat init --config .mcp.json --name my-server
+    """
+    from .commands.init import InitOptions, run_init
+
+    raise typer.Exit(run_init(InitOptions(provider, server, env, cwd, config, name, snapshot,
+                                          install_from, directory, timeout)))
+
+
 def app_for(args: list[str]) -> typer.Typer:
     """The app, holding only the command that `args` start with when they name one.
 

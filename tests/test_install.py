@@ -60,7 +60,7 @@ def test_bash_completion_installs_from_bash_and_completes_commands_and_providers
         return proc.stdout.split()
 
     assert complete("schema-compat", "ch") == ["check"]
-    assert set(complete("schema-compat", "")) >= {"check", "transform", "diff"}
+    assert set(complete("schema-compat", "")) >= {"check", "transform", "diff", "init"}
     assert complete("schema-compat", "check", "--prov") == ["--provider"]
     assert complete("schema-compat", "check", "-p", "openai") == ["openai", "openai-strict"]
 

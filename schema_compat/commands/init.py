@@ -1,0 +1,382 @@
+"""`schema-compat init`: set up a server's repository so that CI checks its tools.
+
+A server author runs it once in their repository. It takes a snapshot of the server's tools
+live (the listing exactly as the server serves it, not transformed, so the snapshot changes
+only when the server does) and writes what checks that snapshot from then on:
+
+- `.schema-compat.toml`, the provider(s) to check against (what `check` reads);
+- the snapshot, `mcp-tools.json` (one per server when a client config names several);
+- `.pre-commit-config.yaml` with the `schema-compat` hook on the snapshot;
+- `.github/workflows/schema-compat.yml`, which checks the snapshot on every push and pull
+  request and uploads the findings to GitHub code scanning as SARIF.
+
+A file that is already there is never touched: it is named as skipped (a server whose
+snapshot exists is not even started), so running `init` again changes nothing. When the
+flags say what to do, nothing is asked; on a terminal, a missing server command or provider
+is asked for. Nothing is written when the server cannot be listed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from typing import NamedTuple, NoReturn
+
+from .common import EXIT_OK, LiveOpts, fail, load_inputs, print_errors, provider_names
+
+SETTINGS = ".schema-compat.toml"
+PRE_COMMIT = ".pre-commit-config.yaml"
+WORKFLOW = ".github/workflows/schema-compat.yml"
+SNAPSHOT = "mcp-tools.json"
+
+
+class InitOptions(NamedTuple):
+    """Every option of `init`, with the defaults typer declares for it in cli.py."""
+
+    provider: str | None = None
+    server: str | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    config: str | None = None
+    name: list[str] | None = None
+    snapshot: str = SNAPSHOT
+    install_from: str | None = None
+    directory: str = "."
+    timeout: float = 30.0
+
+
+class Planned(NamedTuple):
+    """One file `init` would write: where (relative to the repository) and what."""
+
+    path: str
+    text: str
+
+
+def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
+    """Write the files that are not there yet; the exit status (2 on bad usage or when the
+    server cannot be listed, with nothing written)."""
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    provider, server, config = options.provider, options.server, options.config
+    if server and config:
+        fail("give --server or --config, not both", "init sets up one server's repository")
+    if not server and not config:
+        if not interactive:
+            fail("init needs the server: --server \"CMD ARGS\" (the command that starts it "
+                 "over stdio) or --config FILE (an MCP client config naming it)",
+                 'e.g. schema-compat init --provider gemini --server "python server.py"')
+        server = _ask("Command that starts your MCP server over stdio (e.g. python server.py)")
+    if provider is None:
+        provider = _ask("Provider to check against (see `schema-compat profiles`)",
+                        "gemini") if interactive else "gemini"
+    _check_provider(provider)
+    if (options.env or options.cwd) and not server:
+        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
+    if options.name and not config:
+        fail("--name picks servers of --config", "add --config FILE")
+    root = options.directory
+    if not os.path.isdir(root):
+        fail(f"--dir {root}: no such directory")
+    source = options.install_from or detect_install_source()
+    if not source:
+        fail("cannot tell where CI should install schema-compat from (this copy was not "
+             "installed from a git repository with a remote)",
+             "give --install-from 'git+https://HOST/OWNER/schema-compat@TAG'")
+
+    snapshots = _snapshot_plan(options, server, config)
+    taken = _take_snapshots(options, server, config,
+                            [(path, name) for path, name in snapshots
+                             if not os.path.exists(os.path.join(root, path))])
+    paths = [path for path, _ in snapshots]
+    planned = [Planned(SETTINGS, settings_text(provider))]
+    planned += [Planned(path, text) for path, text in taken]
+    planned += [Planned(PRE_COMMIT, pre_commit_text(paths, source)),
+                Planned(WORKFLOW, workflow_text(paths, source))]
+    written: list[str] = []
+    for item in planned:
+        if _write_new(os.path.join(root, item.path), item.text):
+            print(f"wrote   {item.path}")
+            written.append(item.path)
+        else:
+            print(f"skipped {item.path} (already there; left as it is)")
+    for path in paths:
+        if path not in {p for p, _ in taken}:
+            print(f"skipped {path} (already there; the server was not started)")
+    if not written:
+        print("nothing written: every file was already there")
+        return EXIT_OK
+    if PRE_COMMIT not in written:
+        _hook_hint(os.path.join(root, PRE_COMMIT), pre_commit_text(paths, source))
+    print("next: git add the files written and commit them; `pre-commit install` turns the "
+          "hook on, and the workflow runs on the next push")
+    return EXIT_OK
+
+
+def _hook_hint(path: str, text: str) -> None:
+    """An existing pre-commit config without the hook: the entry to add to it."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            if "schema-compat" in file.read():
+                return
+    except (OSError, UnicodeDecodeError):
+        return
+    entry = text.split("repos:\n", 1)[1]
+    print(f"add this entry under `repos:` in {PRE_COMMIT}:\n{entry}", end="")
+
+
+def _ask(question: str, default: str = "") -> str:
+    prompt = f"{question}{f' [{default}]' if default else ''}: "
+    try:
+        answer = input(prompt).strip()
+    except EOFError:
+        answer = ""
+    answer = answer or default
+    if not answer:
+        fail("no answer given", "pass it as a flag instead")
+    return answer
+
+
+def _check_provider(provider: str) -> None:
+    from ..profiles import PROFILES
+
+    for name in provider_names(provider):
+        if name.lower() not in PROFILES:
+            fail(f"unknown provider {name!r}", f"choose from: {', '.join(PROFILES)}, or all")
+
+
+def _snapshot_plan(options: InitOptions, server: str | None, config: str | None
+                   ) -> list[tuple[str, str]]:
+    """(snapshot path, server name) for each server: one snapshot for --server or a config
+    naming one server, else `mcp-tools.NAME.json` each."""
+    if server:
+        return [(options.snapshot, server)]
+    assert config is not None
+    from ..extract.config import ConfigError, load_config
+
+    try:
+        specs, errors = load_config(config, options.name)
+    except ConfigError as exc:
+        fail(exc.error.one_line())
+    if errors:
+        print_errors(errors)
+        fail(f"{config}: {len(errors)} server{'s' if len(errors) > 1 else ''} cannot be set "
+             "up", "fix the config, or pick the others with --name")
+    if len(specs) == 1:
+        return [(options.snapshot, specs[0].name)]
+    stem, dot, ext = options.snapshot.rpartition(".")
+    return [(f"{stem}.{_safe(s.name)}.{ext}" if dot else f"{options.snapshot}.{_safe(s.name)}",
+             s.name) for s in specs]
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "server"
+
+
+def _take_snapshots(options: InitOptions, server: str | None, config: str | None,
+                    wanted: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(path, JSON text) of each wanted snapshot: the server's listing as served."""
+    if not wanted:
+        return []
+    if server:
+        live = LiveOpts(server=[server], env=options.env, cwd=options.cwd,
+                        timeout=options.timeout)
+    else:
+        live = LiveOpts(config=[config or ""], name=[name for _, name in wanted],
+                        timeout=options.timeout)
+    loaded, errors = load_inputs(None, live)
+    if errors:
+        print_errors(errors)
+        _nothing_written()
+    by_name = {source.label: source for source in loaded}
+    out = []
+    for path, name in wanted:
+        source = by_name.get(name)
+        if source is None:
+            print(f"schema-compat: error: {name}: no listing came back", file=sys.stderr)
+            _nothing_written()
+        out.append((path, snapshot_text(source.document)))
+    return out
+
+
+def _nothing_written() -> NoReturn:
+    fail("nothing written, since a server could not be listed")
+
+
+def snapshot_text(document: object) -> str:
+    """The listing as JSON text, in the order the server gave it (what `check` reads)."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _write_new(path: str, text: str) -> bool:
+    """Create `path` with `text`; False, and nothing touched, when it already exists."""
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    try:
+        with open(path, "x", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    return True
+
+
+# --- the files -------------------------------------------------------------------------------
+
+
+def settings_text(provider: str) -> str:
+    names = provider_names(provider)
+    value = (json.dumps(names[0]) if len(names) == 1 and provider.strip().lower() != "all"
+             else '"all"' if provider.strip().lower() == "all" else json.dumps(names))
+    return ("# schema-compat's settings for this repository: `schema-compat check` reads them\n"
+            "# (flags win). `schema-compat check --show-config` shows what is in force.\n"
+            f"provider = {value}\n"
+            "# fail-on = \"warning\"        # also fail on warnings\n"
+            "# ignore = [\"NAM003\"]        # rules to leave out\n")
+
+
+def _files_pattern(paths: list[str]) -> str:
+    return "^(" + "|".join(re.sub(r"([.^$*+?{}\[\]\\|()])", r"\\\1", p.replace(os.sep, "/"))
+                           for p in paths) + ")$"
+
+
+def _yaml_quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def git_hook_source(source: str) -> tuple[str, str] | None:
+    """`git+URL@REV` as (URL, REV), the form a pre-commit remote hook takes; else None."""
+    match = re.fullmatch(r"git\+(\S+?)@([^@/\s]+)", source.split("#", 1)[0])
+    if match is None or "://" not in match.group(1):
+        return None
+    return match.group(1), match.group(2)
+
+
+def pre_commit_text(paths: list[str], source: str) -> str:
+    files = _yaml_quote(_files_pattern(paths))
+    head = ("# schema-compat checks the committed snapshot of the server's tools on every\n"
+            "# commit that changes it (run `pre-commit install` once to turn it on).\n"
+            "repos:\n")
+    remote = git_hook_source(source)
+    if remote is not None:
+        url, rev = remote
+        return (head + f"  - repo: {url}\n"
+                f"    rev: {_yaml_quote(rev)}\n"
+                "    hooks:\n"
+                "      - id: schema-compat\n"
+                f"        files: {files}\n")
+    return (head + "  - repo: local\n"
+            "    hooks:\n"
+            "      - id: schema-compat\n"
+            "        name: schema-compat\n"
+            "        entry: schema-compat check\n"
+            "        language: system\n"
+            "        types: [json]\n"
+            f"        files: {files}\n"
+            "        require_serial: true\n")
+
+
+def workflow_text(paths: list[str], source: str) -> str:
+    install = shlex.quote(source)
+    snapshots = " ".join(shlex.quote(p.replace(os.sep, "/")) for p in paths)
+    return f"""# Checks the committed snapshot of the server's tools ({', '.join(paths)})
+# against the providers in .schema-compat.toml; findings go to the Security tab (code
+# scanning) and fail the job. When the server's tools change, refresh the snapshot: delete
+# it and run `schema-compat init` again with the same flags (it writes only what is missing).
+name: schema-compat
+
+on:
+  push:
+  pull_request:
+
+permissions:
+  contents: read
+  security-events: write  # upload the SARIF report to code scanning
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - name: Install schema-compat
+        run: pipx install {install}
+      - name: Check the tools (SARIF)
+        id: check
+        continue-on-error: true
+        run: schema-compat check --format sarif {snapshots} > schema-compat.sarif
+      - name: Upload to code scanning
+        if: always() && hashFiles('schema-compat.sarif') != ''
+        uses: github/codeql-action/upload-sarif@v3
+        with:
+          sarif_file: schema-compat.sarif
+          category: schema-compat
+      - name: Fail on findings
+        if: steps.check.outcome == 'failure'
+        run: schema-compat check {snapshots}
+"""
+
+
+# --- where CI gets schema-compat from --------------------------------------------------------
+
+
+def detect_install_source() -> str | None:
+    """`git+URL@COMMIT` for the copy running now: the git URL and commit pipx or pip
+    recorded when it was installed from one, or the remote and commit of the checkout it
+    was installed from. None when neither is known."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        text = distribution("schema-compat").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return source_from_direct_url(data) if isinstance(data, dict) else None
+
+
+def source_from_direct_url(data: dict[str, object]) -> str | None:
+    """The install source a PEP 610 `direct_url.json` records, as `git+URL@COMMIT`."""
+    url = data.get("url")
+    vcs = data.get("vcs_info")
+    if not isinstance(url, str):
+        return None
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git":
+        commit = vcs.get("commit_id") or vcs.get("requested_revision")
+        return f"git+{url}@{commit}" if isinstance(commit, str) and commit else f"git+{url}"
+    if url.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return git_checkout_source(unquote(urlparse(url).path))
+    return None
+
+
+def git_checkout_source(path: str) -> str | None:
+    """`git+REMOTE@HEAD` for a git checkout whose `origin` is a URL CI can fetch."""
+
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(["git", "-C", path, *args], capture_output=True, text=True,
+                                  timeout=10, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    remote, commit = git("remote", "get-url", "origin"), git("rev-parse", "HEAD")
+    scp = re.fullmatch(r"[\w.-]+@([\w.-]+):(.+)", remote)
+    if scp:  # git@github.com:owner/repo.git: CI fetches over https
+        remote = f"https://{scp.group(1)}/{scp.group(2)}"
+    if not (remote and commit) or not re.match(r"(https?|ssh|git)://", remote):
+        return None
+    return f"git+{remote}@{commit}"

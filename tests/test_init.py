@@ -1,0 +1,281 @@
+"""`schema-compat init` on a server author's repository, with the example server started
+live (examples/fs_server.py, as tests/test_live.py starts it), run as the installed command.
+
+What it writes is used the way it will be: the settings by `check`, the workflow's shell
+steps run here in order, the pre-commit config validated and run by pre-commit itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+COMMAND = str(BIN / "schema-compat")
+EXAMPLE = REPO_ROOT / "examples" / "fs_server.py"
+SERVER = " ".join(shlex.quote(str(p)) for p in (sys.executable, EXAMPLE))
+CAPTURE = REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
+SOURCE = "git+https://example.com/org/schema-compat@0123abc"
+FILES = [".schema-compat.toml", "mcp-tools.json", ".pre-commit-config.yaml",
+         ".github/workflows/schema-compat.yml"]
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(NO_COLOR="1", COLUMNS="200", PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}")
+    return env
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([COMMAND, *args], cwd=cwd, env=_env(), capture_output=True,
+                          text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+
+
+def init(cwd: Path, *extra: str, server: str = SERVER,
+         source: str = SOURCE) -> subprocess.CompletedProcess[str]:
+    return run("init", "--provider", "gemini", "--server", server, "--install-from", source,
+               *extra, cwd=cwd)
+
+
+def _state(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("server-repo")
+    proc = init(root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert [line.split()[1] for line in proc.stdout.splitlines()
+            if line.startswith("wrote")] == FILES
+    return root
+
+
+def test_the_snapshot_is_the_listing_as_the_server_serves_it(repo: Path) -> None:
+    snapshot = json.loads((repo / "mcp-tools.json").read_text())
+    captured = json.loads(CAPTURE.read_text())
+    assert [t["name"] for t in snapshot["tools"]] == [t["name"] for t in captured["tools"]]
+    for mine, theirs in zip(snapshot["tools"], captured["tools"], strict=True):
+        assert mine["inputSchema"] == theirs["inputSchema"]  # untransformed: $defs and all
+
+
+def test_check_reads_the_settings_and_finds_what_the_capture_has(repo: Path) -> None:
+    shown = run("check", "--show-config", cwd=repo)
+    assert re.search(r'^provider = "gemini"\s+# .*\.schema-compat\.toml', shown.stdout,
+                     re.M), shown.stdout
+    here = run("check", "--json", "mcp-tools.json", cwd=repo)
+    there = run("check", "--json", str(CAPTURE), cwd=repo)
+    assert here.returncode == there.returncode == 1
+
+    def findings(proc: subprocess.CompletedProcess[str]) -> list[Any]:
+        return [(t["name"], sorted((i["code"], i["path"]) for i in t["issues"]))
+                for t in json.loads(proc.stdout)["tools"]]
+
+    assert findings(here) == findings(there) != []
+
+
+def _steps(repo: Path) -> list[dict[str, Any]]:
+    workflow = yaml.safe_load((repo / FILES[3]).read_text())
+    # YAML 1.1 reads the `on:` key as True
+    assert set(workflow[True]) == {"push", "pull_request"}
+    assert workflow["permissions"]["security-events"] == "write"
+    [job] = workflow["jobs"].values()
+    return list(job["steps"])
+
+
+def test_the_workflow_installs_from_the_source_given(repo: Path) -> None:
+    [install] = [s for s in _steps(repo) if s.get("name") == "Install schema-compat"]
+    assert shlex.split(install["run"]) == ["pipx", "install", SOURCE]
+
+
+def test_the_workflows_shell_steps_check_the_snapshot_and_upload_sarif(repo: Path,
+                                                                        tmp_path: Path) -> None:
+    """The run: steps after the install, in order, as the runner runs them (bash, from the
+    repository root, schema-compat on PATH); a step that fails fails the job unless it
+    continues on error."""
+    steps = _steps(repo)
+    work = tmp_path / "checkout"
+    work.mkdir()
+    for name in FILES[:2]:
+        (work / name).write_bytes((repo / name).read_bytes())
+    outcome: dict[str, str] = {}
+    ran = []
+    for step in steps:
+        if "run" not in step or step.get("name") == "Install schema-compat":
+            continue
+        condition = step.get("if", "")
+        if (condition.startswith("steps.check.outcome")
+                and outcome.get("check") != condition.split("'")[1]):
+            continue
+        proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=work, env=_env(),
+                              capture_output=True, text=True, timeout=120, check=False)
+        ran.append((step["name"], proc.returncode))
+        if "id" in step:
+            outcome[step["id"]] = "success" if proc.returncode == 0 else "failure"
+    # the example's tools have findings: SARIF written, then the job fails with the report
+    assert ran == [("Check the tools (SARIF)", 1), ("Fail on findings", 1)]
+    sarif = json.loads((work / "schema-compat.sarif").read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+    [upload] = [s for s in steps if str(s.get("uses", "")).startswith(
+        "github/codeql-action/upload-sarif@")]
+    assert upload["with"]["sarif_file"] == "schema-compat.sarif"
+    check_step = next(s for s in steps if s.get("id") == "check")
+    assert check_step["continue-on-error"] is True  # the upload still runs on findings
+
+
+def test_the_pre_commit_config_is_valid_and_its_hook_covers_the_snapshot(repo: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config",
+                           str(repo / FILES[2])], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    config = yaml.safe_load((repo / FILES[2]).read_text())
+    [entry] = config["repos"]
+    assert (entry["repo"], entry["rev"]) == ("https://example.com/org/schema-compat", "0123abc")
+    [hook] = entry["hooks"]
+    assert hook["id"] == "schema-compat"  # the id of this repository's .pre-commit-hooks.yaml
+    assert re.search(hook["files"], "mcp-tools.json")
+    assert not re.search(hook["files"], "package.json")
+
+
+def test_running_init_again_changes_nothing_and_starts_no_server(repo: Path) -> None:
+    before = _state(repo)
+    # a server command that would fail: it is not started, since its snapshot is there
+    proc = init(repo, server="false")
+    assert proc.returncode == 0, proc.stderr
+    assert _state(repo) == before
+    out = proc.stdout.splitlines()
+    assert [line.split()[1] for line in out if line.startswith("skipped")] == [
+        ".schema-compat.toml", ".pre-commit-config.yaml", FILES[3], "mcp-tools.json"]
+    assert "mcp-tools.json (already there; the server was not started)" in proc.stdout
+    assert out[-1] == "nothing written: every file was already there"
+
+
+def test_a_file_already_there_is_kept_and_named(tmp_path: Path) -> None:
+    (tmp_path / ".schema-compat.toml").write_text('provider = "openai"\n')
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n")
+    proc = init(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / ".schema-compat.toml").read_text() == 'provider = "openai"\n'
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: []\n"
+    assert "skipped .schema-compat.toml (already there; left as it is)" in proc.stdout
+    assert "skipped .pre-commit-config.yaml (already there; left as it is)" in proc.stdout
+    # the hook to add by hand, as it would have been written
+    hint = proc.stdout.split("add this entry under `repos:` in .pre-commit-config.yaml:\n")[1]
+    entry = yaml.safe_load(hint.split("\nnext:")[0])
+    assert entry[0]["hooks"][0]["id"] == "schema-compat"
+    assert (tmp_path / "mcp-tools.json").is_file() and (tmp_path / FILES[3]).is_file()
+
+
+def test_a_local_hook_when_ci_installs_from_elsewhere_runs_under_pre_commit(
+        tmp_path: Path) -> None:
+    """Installed from a path or an index rather than `git+URL@REV`, the hook runs the
+    schema-compat on PATH; pre-commit runs it on the snapshot and fails the commit."""
+    proc = init(tmp_path, source=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr
+    [hook] = yaml.safe_load((tmp_path / FILES[2]).read_text())["repos"][0]["hooks"]
+    assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    env = {**_env(), "PRE_COMMIT_HOME": str(tmp_path / ".pre-commit-home")}
+    ran = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+                         check=False)
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "schema-compat" in ran.stdout and "Failed" in ran.stdout
+    assert "REF001" in ran.stdout  # the example's `$ref`, found by the hook
+
+
+def test_without_a_server_off_a_terminal_it_says_what_to_give(tmp_path: Path) -> None:
+    proc = run("init", "--provider", "gemini", "--install-from", SOURCE, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("schema-compat: error: init needs the server: --server")
+    assert len(proc.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_server_that_cannot_be_listed_leaves_nothing_written(tmp_path: Path) -> None:
+    failing = f"{shlex.quote(sys.executable)} -c 'import sys; sys.exit(3)'"
+    proc = init(tmp_path, server=failing)
+    assert proc.returncode == 2
+    assert "nothing written, since a server could not be listed" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_provider_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    proc = run("init", "--provider", "gemnii", "--server", SERVER, "--install-from", SOURCE,
+               cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "unknown provider 'gemnii'" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_on_a_terminal_it_asks_for_what_the_flags_left_out(tmp_path: Path) -> None:
+    """Run on a pseudo-terminal without --server and --provider: each is asked for, and
+    the answers do what the flags would."""
+    leader, follower = os.openpty()
+    proc = subprocess.Popen([COMMAND, "init", "--install-from", SOURCE], cwd=tmp_path,
+                            env=_env(), stdin=follower, stdout=follower, stderr=follower)
+    os.close(follower)
+    seen = b""
+
+    def wait_for(text: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 60
+        while text not in seen:
+            assert time.monotonic() < deadline, seen
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(leader, 4096)
+                except OSError:
+                    break
+
+    wait_for(b"over stdio (e.g. python server.py): ")
+    os.write(leader, SERVER.encode() + b"\n")
+    wait_for(b"[gemini]: ")
+    os.write(leader, b"openai-strict\n")
+    wait_for(b"next: ")
+    assert proc.wait(timeout=120) == 0
+    os.close(leader)
+    assert (tmp_path / ".schema-compat.toml").read_text().count('provider = "openai-strict"')
+    assert json.loads((tmp_path / "mcp-tools.json").read_text())["tools"]
+
+
+# --- where CI installs schema-compat from ----------------------------------------------------
+
+
+def test_the_source_is_the_git_remote_and_commit_of_the_checkout(tmp_path: Path) -> None:
+    from schema_compat.commands.init import git_checkout_source, source_from_direct_url
+
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert git_checkout_source(str(tmp_path)) is None  # no remote: nothing CI could fetch
+    subprocess.run([*git, "remote", "add", "origin", "/some/local/path"], check=True)
+    assert git_checkout_source(str(tmp_path)) is None
+    subprocess.run([*git, "remote", "set-url", "origin", "git@github.com:org/sc.git"],
+                   check=True)
+    assert git_checkout_source(str(tmp_path)) == f"git+https://github.com/org/sc.git@{commit}"
+    assert source_from_direct_url({"url": tmp_path.as_uri(), "dir_info": {}}) == (
+        f"git+https://github.com/org/sc.git@{commit}")
+    assert source_from_direct_url({"url": "https://example.com/o/sc.git", "vcs_info": {
+        "vcs": "git", "commit_id": "abc123"}}) == "git+https://example.com/o/sc.git@abc123"
+    assert source_from_direct_url({"url": "https://example.com/sc-0.1.tar.gz",
+                                   "archive_info": {}}) is None
