@@ -10,7 +10,7 @@ INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
-	clean conformance conformance-docs fidelity interop
+	clean conformance conformance-docs fidelity interop playground
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
@@ -145,6 +145,26 @@ $(INTEROP)/py-mcp1/.installed: interop/requirements-mcp1.txt
 
 interop: install $(INTEROP_NODE_STAMP) $(INTEROP)/py/.installed $(INTEROP)/py-mcp1/.installed ## Check live servers from npm and PyPI against the official SDK clients (~3 min)
 	$(BIN)/python -m pytest -q interop
+
+# The web playground (`schema-compat serve`) in a real browser: tests/browser, with Debian's
+# Chromium driven by Playwright for Python. Playwright is pointed at that Chromium; its own
+# browser download (`playwright install`) is never used. Not part of `make test`, which runs
+# the playground's HTTP and security tests without a browser.
+CHROMIUM ?= /usr/bin/chromium
+
+playground: install ## Test the web playground in headless Chromium (installs it with apt when root)
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		elif [ -n "$$CI" ] && command -v sudo >/dev/null; then \
+			sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "make playground: no Chromium at $(CHROMIUM); install it (sudo apt-get install chromium) or set CHROMIUM="; exit 1; \
+		fi; \
+	fi
+	$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/python -m pip install --quiet 'playwright>=1.45,<2'
+	SCHEMA_COMPAT_BROWSER=1 SCHEMA_COMPAT_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -q \
+		-p no:cacheprovider tests/browser
 
 clean: ## Remove .venv, .venv-bench, caches and build output
 	rm -rf $(VENV) $(BENCH_VENV) $(CONF) $(INTEROP) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info

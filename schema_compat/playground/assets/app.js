@@ -359,8 +359,9 @@ function renderMarkdown(markdown) {
       root.append(el("pre", {}, el("code", { text: code.join("\n") })));
       list = null;
     } else if (/^#+ /.test(line)) {
-      const level = Math.min(line.indexOf(" ") + 1, 6);
-      if (level > 2) root.append(el(`h${level}`, {}, ...inline(line.replace(/^#+ /, ""))));
+      // the page's own title (#) is the dialog's; ## and below become h3 and below
+      const level = line.indexOf(" ");
+      if (level > 1) root.append(el(`h${Math.min(level + 1, 6)}`, {}, ...inline(line.replace(/^#+ /, ""))));
       list = null;
     } else if (/^\s*- /.test(line)) {
       if (!list) { list = el("ul"); root.append(list); }

@@ -1,0 +1,273 @@
+"""The playground in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+What a user does, checked against the CLI: paste examples/fs_read_files.json, read the
+matrix (each cell as `check --json` rates the tool), open read_files' diff (both columns
+are the original and the transformed schema, line for line), select a finding and see its
+node highlighted, open its rule's page, download the transformed tools (byte for byte what
+`transform` writes) and the reports; then list the example server live from a client config.
+
+Run with `make playground` (SCHEMA_COMPAT_BROWSER=1; see conftest.py). The browser is the
+system's (/usr/bin/chromium, or SCHEMA_COMPAT_CHROMIUM); Playwright never downloads one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "servers"))
+
+from playground_launch import (
+    FS_READ_FILES,
+    PY,
+    REPO_ROOT,
+    Served,
+    cli_env,
+    example_config,
+    playground,
+    transform_cli,
+)
+
+CHROMIUM = os.environ.get("SCHEMA_COMPAT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SCREENSHOT = Path(os.environ.get("SCHEMA_COMPAT_SCREENSHOT",
+                                 REPO_ROOT / ".cache" / "playground" / "playground.png"))
+PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthropic",
+            "anthropic-strict", "portable"]
+FS_TEXT = FS_READ_FILES.read_text(encoding="utf-8")
+ORIGINAL = json.loads(FS_TEXT)["tools"][0]["inputSchema"]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("browser")
+    example_config(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def served(folder: Path) -> Iterator[Served]:
+    with playground(folder) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make playground` installs it"
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # the system's Chromium, not a browser of Playwright's own
+        import subprocess
+
+        said = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True,
+                              check=True, timeout=60).stdout
+        assert launched.version in said, (launched.version, said)
+        yield launched
+        launched.close()
+
+
+class Problems:
+    """Console errors and page errors (a CSP violation is one): none may occur."""
+
+    def __init__(self, page: Page) -> None:
+        self.seen: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.seen.append(f"page error: {exc}"))
+
+    def _console(self, message: ConsoleMessage) -> None:
+        # a 400 answers bad input, which the page shows (test_a_dropped_file_and_a_bad_paste);
+        # the browser logs it as a failed load all the same
+        if message.type == "error" and "status of 400 (Bad Request)" not in message.text:
+            self.seen.append(message.text)
+
+
+@pytest.fixture
+def page(browser: Browser, served: Served) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000},
+                                  accept_downloads=True)
+    page = context.new_page()
+    problems = Problems(page)
+    page.goto(served.url)
+    expect(page).to_have_title("schema-compat playground")
+    yield page
+    context.close()
+    assert problems.seen == []
+
+
+def _cli_json(provider: str, cwd: Path) -> dict[str, Any]:
+    import subprocess
+
+    proc = subprocess.run([PY, "-m", "schema_compat", "check", str(FS_READ_FILES), "-p",
+                           provider, "--json"], capture_output=True, text=True, cwd=cwd,
+                          env=cli_env(cwd), check=False, timeout=60)
+    data: dict[str, Any] = json.loads(proc.stdout)
+    return data
+
+
+def _expected_cell(tool: dict[str, Any]) -> str:
+    """The matrix's words for a tool of a `check --json` report (report/matrix.py)."""
+    if tool["fix_status"] == "unfixable":
+        return "incompatible"
+    if tool["status"] == "COMPATIBLE":
+        return "compatible"
+    return "fixable-lossy" if tool["fix_status"] == "lossy" else "fixable"
+
+
+def _paste(page: Page, text: str) -> None:
+    page.fill("#source", text)
+    page.click("#check")
+    expect(page.locator("#results")).to_be_visible()
+
+
+def _diff_column(page: Page, column: int) -> list[str]:
+    """The lines of one side of the diff, as shown (blank filler rows left out)."""
+    texts: list[str] = page.eval_on_selector_all(
+        f"#diff tr.row td:nth-child({column}):not(.empty) .text",
+        "nodes => nodes.map(n => n.textContent)")
+    return texts
+
+
+def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) -> None:
+    _paste(page, FS_TEXT)
+
+    # the matrix: every profile, each cell as `check --json` rates the tool
+    heads = page.locator("#matrix thead th .pname").all_text_contents()
+    assert heads == PROFILES
+    assert page.locator("#matrix tbody th.tool").all_text_contents() == \
+        ["read_files", "propose_and_review"]
+    for provider in PROFILES:
+        report = _cli_json(provider, folder)
+        for i, tool in enumerate(report["tools"]):
+            button = page.locator(f'#matrix button[data-provider="{provider}"][data-tool="{i}"]')
+            classes = (button.get_attribute("class") or "").split()
+            assert _expected_cell(tool) in classes, (provider, tool["name"], classes)
+    expect(page.locator("#summary")).to_contain_text("2 tools × 8 providers")
+
+    # read_files' diff for Gemini: the original and the transformed schema, line for line
+    page.click('#matrix button[data-provider="gemini"][data-tool="0"]')
+    expect(page.locator("#detail-title")).to_have_text("read_files for gemini")
+    expect(page.locator("#diff tr.row").first).to_be_visible()
+    transformed = json.loads(transform_cli(FS_READ_FILES, "gemini", folder)
+                             )["tools"][0]["inputSchema"]
+    assert _diff_column(page, 1) == json.dumps(ORIGINAL, indent=2).splitlines()
+    assert _diff_column(page, 2) == json.dumps(transformed, indent=2).splitlines()
+    # each change is marked on the transformed side with its rule code
+    tags = page.locator("#diff .tag").all_text_contents()
+    changes = page.locator("#changes li.change").count()
+    assert changes > 0 and len(tags) == changes  # read_files' changes are all in its schema
+    assert any(t.endswith(" REF001") for t in tags)
+
+    # select the $ref finding: its node (one line) is highlighted and scrolled into view
+    ref = page.locator("#findings .finding", has=page.locator("button.rule", has_text="REF001"))
+    ref.first.click()
+    expect(ref.first).to_have_attribute("aria-pressed", "true")
+    lit = page.locator("#diff td.hl")
+    expect(lit).to_have_count(1)
+    assert lit.locator(".text").text_content() == '        "$ref": "#/$defs/FileReadRequest"'
+    expect(lit).to_be_in_viewport()
+
+    # select the $defs finding: the whole $defs block is highlighted, nothing else
+    defs = page.locator("#findings .finding", has=page.locator("button.rule", has_text="REF002"))
+    defs.first.click()
+    block = json.dumps({"$defs": ORIGINAL["$defs"]}, indent=2).splitlines()[1:-1]
+    lit_lines = [line.strip() for line in lit.locator(".text").all_text_contents()]
+    # (the block's closing brace has a comma when a key follows $defs)
+    lit_lines[-1] = lit_lines[-1].rstrip(",")
+    assert lit_lines == [line.strip() for line in block]
+    expect(ref.first).to_have_attribute("aria-pressed", "false")
+    page.locator("#diff td.hl-first").scroll_into_view_if_needed()
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    ref.first.click()
+    page.screenshot(path=str(SCREENSHOT))
+
+    # the rule's page, one click from its code
+    ref.first.locator("button.rule").click()
+    dialog = page.locator("#rule-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#rule-title")).to_contain_text("REF001")
+    expect(dialog.locator("h3", has_text="The fix")).to_be_visible()
+    page.click("#rule-close")
+    expect(dialog).to_be_hidden()
+
+    # the transformed tools, downloaded: what `schema-compat transform` writes
+    for provider in ("gemini", "openai-strict"):
+        page.select_option("#provider", provider)
+        with page.expect_download() as download:
+            page.click("#dl-tools")
+        assert download.value.suggested_filename == f"tools.{provider}.json"
+        got = Path(download.value.path()).read_text(encoding="utf-8")
+        assert got == transform_cli(FS_READ_FILES, provider, folder)
+    with page.expect_download() as download:
+        page.click("#dl-json")
+    report = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert report["provider"] == "openai-strict"
+    assert [t["name"] for t in report["tools"]] == ["read_files", "propose_and_review"]
+    with page.expect_download() as download:
+        page.click("#dl-sarif")
+    sarif = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert [r["automationDetails"]["id"] for r in sarif["runs"]] == \
+        [f"schema-compat/{p}/" for p in PROFILES]
+
+
+def test_a_dropped_file_and_a_bad_paste(page: Page) -> None:
+    page.set_input_files("#file", str(FS_READ_FILES))
+    expect(page.locator("#summary")).to_contain_text("<dropped fs_read_files.json>")
+    _paste(page, '{"tools": [')
+    status = page.locator("#input-status")
+    expect(status).to_have_class("status error")
+    expect(status).to_contain_text("<pasted>: ")
+
+
+def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
+    option = page.locator("#servers option", has_text="fs")
+    expect(option).to_have_count(1)
+    assert json.loads(option.get_attribute("value") or "") == \
+        {"config": str(folder / ".mcp.json"), "server": "fs"}
+    expect(page.locator("#configs")).to_contain_text(str(folder / ".mcp.json"))
+    # every status line the page shows while the server is listed
+    page.evaluate("""() => {
+        window.statusSeen = [];
+        const node = document.getElementById("live-status");
+        new MutationObserver(() => window.statusSeen.push(node.textContent))
+            .observe(node, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.select_option("#servers", label=option.text_content() or "")
+    page.click("#list")
+    expect(page.locator("#live-status")).to_contain_text("Listed 2 tools from fs",
+                                                         timeout=60_000)
+    seen: list[str] = page.evaluate("window.statusSeen")
+    assert any(s.startswith(("Starting fs", "Listing tools from fs")) for s in seen), seen
+    assert page.locator("#matrix tbody th.tool").all_text_contents() == \
+        ["read_files", "propose_and_review"]
+    expect(page.locator("#summary")).to_contain_text("fs (")
+    page.click('#matrix button[data-provider="gemini"][data-tool="0"]')
+    expect(page.locator("#detail-title")).to_have_text("read_files for gemini")
+    # the server lists the schema the captured file holds (its keys in its own order)
+    assert json.loads("\n".join(_diff_column(page, 1))) == ORIGINAL
+
+
+def test_300_tools_render_quickly(page: Page) -> None:
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from test_playground_api import _three_hundred_tools
+
+    page.fill("#source", json.dumps(_three_hundred_tools()))
+    page.click("#check")  # warm up the server's imports
+    expect(page.locator("#matrix tbody tr")).to_have_count(300)
+    started = time.perf_counter()
+    page.click("#check")
+    expect(page.locator("#input-status")).to_contain_text("Checked in")
+    took = time.perf_counter() - started
+    expect(page.locator("#matrix tbody button.c")).to_have_count(300 * 8)
+    assert took < 3, took  # 8 profiles x 300 tools checked, sent, and drawn
+    page.click('#matrix button[data-provider="openai-strict"][data-tool="299"]')
+    expect(page.locator("#detail-title")).to_contain_text("for openai-strict")
