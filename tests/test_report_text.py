@@ -100,7 +100,10 @@ def _joined(text: str) -> str:
 
 def test_every_finding_listed_with_code_path_and_safety() -> None:
     out = _render(_report(), width=200)
-    for finding, safety in ((REF, "[lossless]"), (FMT, "[hinted]"), (UNION, "[lossy]")):
+    # the class, then the effect that defines it (the class's usual one: these findings
+    # give only the safety)
+    for finding, safety in ((REF, "[lossless: equal, kept]"), (FMT, "[hinted: wider, described]"),
+                            (UNION, "[lossy: changed, lost]")):
         line = next(ln for ln in out.splitlines() if finding.code in ln)
         assert finding.severity in line
         assert jsonpath(finding.path) in line

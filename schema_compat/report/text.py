@@ -15,7 +15,16 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Union
 
-from ..model import SAFETIES, SEVERITIES, Finding, Path, Report, ServerInfo, ToolResult
+from ..model import (
+    SAFETIES,
+    SEVERITIES,
+    Change,
+    Finding,
+    Path,
+    Report,
+    ServerInfo,
+    ToolResult,
+)
 from ..paths import jsonpath
 from .requests import request_lines
 from .styled import PlainOutput, Styled, plain_output
@@ -168,6 +177,15 @@ def _fix_label(result: ToolResult) -> Styled:
     if status == "compatible":
         return Styled("nothing to fix" if not result.errors else "accepted", "green")
     return Styled(f"fixable ({status})", SAFETY_STYLE[status])
+
+
+def _lossy_label(change: Change) -> str:
+    """What made a change lossy: the arguments accepted (narrower, changed), and the text
+    lost where it was."""
+    accepts, told = change.effect
+    if change.scope == "tool":
+        return "lossy (renamed)" if told == "lost" else f"lossy ({accepts})"
+    return f"lossy ({accepts}" + (", text lost)" if told == "lost" else ")")
 
 
 def _safety_tag(finding: Finding) -> Styled:
@@ -429,7 +447,8 @@ def render_transform_summary(report: Report, console: Output) -> None:
 
     lossy_rows = [
         (
-            [Styled("lossy", SAFETY_STYLE["lossy"]), Styled(r.tool.name), Styled(c.code, "bold")],
+            [Styled(_lossy_label(c), SAFETY_STYLE["lossy"]),
+             Styled(r.tool.name), Styled(c.code, "bold")],
             located_text(c.scope, c.path, c.description),
         )
         for r in results
@@ -438,7 +457,8 @@ def render_transform_summary(report: Report, console: Output) -> None:
     ]
     if lossy_rows:
         print_line(
-            console, Styled("lossy changes (the accepted arguments differ):", SAFETY_STYLE["lossy"])
+            console, Styled("lossy changes (the arguments accepted narrower or changed, or "
+                            "what the model is told lost):", SAFETY_STYLE["lossy"])
         )
         print_rows(console, lossy_rows)
 
