@@ -618,6 +618,11 @@ def serve(
     Paste or drop any SOURCE, or pick a server from your client configs to list it live;
     see the provider x tool matrix, each cell's findings and diff, and download the
     transformed tools and reports. Serves on 127.0.0.1 only, at a URL with a secret.
+
+    \b
+    Examples:
+      schema-compat serve
+      schema-compat serve --no-open --port 8765
     """
     import os
 
