@@ -88,6 +88,15 @@ class NamePrefix(StrEnum):
     mcp = "mcp"
 
 
+class Target(StrEnum):
+    """--to's choices (commands/argv.py reads the same ones; planner/output.py writes them)."""
+
+    openai_chat = "openai-chat"
+    openai_responses = "openai-responses"
+    anthropic = "anthropic"
+    gemini = "gemini"
+
+
 _REQUEST = "One request (the tools a client sends at once)"
 RequestOpt = Annotated[RequestMode, typer.Option(
     "--request", help="What one request is: auto (all servers of a client config; every "
@@ -316,6 +325,11 @@ def transform(
     strict_first: StrictFirstOpt = None,
     name_prefix: NamePrefixOpt = NamePrefix.none,
     exclude_tool: ExcludeToolOpt = None,
+    to: Annotated[Target | None, typer.Option(
+        "--to", help="Write exactly the `tools` value of this provider's request body, with "
+                     "the planned names and strict flags (one request; the provider's "
+                     "profile unless --provider names one).", show_default=False,
+        rich_help_panel=_REQUEST)] = None,
     server: ServerOpt = None,
     env: EnvOpt = None,
     cwd: CwdOpt = None,
@@ -345,7 +359,8 @@ def transform(
     live = LiveOpts(server, env, cwd, url, header, sse, config, name, timeout)
     options = TransformOptions(sources, provider, output, tool, json_out, select, ignore,
                                lossless_only, force, quiet, live, request.value,
-                               strict_first, name_prefix.value, exclude_tool)
+                               strict_first, name_prefix.value, exclude_tool,
+                               to.value if to else None)
     raise typer.Exit(run_transform(options, _given(ctx)))
 
 

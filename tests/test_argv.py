@@ -146,6 +146,7 @@ _VALUES = {  # the first of each is one the command accepts
     "strict_first": ["read_*"],
     "name_prefix": ["mcp", "server", "none", "bogus"],
     "exclude_tool": ["read_*", "nothing-matches"],
+    "to": ["gemini", "anthropic", "openai-chat", "openai-responses", "bogus"],
 }
 _POSITIONAL = {"sources": ["tools.json", "missing.json", "-", "sub"],
                "tool_name": ["read_files", "get_forecast", "nothing"]}

@@ -83,6 +83,8 @@ COMMANDS: dict[str, tuple[dict[str, OptionSpec], tuple[str, ...]]] = {
         ("--output", "-o"): OptionSpec("output", "value"),
         ("--force",): OptionSpec("force", "flag"),
         ("--quiet", "-q"): OptionSpec("quiet", "flag"),
+        ("--to",): OptionSpec("to", "choice", ("openai-chat", "openai-responses",
+                                               "anthropic", "gemini")),
     }), ("sources",)),
     "diff": (_flags({**_SHARED, **_JSON}), ("tool_name", "sources")),
 }

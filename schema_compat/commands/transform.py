@@ -54,6 +54,7 @@ class TransformOptions(NamedTuple):
     strict_first: list[str] | None = None
     name_prefix: str = "none"
     exclude_tool: list[str] | None = None
+    to: str | None = None  # provider-ready output: one request's `tools` (planner/output.py)
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
@@ -63,6 +64,11 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     from ..jsonio import dump_json, has_surrogate
     from .requests import RequestOpts, request_settings
 
+    if options.to and "provider" not in given:  # the target's own profile
+        from ..planner.output import DEFAULT_PROFILE
+
+        provider = DEFAULT_PROFILE.get(options.to, provider)
+        given = {*given, "provider"}
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
     requests = request_settings(given, RequestOpts(options.request, options.strict_first,
                                                    options.name_prefix, options.exclude_tool),
@@ -80,10 +86,11 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
                      "choose another file, or add --force")
     tools = select_tools(loaded, tool)
     text = None
-    planned = _planned(loaded, tools, plan, requests, live)  # the requests planner's way
+    planned = _planned(loaded, tools, plan, requests, live, options.to)  # the planner's way
     if planned is not None:
-        results, infos = planned
-        text = dump_json(_write_back(loaded, results, plan.profile.name))
+        results, infos, text = planned
+        if text is None:
+            text = dump_json(_write_back(loaded, results, plan.profile.name))
         report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
         return _finish(report, text, output, json_out, quiet, errors)
     if any(has_surrogate(src.document) for src in loaded):
@@ -120,21 +127,36 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
 
 
 def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
-             requests: RequestSettings, live: LiveOpts,
-             ) -> tuple[list[ToolResult], tuple[RequestInfo, ...]] | None:
-    """The results and requests when they need the request planner (a strict budget,
-    several sources in one request, a count past the limit, a planner option), else None.
-    Results are in the order of `tools`."""
+             requests: RequestSettings, live: LiveOpts, to: str | None,
+             ) -> tuple[list[ToolResult], tuple[RequestInfo, ...], str | None] | None:
+    """The results, requests and (with `to`) the provider-ready text when they need the
+    request planner (a strict budget, several sources in one request, a count past the
+    limit, a planner option, `--to`), else None. Results are in the order of `tools`."""
     from .requests import exclude_tools, needs_planner, plan_requests, request_groups
 
     tools = exclude_tools(tools, requests.exclude)
     groups = request_groups(loaded, tools, requests.mode, live)
-    if not needs_planner(groups, plan, requests, None):
+    if not needs_planner(groups, plan, requests, to):
         return None
+    text = None
+    if to:
+        from ..planner.output import TARGETS
+
+        if plan.profile.name not in TARGETS[to]:
+            fail(f"--to {to} takes the schemas of {', '.join(TARGETS[to])}, not "
+                 f"{plan.profile.name}", f"pass --provider {TARGETS[to][0]}")
+        if len(groups) > 1:
+            fail(f"--to {to} writes the tools of one request; these sources are "
+                 f"{len(groups)} requests", "add --request all")
     results, plans = plan_requests(groups, plan, requests)
+    if to:
+        from ..jsonio import dump_json
+        from ..planner.output import provider_tools
+
+        text = dump_json(provider_tools(plans[0], to) if plans else [])
     order = {(t.source, t.index): i for i, t in enumerate(tools)}
     results.sort(key=lambda r: order[(r.tool.source, r.tool.index)])
-    return results, tuple(p.info() for p in plans)
+    return results, tuple(p.info() for p in plans), text
 
 
 def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,

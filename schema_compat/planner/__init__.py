@@ -7,6 +7,7 @@ accepts (strict budgets, unique valid names, tool counts), every decision with i
     request.limits       # each request-level limit with its use ("strict tools 20/20")
     request.name_map     # sent name -> the tool's own name
     request.route(name)  # (server, the tool's own name) a call goes to
+    provider_tools(request, "anthropic")  # the `tools` value of the request body
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from __future__ import annotations
 from .budgets import BUDGETS, StrictBudget, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
+from .output import TARGETS, provider_tools
 from .request import PLANNER_CODES, plan, request_limits
 from .strict import gain
 
-__all__ = ["BUDGETS", "PLANNER_CODES", "PREFIXES", "Decision", "Limit", "NamePrefix",
-           "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain", "max_tools",
-           "plan", "request_limits", "server_name", "strict_budget"]
+__all__ = ["BUDGETS", "PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
+           "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",
+           "max_tools", "plan", "provider_tools", "request_limits", "server_name",
+           "strict_budget"]

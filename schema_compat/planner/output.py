@@ -1,0 +1,86 @@
+"""Provider-ready output: exactly the `tools` value of a provider's request body, with the
+plan's names and strict flags, so a client builder can send it as it is.
+
+Shapes (provider-rules.md OAI-14, §4.1, §1; each checked in the tests against the
+provider's official SDK types):
+
+- `openai-chat`: `[{"type": "function", "function": {name, description, parameters,
+  strict}}]` (Chat Completions)
+- `openai-responses`: `[{"type": "function", name, description, parameters, strict}]`
+- `anthropic`: `[{name, description, input_schema, strict}]` (Messages API)
+- `gemini`: `[{"functionDeclarations": [{name, description, parameters}]}]`, with
+  `parametersJsonSchema` for the `gemini-json` profile; a tool without parameters has
+  none (GEM-12: an object with no properties is refused)
+
+OpenAI tools always say `strict` (false too): Responses treats a missing one as "make it
+strict if you can" (OAI-13), which would change what was planned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import PlannedTool, RequestPlan
+
+TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas it takes
+    "openai-chat": ("openai", "openai-strict", "portable"),
+    "openai-responses": ("openai", "openai-strict", "portable"),
+    "anthropic": ("anthropic", "anthropic-strict", "portable"),
+    "gemini": ("gemini", "gemini-json", "vertex", "portable"),
+}
+# the profile a target means when no provider is named
+DEFAULT_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
+                                   "anthropic": "anthropic", "gemini": "gemini"}
+_EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def _schema(tool: PlannedTool) -> Any:
+    schema = tool.result.transformed_schema
+    return dict(_EMPTY) if schema is None else schema
+
+
+def _no_parameters(schema: Any) -> bool:
+    return schema is None or (isinstance(schema, dict) and not schema.get("properties")
+                              and set(schema) <= {"type", "properties",
+                                                  "additionalProperties", "required"}
+                              and not schema.get("required"))
+
+
+def _described(tool: PlannedTool, entry: dict[str, Any]) -> dict[str, Any]:
+    text = tool.result.tool.description
+    if isinstance(text, str) and text:
+        entry["description"] = text
+    return entry
+
+
+def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
+    """The `tools` value of `target`'s request body for a planned request."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r} (one of {', '.join(TARGETS)})")
+    if request.provider not in TARGETS[target]:
+        raise ValueError(f"--to {target} takes the schemas of "
+                         f"{', '.join(TARGETS[target])}, not {request.provider}")
+    out: list[dict[str, Any]] = []
+    if target == "gemini":
+        field = "parametersJsonSchema" if request.provider == "gemini-json" else "parameters"
+        declarations = []
+        for t in request.tools:
+            entry = _described(t, {"name": t.name})
+            if not _no_parameters(t.result.transformed_schema):
+                entry[field] = t.result.transformed_schema
+            declarations.append(entry)
+        return [{"functionDeclarations": declarations}]
+    for t in request.tools:
+        if target == "anthropic":
+            entry = _described(t, {"name": t.name})
+            entry["input_schema"] = _schema(t)
+            if t.strict is not None:
+                entry["strict"] = t.strict
+            out.append(entry)
+            continue
+        function = _described(t, {"name": t.name})
+        function["parameters"] = _schema(t)
+        function["strict"] = bool(t.strict)
+        out.append({"type": "function", "function": function} if target == "openai-chat"
+                   else {"type": "function", **function})
+    return out

@@ -1,0 +1,136 @@
+"""`transform --to`: exactly the `tools` value of each provider's request body, checked
+offline against the provider's official SDK types (openai, anthropic, google-genai), with
+the plan's names and strict flags."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Required, get_origin, get_type_hints
+
+import pytest
+from anthropic.types import ToolParam
+from google.genai import types as genai
+from inprocess import run_main
+from openai.types.chat import ChatCompletionFunctionTool, ChatCompletionFunctionToolParam
+from openai.types.responses import FunctionTool, FunctionToolParam
+from openai.types.shared_params import FunctionDefinition
+from pydantic import TypeAdapter
+
+from schema_compat.api import load_tools
+from schema_compat.entry import main
+from schema_compat.planner import RequestPlan, plan, provider_tools
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+SOURCES = [CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json",
+           CORPUS / "servers" / "dbt-mcp.json", CORPUS / "servers" / "server-everything.json",
+           CORPUS / "servers" / "fs-mcp-repro-fastmcp-refs.json"]
+
+
+@functools.cache
+def _request(provider: str) -> RequestPlan:
+    """Four real listings as one request (182 tools); for a provider that takes 128, the
+    GitHub server's tools are left out (the planner refuses 182)."""
+    tools = []
+    for path in SOURCES:
+        found, errors = load_tools(str(path))
+        assert not errors
+        tools += found
+    limited = provider in ("openai", "openai-strict", "vertex")
+    return plan(tools, provider, exclude=[f"{SOURCES[0].stem}/*"] if limited else ())
+
+
+def _typed_dict(kind: Any, value: dict[str, Any]) -> None:
+    """As the API reads a request: every required key, no key the type does not have,
+    each value of its declared type (pydantic in strict mode: no "yes" for a bool)."""
+    hints = get_type_hints(kind, include_extras=True)
+    required = {k for k, h in hints.items() if get_origin(h) is Required}
+    assert required <= set(value) <= set(hints), (sorted(value), sorted(hints))
+    TypeAdapter(kind).validate_python(value, strict=True)
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-strict"])
+def test_openai_chat(provider: str) -> None:
+    request = _request(provider)
+    tools = provider_tools(request, "openai-chat")
+    assert len(tools) == len(request.tools)
+    for entry, planned in zip(tools, request.tools, strict=True):
+        _typed_dict(ChatCompletionFunctionToolParam, entry)
+        _typed_dict(FunctionDefinition, entry["function"])
+        ChatCompletionFunctionTool.model_validate(entry)
+        assert set(entry) == {"type", "function"}
+        assert entry["function"]["name"] == planned.name
+        assert entry["function"]["strict"] is (provider == "openai-strict")
+        assert entry["function"]["parameters"]["type"] == "object"
+
+
+def test_openai_responses() -> None:
+    request = _request("openai-strict")
+    tools = provider_tools(request, "openai-responses")
+    for entry, planned in zip(tools, request.tools, strict=True):
+        _typed_dict(FunctionToolParam, entry)
+        FunctionTool.model_validate(entry)
+        assert entry["type"] == "function" and entry["name"] == planned.name
+        assert entry["strict"] is True and "function" not in entry
+
+
+def test_anthropic_strict_flags_are_the_plans() -> None:
+    request = _request("anthropic-strict")
+    tools = provider_tools(request, "anthropic")
+    for entry, planned in zip(tools, request.tools, strict=True):
+        _typed_dict(ToolParam, entry)
+        assert entry["input_schema"]["type"] == "object"
+        assert entry["name"] == planned.name and entry["strict"] is planned.strict
+    assert sum(1 for e in tools if e["strict"]) == 20
+    assert len(tools) == 117 + 50 + 13 + 2
+
+
+@pytest.mark.parametrize(("provider", "field"), [("gemini", "parameters"),
+                                                 ("gemini-json", "parametersJsonSchema"),
+                                                 ("vertex", "parameters")])
+def test_gemini_function_declarations(provider: str, field: str) -> None:
+    request = _request(provider)
+    [tool] = provider_tools(request, "gemini")
+    assert list(tool) == ["functionDeclarations"]
+    parsed = genai.Tool.model_validate(tool)
+    assert parsed.function_declarations is not None
+    assert [d.name for d in parsed.function_declarations] == [t.name for t in request.tools]
+    other = "parametersJsonSchema" if field == "parameters" else "parameters"
+    for declaration in tool["functionDeclarations"]:
+        assert other not in declaration
+        if field == "parameters" and field in declaration:
+            genai.Schema.model_validate(declaration[field])
+    # a tool without parameters sends none (GEM-12)
+    bare = [d for d in tool["functionDeclarations"] if field not in d]
+    assert bare and all(not isinstance(t.result.transformed_schema, dict)
+                        or not t.result.transformed_schema.get("properties")
+                        for t in request.tools if t.name in {d["name"] for d in bare})
+
+
+def test_a_target_refuses_another_providers_schemas() -> None:
+    with pytest.raises(ValueError, match="--to anthropic takes the schemas of"):
+        provider_tools(_request("gemini"), "anthropic")
+
+
+def test_transform_to_on_the_command_line(tmp_path: Path) -> None:
+    a, b = str(SOURCES[0]), str(SOURCES[1])
+    code, out, err = run_main(main, ["transform", "--to", "anthropic", "-p", "anthropic-strict",
+                                     "--request", "all", a, b])
+    assert code == 0, err
+    tools = json.loads(out)
+    assert len(tools) == 167 and sum(1 for t in tools if t["strict"]) == 20
+    for entry in tools:
+        _typed_dict(ToolParam, entry)
+    # without --provider, the target's own profile
+    code, out, err = run_main(main, ["transform", "--to", "openai-chat", a])
+    assert code == 0, err
+    assert all(t["function"]["strict"] is False for t in json.loads(out))
+    code, out, err = run_main(main, ["transform", "--to", "gemini", "-p", "openai", a])
+    assert code == 2 and "--to gemini takes the schemas of" in err
+    code, out, err = run_main(main, ["transform", "--to", "anthropic", a, b])
+    assert code == 2 and "add --request all" in err
+    code, _, err = run_main(main, ["transform", "--to", "gemini", a, "-o",
+                                   str(tmp_path / "t.json")])
+    assert code == 0, err
+    genai.Tool.model_validate(json.loads((tmp_path / "t.json").read_text())[0])
