@@ -5,7 +5,10 @@ settings file."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +150,34 @@ def test_strict_first_from_the_flag_and_from_the_settings_file(
     (tmp_path / ".schema-compat.toml").write_text('name-prefix = "camel"\n')
     code, _, err = run("transform", "-p", "anthropic-strict", "dbt-mcp.json")
     assert code == 2 and "name-prefix must be one of" in err
+
+
+def test_servers_of_a_client_config_are_one_request(tmp_path: Path) -> None:
+    """Two servers of one config, started live, listing the same tools: by default one
+    request, so their names clash and transform makes them unique (the second server's
+    qualified by its name); --request per-source keeps each server its own request."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "fs_server.py"
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        name: {"command": sys.executable, "args": [str(example)]} for name in ("one", "two")}}))
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "schema_compat", *args, "--config",
+                               str(config)], capture_output=True, text=True, timeout=120,
+                              check=False, env={**os.environ, "NO_COLOR": "1"})
+
+    proc = cli("check", "--json", "-p", "openai")
+    report = json.loads(proc.stdout)
+    [request] = report["requests"]
+    assert request["sources"] == ["one", "two"]
+    names = {t["name"] for t in report["tools"]}
+    assert set(request["clashes"]) == names
+    proc = cli("transform", "--json", "-p", "openai")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    sent = {(t["source"], t["name"]): t["transformed_name"] for t in report["tools"]}
+    assert all(sent[("one", n)] == n for n in names)
+    assert all(sent[("two", n)] == f"two_{n}" for n in names)
+    assert report["name_map"] == {f"two_{n}": n for n in names}
+    proc = cli("check", "--json", "-p", "openai", "--request", "per-source")
+    assert "requests" not in json.loads(proc.stdout)
