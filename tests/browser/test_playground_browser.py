@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -21,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "servers"))
 
@@ -46,12 +54,17 @@ PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthr
             "anthropic-strict", "portable"]
 FS_TEXT = FS_READ_FILES.read_text(encoding="utf-8")
 ORIGINAL = json.loads(FS_TEXT)["tools"][0]["inputSchema"]
+SILENT = REPO_ROOT / "tests" / "servers" / "silent_server.py"
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose .mcp.json names the example server and one that never answers."""
     path = tmp_path_factory.mktemp("browser")
-    example_config(path)
+    config = example_config(path)
+    servers = json.loads(config.read_text())
+    servers["mcpServers"]["silent"] = {"command": PY, "args": [str(SILENT)]}
+    config.write_text(json.dumps(servers))
     return path
 
 
@@ -228,13 +241,10 @@ def test_a_dropped_file_and_a_bad_paste(page: Page) -> None:
     expect(status).to_contain_text("<pasted>: ")
 
 
-def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
-    option = page.locator("#servers option", has_text="fs")
+def _pick_server(page: Page, name: str) -> Locator:
+    """Choose a server in the page's list and start recording every status line shown."""
+    option = page.locator("#servers option", has_text=f"{name}  (stdio")
     expect(option).to_have_count(1)
-    assert json.loads(option.get_attribute("value") or "") == \
-        {"config": str(folder / ".mcp.json"), "server": "fs"}
-    expect(page.locator("#configs")).to_contain_text(str(folder / ".mcp.json"))
-    # every status line the page shows while the server is listed
     page.evaluate("""() => {
         window.statusSeen = [];
         const node = document.getElementById("live-status");
@@ -242,6 +252,14 @@ def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
             .observe(node, {childList: true, characterData: true, subtree: true});
     }""")
     page.select_option("#servers", label=option.text_content() or "")
+    return option
+
+
+def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
+    option = _pick_server(page, "fs")
+    assert json.loads(option.get_attribute("value") or "") == \
+        {"config": str(folder / ".mcp.json"), "server": "fs"}
+    expect(page.locator("#configs")).to_contain_text(str(folder / ".mcp.json"))
     page.click("#list")
     expect(page.locator("#live-status")).to_contain_text("Listed 2 tools from fs",
                                                          timeout=60_000)
@@ -254,6 +272,41 @@ def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
     expect(page.locator("#detail-title")).to_have_text("read_files for gemini")
     # the server lists the schema the captured file holds (its keys in its own order)
     assert json.loads("\n".join(_diff_column(page, 1))) == ORIGINAL
+
+
+def test_a_slow_listing_shows_its_progress_then_why_it_failed(browser: Browser,
+                                                               folder: Path) -> None:
+    with playground(folder, "--timeout", "4") as served:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(served.url)
+            _pick_server(page, "silent")
+            page.click("#list")
+            status = page.locator("#live-status")
+            expect(status).to_have_class("status error", timeout=30_000)
+            expect(status).to_contain_text("silent: no answer to initialize within 4s")
+            seen: list[str] = page.evaluate("window.statusSeen")
+            expect(page.locator("#list")).to_be_enabled()
+        finally:
+            context.close()
+    # while it waited: what the server was doing (fetch_servers' line once the MCP SDK is
+    # loaded) and the seconds elapsed, updated as it went
+    waiting = [s for s in seen
+               if re.fullmatch(r"(Starting silent|Listing tools from silent: (starting|"
+                               r"negotiating)) \(\d+\.\d s\)", s)]
+    assert len(set(waiting)) >= 5, seen
+    assert any(s.startswith("Listing tools from silent: negotiating") for s in waiting), seen
+
+
+def test_copy_puts_the_transformed_tools_on_the_clipboard(page: Page, folder: Path) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    _paste(page, FS_TEXT)
+    page.select_option("#provider", "anthropic-strict")
+    page.click("#copy-tools")
+    expect(page.locator("#copy-status")).to_have_text("Copied the tools for anthropic-strict")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == transform_cli(FS_READ_FILES, "anthropic-strict", folder)
 
 
 def test_300_tools_render_quickly(page: Page) -> None:
