@@ -91,6 +91,12 @@ def test_transform_anthropic_strict_is_one_sendable_request(tmp_path: Path) -> N
                        str(tmp_path / "out.json"))
     assert code == 0
     assert "strict tools 20/20" in err
+    assert "20 sent strict, 97 without `strict`" in " ".join(err.split())
+    _, out, _ = run("transform", "--json", "-p", "anthropic-strict", str(GH_NEW))
+    strict = [d["tool"] for d in json.loads(out)["requests"][0]["decisions"]
+              if d["kind"] == "strict"]
+    listed = " ".join(err.split()).split("strict: ", 1)[1].split(" lossy changes", 1)[0]
+    assert [n.strip() for n in listed.split(",")] == strict
 
 
 def test_transform_over_the_tool_count_stops_and_globs_choose(tmp_path: Path) -> None:

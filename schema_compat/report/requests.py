@@ -52,9 +52,10 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
                                     f"{shown}" + (f" and {more} more" if more > 0 else ""),
                                     "red"))
         non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")
-        strict = sum(1 for d in r.decisions if d.kind == "strict")
+        strict = [d.tool for d in r.decisions if d.kind == "strict"]
         if strict or non_strict:
-            lines.append(Styled(f"  {strict} sent strict, {non_strict} without `strict` (each "
-                                "one's reason is in its changes; --json lists decisions)",
-                                "dim"))
+            lines.append(Styled(f"  {len(strict)} sent strict, {non_strict} without `strict` "
+                                "(--json gives each decision with its reason)", "dim"))
+        if strict:
+            lines.append(Styled(f"  strict: {', '.join(strict)}", "dim"))
     return lines
