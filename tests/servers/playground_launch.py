@@ -50,8 +50,11 @@ def example_config(folder: Path, name: str = "fs") -> Path:
 
 
 def cli_env(home: Path) -> dict[str, str]:
+    """The environment of a CLI run outside the checkout: this tree's package comes first
+    (as with cwd=REPO_ROOT: `make test-compiled` tests its compiled copy), HOME is `home`."""
+    path = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-           "NO_COLOR": "1"}
+           "NO_COLOR": "1", "PYTHONPATH": path}
     env.pop("FORCE_COLOR", None)
     return env
 
