@@ -121,6 +121,27 @@ def test_routes_map_both_ways() -> None:
     assert request.sent_name("c", "search") is None
 
 
+def test_merged_listing_for_a_proxy() -> None:
+    """One MCP listing of several servers: sent names, transformed schemas, the tools' other
+    fields kept; each sent name routes back to its server and the tool's own name."""
+    from schema_compat.planner import mcp_listing
+
+    ref = {"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}},
+           "$defs": {"P": {"type": "string"}}}
+    servers = {"a": [{"name": "search", "inputSchema": ref, "annotations": {"readOnlyHint": True}}],
+               "b": [{"name": "search", "inputSchema": {"type": "object"}, "title": "Search B"}]}
+    request = plan(servers, "gemini")
+    listing = mcp_listing(request)
+    assert [t["name"] for t in listing] == ["search", "b_search"]
+    assert listing[0]["annotations"] == {"readOnlyHint": True}
+    assert listing[0]["inputSchema"] == {"type": "object", "properties": {"p": {"type": "string"}}}
+    assert listing[1]["title"] == "Search B"
+    assert request.routes() == {"search": ("a", "search"), "b_search": ("b", "search")}
+    found = request.tool("b_search")
+    assert found is not None and found.result.tool.schema == {"type": "object"}
+    assert request.tool("nope") is None
+
+
 def test_same_names_every_run_and_order_of_servers_matters_only_for_clashes() -> None:
     servers = {"one": [{"name": "x/y", "inputSchema": {"type": "object"}},
                        {"name": "dup", "inputSchema": {"type": "object"}}],

@@ -15,11 +15,11 @@ from __future__ import annotations
 from .budgets import BUDGETS, StrictBudget, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
-from .output import TARGETS, provider_tools
+from .output import TARGETS, mcp_listing, provider_tools
 from .request import PLANNER_CODES, plan, request_limits
 from .strict import gain
 
 __all__ = ["BUDGETS", "PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
            "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",
-           "max_tools", "plan", "provider_tools", "request_limits", "server_name",
+           "max_tools", "mcp_listing", "plan", "provider_tools", "request_limits", "server_name",
            "strict_budget"]

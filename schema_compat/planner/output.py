@@ -84,3 +84,17 @@ def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
         out.append({"type": "function", "function": function} if target == "openai-chat"
                    else {"type": "function", **function})
     return out
+
+
+def mcp_listing(request: RequestPlan) -> list[dict[str, Any]]:
+    """The request as one MCP `tools/list` result's `tools`: each tool under its sent name
+    with its transformed `inputSchema`, keeping its other fields (`title`, `annotations`,
+    `outputSchema`, ...): what a proxy serving several servers as one lists."""
+    out = []
+    for t in request.tools:
+        raw = t.result.tool.raw
+        entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else _described(t, {})
+        entry["name"] = t.name
+        entry["inputSchema"] = _schema(t)
+        out.append(entry)
+    return out
