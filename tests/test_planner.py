@@ -142,6 +142,23 @@ def test_merged_listing_for_a_proxy() -> None:
     assert request.tool("nope") is None
 
 
+def test_per_tool_ignores_reach_the_planned_tools() -> None:
+    """A rule a tool's glob ignores is not fixed in the schema it is sent with; other tools
+    keep the rule."""
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}},
+              "required": ["n"]}
+    tools = {"s": [{"name": "keep", "inputSchema": schema},
+                   {"name": "bare", "inputSchema": {"type": "object"}}]}
+    request = plan(tools, "anthropic-strict", per_tool_ignores={"keep": ["CON007"]})
+    keep = request.tool("keep")
+    assert keep is not None and keep.strict
+    assert keep.result.transformed_schema["properties"]["n"]["minimum"] == 1
+    assert "CON007" not in {c.code for c in keep.result.changes}
+    default = plan(tools, "anthropic-strict").tool("keep")
+    assert default is not None
+    assert "minimum" not in default.result.transformed_schema["properties"]["n"]
+
+
 def test_same_names_every_run_and_order_of_servers_matters_only_for_clashes() -> None:
     servers = {"one": [{"name": "x/y", "inputSchema": {"type": "object"}},
                        {"name": "dup", "inputSchema": {"type": "object"}}],

@@ -133,7 +133,8 @@ def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
                for g in groups)
 
 
-def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings
+def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+                  per_tool: dict[str, list[str]] | None = None,
                   ) -> tuple[list[ToolResult], list[RequestPlan]]:
     """Each request planned with the plan's rules (the rules of its profile it leaves out
     are left out for every profile the planner uses); a request the planner refuses (too
@@ -149,7 +150,8 @@ def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
         try:
             request = make_request(group, plan.profile.name, strict_first=settings.strict_first,
                                    name_prefix=prefix, ignore_rules=left_out,
-                                   lossless_only=plan.lossless_only)
+                                   lossless_only=plan.lossless_only,
+                                   per_tool_ignores=per_tool)
         except PlanError as exc:
             fail(str(exc))
         plans.append(request)

@@ -86,7 +86,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
                      "choose another file, or add --force")
     tools = select_tools(loaded, tool)
     text = None
-    planned = _planned(loaded, tools, plan, requests, live, options.to)  # the planner's way
+    planned = _planned(loaded, tools, plan, per_tool, requests, live,
+                       options.to)  # the request planner's way
     if planned is not None:
         results, infos, text = planned
         if text is None:
@@ -127,7 +128,8 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
 
 
 def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
-             requests: RequestSettings, live: LiveOpts, to: str | None,
+             per_tool: dict[str, list[str]] | None, requests: RequestSettings,
+             live: LiveOpts, to: str | None,
              ) -> tuple[list[ToolResult], tuple[RequestInfo, ...], str | None] | None:
     """The results, requests and (with `to`) the provider-ready text when they need the
     request planner (a strict budget, several sources in one request, a count past the
@@ -148,7 +150,7 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
         if len(groups) > 1:
             fail(f"--to {to} writes the tools of one request; these sources are "
                  f"{len(groups)} requests", "add --request all")
-    results, plans = plan_requests(groups, plan, requests)
+    results, plans = plan_requests(groups, plan, requests, per_tool)
     if to:
         from ..jsonio import dump_json
         from ..planner.output import provider_tools

@@ -10,7 +10,7 @@ the servers with their tool counts, and `include`/`exclude` globs choose.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Change, ToolDef, ToolResult
@@ -22,6 +22,7 @@ from .strict import Candidate, choose, gain
 
 if TYPE_CHECKING:
     from ..api import ToolLike
+    from ..engine import Plan as EnginePlan
 
 # Rules whose work is per request: the planner does it over the whole request instead.
 PLANNER_CODES = ("NAM001", "NAM002", "LIM001", "LIM004")
@@ -130,18 +131,45 @@ def strict_flag(profile: Profile) -> bool | None:
     return None
 
 
+def _tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
+                ) -> Callable[[ToolDef], EnginePlan] | None:
+    """Each tool's rules: the base plan's less the codes its per-tool ignores name (a
+    tool-name glob -> rule codes, as the settings file's `per-tool-ignores`)."""
+    if not per_tool:
+        return None
+    from ..engine import Plan as PlanType
+    from ..rules.registry import select_codes
+
+    cache: dict[frozenset[str], EnginePlan] = {}
+
+    def plan_for(tool: ToolDef) -> EnginePlan:
+        drop = frozenset(c for pattern, codes in per_tool.items()
+                         if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
+        if not drop:
+            return base
+        if drop not in cache:
+            codes = [c for c in select_codes(base.profile, None, sorted(drop))
+                     if c in base.codes]
+            cache[drop] = PlanType(base.profile, codes, base.lossless_only)
+        return cache[drop]
+
+    return plan_for
+
+
 def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
          provider: str = "anthropic-strict", *, strict_first: Sequence[str] = (),
          name_prefix: NamePrefix = "none", include: Sequence[str] = (),
          exclude: Sequence[str] = (), select_rules: list[str] | None = None,
-         ignore_rules: list[str] | None = None, lossless_only: bool = False) -> RequestPlan:
+         ignore_rules: list[str] | None = None, lossless_only: bool = False,
+         per_tool_ignores: Mapping[str, Sequence[str]] | None = None) -> RequestPlan:
     """Plan one request: the given tools (a list, each tool's `source` its server, or a
     mapping of server name to its tools), sent together to `provider`.
 
-    Every tool comes back transformed for the profile it is sent under, with its sent name
-    and strict flag; each decision (strict or not, renamed, excluded) is in `decisions`
-    with its reason, and as a change of the tool's result. Raises PlanError when more tools
-    remain than the provider takes, or a glob matches no tool.
+    Every tool comes back transformed for the profile it is sent under (less the rules its
+    `per_tool_ignores` glob names), with its sent name and strict flag; each decision
+    (strict or not, renamed, excluded) is in `decisions` with its reason, and as a change
+    of the tool's result. Raises PlanError when more tools remain than the provider takes,
+    or a glob matches no tool.
     """
     from ..engine import make_plan, run_plan
 
@@ -158,7 +186,8 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     if limit is not None and len(chosen) > limit:
         raise PlanError(count_error(chosen, profile, limit))
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
-    results = run_plan(chosen, make_plan(profile, select_rules, ignore, lossless_only))
+    base = make_plan(profile, select_rules, ignore, lossless_only)
+    results = run_plan(chosen, base, _tool_plans(base, per_tool_ignores))
     budget = strict_budget(profile)
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
@@ -170,8 +199,9 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         strict, reasons, codes = _budgeted(chosen, results, scores, budget, strict_first)
         fallback = [i for i, s in enumerate(strict) if not s]
         if fallback:
-            plain = run_plan([chosen[i] for i in fallback],
-                             make_plan(budget.fallback, select_rules, ignore, lossless_only))
+            fallback_plan = make_plan(budget.fallback, select_rules, ignore, lossless_only)
+            plain = run_plan([chosen[i] for i in fallback], fallback_plan,
+                             _tool_plans(fallback_plan, per_tool_ignores))
             for i, r in zip(fallback, plain, strict=True):
                 results[i] = r
     prefix: NamePrefix = name_prefix
