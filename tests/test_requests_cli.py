@@ -187,3 +187,28 @@ def test_servers_of_a_client_config_are_one_request(tmp_path: Path) -> None:
     assert report["name_map"] == {f"two_{n}": n for n in names}
     proc = cli("check", "--json", "-p", "openai", "--request", "per-source")
     assert "requests" not in json.loads(proc.stdout)
+
+
+def test_check_names_what_transform_would_rename(tmp_path: Path) -> None:
+    tool = {"name": "search", "description": "Search.", "inputSchema": {"type": "object"}}
+    (tmp_path / "alpha.json").write_text(json.dumps({"tools": [tool]}))
+    (tmp_path / "my.beta.json").write_text(json.dumps({"tools": [tool]}))
+    files = [str(tmp_path / "alpha.json"), str(tmp_path / "my.beta.json")]
+    assert run("check", "-p", "openai", *files)[0] == 0  # two requests: nothing clashes
+    code, out, _ = run("check", "--json", "-p", "openai", "--request", "all", *files)
+    assert code == 1  # one request: the provider refuses two tools of one name
+    [request] = json.loads(out)["requests"]
+    assert request["clashes"] == ["search"]
+    assert [(d["tool"], d["kind"]) for d in request["decisions"]] == [("search", "renamed")]
+    assert request["decisions"][0]["source"] == files[1]
+    assert "sent as 'my_beta_search'" in request["decisions"][0]["reason"]
+    # with the client's prefix, no clash; but a dot in a server's name breaks OpenAI's rule
+    code, out, _ = run("check", "--json", "-p", "openai", "--request", "all", "--name-prefix",
+                       "server", *files)
+    assert code == 1
+    [request] = json.loads(out)["requests"]
+    assert [d["source"] for d in request["decisions"]] == [files[1]]
+    assert "'my.beta_search' breaks the provider's rule" in request["decisions"][0]["reason"]
+    _, text, _ = run("check", "-p", "openai", "--request", "all", "--name-prefix", "server",
+                     *files)
+    assert "1 name the provider refuses or shares: search" in text

@@ -101,7 +101,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # bounds the memory
     reports = [make_report(pl.profile.name, run_tools(tools, pl, per_tool, keep_schemas=json_out,
                                                       keep_changes=json_out), errors,
-                           loaded)._replace(requests=check_requests(groups, pl))
+                           loaded)._replace(requests=check_requests(groups, pl,
+                                                                    requests.name_prefix))
                for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
@@ -116,9 +117,11 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if not (listed and on_terminal):
         print_errors(errors)
     status = max(exit_status(r, fail_level) for r in reports)
-    # a request over a limit is refused whole, whatever its tools' own findings
-    over = any(lim.over for r in reports for q in r.requests for lim in q.limits)
-    return max(status, EXIT_FINDINGS) if over and status == EXIT_OK else status
+    # a request over a limit, or with a name the provider refuses or two tools share, is
+    # refused whole, whatever its tools' own findings
+    refused = any(lim.over for r in reports for q in r.requests for lim in q.limits) or any(
+        q.decisions for r in reports for q in r.requests)
+    return EXIT_FINDINGS if refused and status == EXIT_OK else status
 
 
 def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSettings,

@@ -100,12 +100,15 @@ def _clashes(tools: list[ToolDef]) -> tuple[str, ...]:
     return tuple(sorted(n for n, count in seen.items() if count > 1))
 
 
-def check_requests(groups: list[list[ToolDef]], plan: Plan) -> tuple[RequestInfo, ...]:
+def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none"
+                   ) -> tuple[RequestInfo, ...]:
     """Each request's limits with their use as the tools are published (for a strict
-    budget: every tool sent strict), shown when the request spans several sources, has a
-    strict budget, or a limit or a name is exceeded or shared."""
-    from ..model import RequestInfo
+    budget: every tool sent strict), and the names transform would have to change (after
+    the client's `name_prefix`), as `renamed` decisions. A request is shown when it spans
+    several sources, has a strict budget, or a limit is exceeded or a name must change."""
+    from ..model import Decision, RequestInfo
     from ..planner import request_limits, strict_budget
+    from ..planner.names import prefixed, server_name, settle
     from ..planner.request import label
 
     profile = plan.profile
@@ -115,8 +118,14 @@ def check_requests(groups: list[list[ToolDef]], plan: Plan) -> tuple[RequestInfo
         limits = request_limits(profile, [(label(t), budget, t.schema) for t in group])
         sources = tuple(dict.fromkeys(t.source for t in group))
         clashes = _clashes(group) if len(sources) > 1 else ()
-        if len(sources) > 1 or budget or clashes or any(lim.over for lim in limits):
-            out.append(RequestInfo(sources, tuple(limits), clashes))
+        wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,
+                                                   name_prefix))  # type: ignore[arg-type]
+                  for t in group]
+        renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
+                        for t, named in zip(group, settle(wanted, profile), strict=True)
+                        if named.code)
+        if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
+            out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
     return tuple(out)
 
 

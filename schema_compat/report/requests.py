@@ -31,7 +31,7 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
     """`request (3 sources): tools 137/128 (over by 9: a/x, ...), strict tools 20/20`."""
     lines: list[Styled] = []
     for r in requests:
-        if not r.limits and not r.clashes:
+        if not r.limits and not r.clashes and not r.decisions:
             continue
         count = len(r.sources)
         line = Styled(f"request ({count} source{'s' if count != 1 else ''}): ", "bold")
@@ -51,6 +51,13 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
                 lines.append(Styled(f"  {lim.label} over the limit ({lim.source}) from: "
                                     f"{shown}" + (f" and {more} more" if more > 0 else ""),
                                     "red"))
+        renamed = [d for d in r.decisions if d.kind == "renamed"]
+        if renamed:
+            lines.append(Styled(f"  {len(renamed)} name{'s' if len(renamed) != 1 else ''} "
+                                "the provider refuses or shares: "
+                                + ", ".join(d.tool for d in renamed[:_SHOWN])
+                                + (f" and {len(renamed) - _SHOWN} more"
+                                   if len(renamed) > _SHOWN else ""), "yellow"))
         non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")
         strict = [d.tool for d in r.decisions if d.kind == "strict"]
         if strict or non_strict:
