@@ -83,8 +83,8 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
         fail(f"--dir {root}: no such directory")
     source = options.install_from or detect_install_source()
     if not source:
-        fail("cannot tell where CI should install schema-compat from (this copy was not "
-             "installed from a git repository with a remote)",
+        fail("cannot tell where CI should install schema-compat from: this copy was not "
+             "installed from a git repository whose origin is a URL",
              "give --install-from 'git+https://HOST/OWNER/schema-compat@TAG'")
 
     snapshots = _snapshot_plan(options, server, config)
