@@ -104,14 +104,55 @@ class _Lines:
             pass
 
 
-async def _reader(fileobj: IO[bytes]) -> asyncio.StreamReader:
-    """A line reader on `fileobj`: asyncio's pipe reader, or a thread for what asyncio
+class _LineReader(asyncio.Protocol):
+    """The read side of a pipe, cut into lines handed to `on_line` as they arrive, in the
+    loop's own callback: no task wakes per line. `on_eof` once the pipe ends."""
+
+    def __init__(self, on_line: Callable[[bytes], None], on_eof: Callable[[], None]) -> None:
+        self.on_line, self.on_eof = on_line, on_eof
+        self.partial: list[bytes] = []  # a line's beginning, in the chunks it came in
+        self.size = 0
+        self.ended = False
+
+    def data_received(self, data: bytes) -> None:
+        if b"\n" not in data:
+            self.partial.append(data)
+            self.size += len(data)
+            if self.size > _LINE_LIMIT:  # no line is this long: drop it
+                self.partial, self.size = [], 0
+            return
+        lines = data.split(b"\n")
+        if self.partial:
+            lines[0] = b"".join(self.partial) + lines[0]
+            self.partial, self.size = [], 0
+        tail = lines.pop()
+        if tail:
+            self.partial, self.size = [tail], len(tail)
+        for line in lines:
+            self.on_line(line)
+
+    def eof_received(self) -> bool:
+        self.connection_lost(None)
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ended:
+            self.ended = True
+            if self.partial:
+                self.on_line(b"".join(self.partial))
+                self.partial = []
+            self.on_eof()
+
+
+async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
+                      on_eof: Callable[[], None]) -> None:
+    """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
     cannot read without blocking (a regular file, /dev/null)."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+    protocol = _LineReader(on_line, on_eof)
     try:
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), fileobj)
-        return reader
+        await loop.connect_read_pipe(lambda: protocol, fileobj)
+        return
     except (ValueError, OSError, NotImplementedError):
         pass
 
@@ -119,21 +160,13 @@ async def _reader(fileobj: IO[bytes]) -> asyncio.StreamReader:
         try:
             while chunk := fileobj.read1(65536) if hasattr(fileobj, "read1") else \
                     fileobj.read(65536):
-                loop.call_soon_threadsafe(reader.feed_data, chunk)
+                loop.call_soon_threadsafe(protocol.data_received, chunk)
         except (OSError, ValueError):
             pass
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody reads any more
-            loop.call_soon_threadsafe(reader.feed_eof)
+            loop.call_soon_threadsafe(protocol.connection_lost, None)
 
     threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
-    return reader
-
-
-async def _readline(reader: asyncio.StreamReader) -> bytes:
-    try:
-        return await reader.readline()
-    except (ValueError, asyncio.LimitOverrunError):  # a line past the limit: drop it
-        return b"\n"
 
 
 def _parse(line: bytes) -> Message | None:
@@ -173,7 +206,7 @@ async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None
 
 
 async def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Close the upstream's stdin; SIGTERM, then SIGKILL, its group if it stays."""
+    """With the upstream's stdin closed: SIGTERM, then SIGKILL, to its group if it stays."""
     if _exit_code(proc) is None and await _wait_exit(proc, _EOF_GRACE) is None:
         _signal_group(proc, signal.SIGTERM)
         if await _wait_exit(proc, _TERM_GRACE) is None and os.name == "posix":
@@ -189,17 +222,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     closes stdin (or the proxy gets SIGTERM)."""
     assert proc.stdin is not None and proc.stdout is not None
     loop = asyncio.get_running_loop()
-    up_reader = await _reader(proc.stdout)
     up_writer = _Lines(proc.stdin)
     await up_writer.open()
-    relay = make_relay()  # imports the engine, while the upstream starts
-    # The engine's objects live as long as the proxy: out of the collector's sight, a full
-    # collection in the middle of a session does not pause the calls for as long.
-    gc.freeze()
-    client_reader = await _reader(os.fdopen(sys.stdin.fileno(), "rb", buffering=0,
-                                            closefd=False))
-    client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
-    await client_writer.open()
     waiters: dict[str, asyncio.Future[Message | None]] = {}
     stop = asyncio.Event()
     gone = asyncio.Event()
@@ -240,33 +264,56 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             if not future.done():
                 future.set_result(None)
 
-    async def from_upstream() -> None:
-        while line := await _readline(up_reader):
-            msg = _parse(line)
-            if msg is None:
-                if line.strip():
-                    log(f"ignored a line from the upstream that is not JSON-RPC: "
-                        f"{line[:200]!r}")
-                continue
-            deliver(relay.from_upstream(msg), msg, line)
-            rid = msg.get("id")
-            if isinstance(rid, str) and rid in waiters and "method" not in msg:
-                answer = relay.own_answers.pop(rid, None)
-                if not waiters[rid].done():
-                    waiters[rid].set_result(answer)
-        await upstream_gone()
+    def from_upstream(line: bytes) -> None:
+        msg = _parse(line)
+        if msg is None:
+            if line.strip():
+                log(f"ignored a line from the upstream that is not JSON-RPC: {line[:200]!r}")
+            return
+        deliver(relay.from_upstream(msg), msg, line + b"\n")
+        rid = msg.get("id")
+        if isinstance(rid, str) and rid in waiters and "method" not in msg:
+            answer = relay.own_answers.pop(rid, None)
+            if not waiters[rid].done():
+                waiters[rid].set_result(answer)
 
-    async def from_client() -> None:
-        while line := await _readline(client_reader):
+    def upstream_eof() -> None:
+        if not stop.is_set():  # else the proxy stopped it: no news
+            tasks.append(asyncio.ensure_future(upstream_gone()))
+
+    held: list[bytes] = []  # client lines that wait for the proxy's own listing
+
+    def from_client(line: bytes) -> None:
+        if held:
+            held.append(line)
+            return
+        msg = _parse(line)
+        if msg is None:
+            if line.strip():
+                log("ignored a message from the client that is not JSON-RPC")
+            return
+        if relay.needs_listing(msg):
+            held.append(line)
+            tasks.append(asyncio.ensure_future(list_then_release()))
+            return
+        deliver(relay.from_client(msg), msg, line + b"\n")
+
+    async def list_then_release() -> None:
+        """The tools are listed before the call that needs them, and everything the client
+        sent meanwhile follows, in order."""
+        with contextlib.suppress(Exception):  # whatever the listing did, the calls go on
+            await own_listing(relay, ask)
+        lines = held[:]
+        held.clear()
+        for index, line in enumerate(lines):
             msg = _parse(line)
             if msg is None:
-                if line.strip():
-                    log("ignored a message from the client that is not JSON-RPC")
                 continue
-            if relay.needs_listing(msg):
-                await own_listing(relay, ask)
-            deliver(relay.from_client(msg), msg, line)
-        stop.set()
+            if index and relay.needs_listing(msg):  # a later call, after list_changed:
+                held.extend(lines[index:])  # list again, hold what follows
+                tasks.append(asyncio.ensure_future(list_then_release()))
+                return
+            deliver(relay.from_client(msg), msg, line + b"\n")
 
     async def watchdog() -> None:
         exited_at: float | None = None
@@ -279,9 +326,19 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
                 if time.monotonic() - exited_at > _ORPHAN_GRACE:
                     await upstream_gone()
 
+    tasks: list[asyncio.Future[None]] = []
+    client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
+    await client_writer.open()
+    relay = make_relay()  # imports the engine, while the upstream starts
+    # The engine's objects live as long as the proxy: out of the collector's sight, a full
+    # collection in the middle of a session does not pause the calls for as long.
+    gc.freeze()
+    await _read_lines(proc.stdout, from_upstream, upstream_eof)
+    await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
+                      from_client, stop.set)
     if os.name == "posix":
         loop.add_signal_handler(signal.SIGTERM, stop.set)
-    tasks = [asyncio.ensure_future(c) for c in (from_upstream(), from_client(), watchdog())]
+    tasks.append(asyncio.ensure_future(watchdog()))
     try:
         await stop.wait()
     finally:
