@@ -94,9 +94,6 @@ def test_cells_and_json_report_are_what_check_json_says(served: Served, folder: 
         f'attachment; filename="report.{provider}.json"'
     report = answer.json()
     assert report.pop("generated_at") and expected.pop("generated_at")
-    # the request planner's section (`requests`) is `check`'s own: the playground's report
-    # is the per-tool one
-    expected.pop("requests", None)
     assert report == expected
     for i, tool in enumerate(expected["tools"]):
         cell = request(served, "GET", f"api/cell?run={data['run']}&provider={provider}"
@@ -121,6 +118,88 @@ def test_the_download_is_what_transform_writes(served: Served, folder: Path,
     assert answer.headers["content-disposition"] == \
         f'attachment; filename="tools.{provider}.json"'
     assert answer.body.decode("utf-8") == transform_cli(FS_READ_FILES, provider, folder)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-m", "schema_compat", *args], capture_output=True, text=True,
+                          cwd=cwd, env=cli_env(cwd), check=False, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def many(folder: Path) -> dict[int, Path]:
+    """The corpus listing cut to 30 tools (past Anthropic's strict budget of 20, so
+    `transform` plans it) and whole at 300 (past OpenAI's and Vertex's 128 tools)."""
+    listing = _three_hundred_tools()
+    out = {}
+    for count in (30, 300):
+        path = folder / f"tools-{count}.json"
+        path.write_text(json.dumps({"tools": listing["tools"][:count]}), encoding="utf-8")
+        out[count] = path
+    return out
+
+
+@pytest.mark.parametrize("count", [30, 300])
+@pytest.mark.parametrize("provider", PROFILES)
+def test_a_planned_download_is_what_transform_writes(served: Served, folder: Path,
+                                                     many: dict[int, Path], count: int,
+                                                     provider: str) -> None:
+    """Where `transform` plans the request (a strict budget, a tool count), the download
+    is the plan's; where it refuses (too many tools), the playground says the same."""
+    data = _analyze_file(served, many[count])
+    answer = request(served, "GET", f"api/transformed?run={data['run']}&provider={provider}")
+    proc = _cli("transform", str(many[count]), "-p", provider, "-q", cwd=folder)
+    if proc.returncode == 2:
+        said = proc.stderr.splitlines()[0].removeprefix("schema-compat: error: ")
+        assert answer.status == 400
+        assert answer.json() == {"error": said}
+        cell = request(served, "GET", f"api/cell?run={data['run']}&provider={provider}"
+                                      "&tool=0").json()
+        assert cell["request_error"] == said
+        return
+    assert proc.returncode in (0, 1), proc.stderr
+    assert answer.status == 200, answer.body
+    assert answer.body.decode("utf-8") == proc.stdout
+    if count == 30:  # each cell's diff shows that tool as written
+        written = json.loads(proc.stdout)["tools"]
+        for i in (0, 17, 29):
+            cell = request(served, "GET", f"api/cell?run={data['run']}&provider={provider}"
+                                          f"&tool={i}").json()
+            assert cell["transformed_schema"] == written[i]["inputSchema"]
+            assert cell["transformed_name"] == written[i]["name"]
+            assert cell["request_error"] is None
+
+
+TARGETS = {"openai-chat": ["openai", "openai-strict", "portable"],
+           "openai-responses": ["openai", "openai-strict", "portable"],
+           "anthropic": ["anthropic", "anthropic-strict", "portable"],
+           "gemini": ["gemini", "gemini-json", "vertex", "portable"]}
+
+
+@pytest.mark.parametrize(("target", "provider"),
+                         [(t, p) for t, ps in TARGETS.items() for p in ps])
+def test_provider_ready_tools_are_what_transform_to_writes(served: Served, folder: Path,
+                                                           many: dict[int, Path], target: str,
+                                                           provider: str) -> None:
+    data = _analyze_file(served, many[30])
+    assert next(p for p in data["providers"] if p["name"] == provider)["targets"] == \
+        [t for t, ps in TARGETS.items() if provider in ps]
+    answer = request(served, "GET", f"api/request?run={data['run']}&provider={provider}"
+                                    f"&target={target}")
+    assert answer.status == 200, answer.body
+    assert answer.headers["content-disposition"] == \
+        f'attachment; filename="request-tools.{target}.json"'
+    proc = _cli("transform", str(many[30]), "-p", provider, "--to", target, "-q", cwd=folder)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert answer.body.decode("utf-8") == proc.stdout
+
+
+def test_a_target_that_takes_other_schemas_is_refused(served: Served) -> None:
+    data = _analyze_file(served, FS_READ_FILES)
+    answer = request(served, "GET", f"api/request?run={data['run']}&provider=gemini"
+                                    "&target=anthropic")
+    assert answer.status == 400
+    assert answer.json() == {"error": "anthropic takes the schemas of anthropic, "
+                                      "anthropic-strict, portable, not gemini"}
 
 
 def test_other_shapes_come_back_in_their_own_shape(served: Served, folder: Path) -> None:

@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING, Any
 from ..engine import make_plan, run_plan
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from ..paths import jsonpath, pointer
+from ..planner.output import TARGETS
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
+    from ..engine import Plan
     from ..extract.files import LoadedSource
+    from ..planner import RequestPlan
 
 __all__ = ["KEEP_RUNS", "InputError", "Run", "Workspace", "rule_page"]
 
@@ -32,34 +35,79 @@ class InputError(ValueError):
 
 
 class Run:
-    """One listing checked against every profile."""
+    """One listing checked against every profile; what `transform` sends for a profile is
+    worked out when first asked for, and kept."""
 
     def __init__(self, run_id: str, source: LoadedSource, errors: list[SourceError],
-                 results: dict[str, list[ToolResult]], elapsed: float, cpu: float) -> None:
+                 results: dict[str, list[ToolResult]], plans: dict[str, Plan],
+                 elapsed: float, cpu: float) -> None:
         self.run_id = run_id
         self.source = source
         self.errors = errors
         self.results = results
+        self.plans = plans
         self.elapsed = elapsed  # wall-clock seconds of the checks, every profile
         self.cpu = cpu  # CPU seconds of the same (what other processes' load does not add)
+        self._requests: dict[str, RequestPlan | str] = {}
+        self._lock = threading.Lock()
 
     @property
     def tools(self) -> tuple[ToolDef, ...]:
         return self.source.tools
 
-    def result(self, provider: str, index: int) -> ToolResult:
+    def results_of(self, provider: str) -> list[ToolResult]:
+        """Every tool as checked for `provider`; InputError for an unknown provider."""
         results = self.results.get(provider)
         if results is None:
             raise InputError(f"no provider {provider!r}: one of {', '.join(self.results)}")
+        return results
+
+    def result(self, provider: str, index: int) -> ToolResult:
+        results = self.results_of(provider)
         if not 0 <= index < len(results):
             raise InputError(f"no tool number {index}: this listing has {len(results)}")
         return results[index]
 
     def report(self, provider: str) -> Report:
-        if provider not in self.results:
-            raise InputError(f"no provider {provider!r}: one of {', '.join(self.results)}")
+        """What `check --json` reports: each tool, and the request they make together."""
+        from ..commands.requests import check_requests
+
+        results = self.results_of(provider)
         servers = (self.source.server,) if self.source.server is not None else ()
-        return Report(provider, tuple(self.results[provider]), tuple(self.errors), servers)
+        groups = [list(self.tools)] if self.tools else []
+        return Report(provider, tuple(results), tuple(self.errors), servers,
+                      check_requests(groups, self.plans[provider]))
+
+    def request(self, provider: str) -> RequestPlan:
+        """The listing as one request to `provider`, planned (strict budgets, names, the
+        tool count) as `transform` plans it; InputError when the planner refuses it."""
+        from ..planner import PlanError, plan
+
+        self.results_of(provider)
+        with self._lock:
+            found = self._requests.get(provider)
+            if found is None:
+                try:
+                    found = plan(list(self.tools), provider)
+                except PlanError as exc:
+                    found = str(exc)
+                self._requests[provider] = found
+        if isinstance(found, str):
+            raise InputError(found)
+        return found
+
+    def sent(self, provider: str) -> list[ToolResult]:
+        """Each tool as `transform --provider PROVIDER` writes it: planned when the
+        profile has a strict budget or the listing is past its tool count (commands/
+        requests.py `needs_planner`), else as checked."""
+        from ..planner import max_tools, strict_budget
+
+        results = self.results_of(provider)
+        profile = self.plans[provider].profile
+        limit = max_tools(profile)
+        if strict_budget(profile) is None and (limit is None or len(results) <= limit):
+            return results
+        return [t.result for t in self.request(provider).tools]
 
 
 def _cell_summary(result: ToolResult) -> dict[str, Any]:
@@ -142,7 +190,7 @@ class Workspace:
         started, cpu = time.perf_counter(), time.thread_time()
         tools = list(source.tools)
         results = {name: run_plan(tools, plan) for name, plan in self._plans.items()}
-        run = Run(secrets.token_hex(8), source, errors, results,
+        run = Run(secrets.token_hex(8), source, errors, results, self._plans,
                   time.perf_counter() - started, time.thread_time() - cpu)
         with self._lock:
             self._runs[run.run_id] = run
@@ -166,7 +214,8 @@ def matrix(run: Run) -> dict[str, Any]:
             "name": run.source.server.name, "version": run.source.server.version,
             "era": run.source.server.era,
             "protocol_version": run.source.server.protocol_version},
-        "providers": [{"name": p, "label": PROFILES[p].label, "title": PROFILES[p].title}
+        "providers": [{"name": p, "label": PROFILES[p].label, "title": PROFILES[p].title,
+                       "targets": [t for t, takes in TARGETS.items() if p in takes]}
                       for p in providers],
         "tools": [{"name": t.name, "index": t.index} for t in run.tools],
         "cells": {p: [_cell_summary(r) for r in run.results[p]] for p in providers},
@@ -177,21 +226,29 @@ def matrix(run: Run) -> dict[str, Any]:
 
 
 def cell_detail(run: Run, provider: str, index: int) -> dict[str, Any]:
-    """One tool for one provider: findings, changes, what stays, and the diff rows."""
-    result = run.result(provider, index)
+    """One tool for one provider: the findings `check` reports, and the changes, diff rows
+    and transformed schema of what `transform` writes (which the request planner may have
+    settled: a strict flag, a name). When the planner refuses the request (too many tools),
+    `request_error` says why and the tool is shown as checked alone."""
+    checked = run.result(provider, index)
+    request_error = None
+    try:
+        sent = run.sent(provider)[index]
+    except InputError as exc:
+        sent, request_error = checked, str(exc)
     return {
         "provider": provider,
-        "tool": result.tool.name,
+        "tool": checked.tool.name,
         "index": index,
-        "transformed_name": result.transformed_name,
-        "status": result.status,
-        "fix_status": result.fix_status,
-        **_cell_summary(result),
-        "findings": [_finding(f) for f in result.findings],
-        "changes": [_change(c) for c in result.changes],
-        "remaining": [_finding(f) for f in result.remaining],
-        "rows": diff_rows(result),
-        "transformed_schema": result.transformed_schema,
+        "transformed_name": sent.transformed_name,
+        "status": checked.status,
+        **_cell_summary(checked),
+        "findings": [_finding(f) for f in checked.findings],
+        "changes": [_change(c) for c in sent.changes],
+        "remaining": [_finding(f) for f in sent.remaining],
+        "rows": diff_rows(sent),
+        "transformed_schema": sent.transformed_schema,
+        "request_error": request_error,
     }
 
 
@@ -201,8 +258,21 @@ def transformed_text(run: Run, provider: str) -> str:
     from ..commands.transform import _write_back
     from ..jsonio import dump_json
 
-    report = run.report(provider)
-    return dump_json(_write_back([run.source], list(report.results), provider))
+    return dump_json(_write_back([run.source], run.sent(provider), provider))
+
+
+def request_text(run: Run, provider: str, target: str) -> str:
+    """The `tools` value of `target`'s request body (`transform --to TARGET`)."""
+    from ..jsonio import dump_json
+    from ..planner.output import provider_tools
+
+    takes = TARGETS.get(target)
+    if takes is None:
+        raise InputError(f"no target {target!r}: one of {', '.join(TARGETS)}")
+    run.results_of(provider)
+    if provider not in takes:
+        raise InputError(f"{target} takes the schemas of {', '.join(takes)}, not {provider}")
+    return dump_json(provider_tools(run.request(provider), target))
 
 
 def report_text(run: Run, provider: str, form: str) -> str:

@@ -23,6 +23,7 @@ from .analysis import (
     cell_detail,
     matrix,
     report_text,
+    request_text,
     rule_page,
     transformed_text,
 )
@@ -126,6 +127,11 @@ class _Handler(BaseHTTPRequestHandler):
             run = _run(play, query)
             provider = _arg(query, "provider")
             self._download(transformed_text(run, provider), f"tools.{provider}.json", head)
+        elif route == "api/request":
+            run = _run(play, query)
+            provider, target = _arg(query, "provider"), _arg(query, "target")
+            self._download(request_text(run, provider, target), f"request-tools.{target}.json",
+                           head)
         elif route == "api/report":
             run = _run(play, query)
             provider, form = _arg(query, "provider"), _arg(query, "format")

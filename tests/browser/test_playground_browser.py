@@ -127,6 +127,15 @@ def _cli_json(provider: str, cwd: Path) -> dict[str, Any]:
     return data
 
 
+def _cli_text(*args: str, cwd: Path) -> str:
+    import subprocess
+
+    proc = subprocess.run([PY, "-m", "schema_compat", *args], capture_output=True, text=True,
+                          cwd=cwd, env=cli_env(cwd), check=False, timeout=60)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc.stdout
+
+
 def _expected_cell(tool: dict[str, Any]) -> str:
     """The matrix's words for a tool of a `check --json` report (report/matrix.py)."""
     if tool["fix_status"] == "unfixable":
@@ -220,6 +229,19 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
         assert download.value.suggested_filename == f"tools.{provider}.json"
         got = Path(download.value.path()).read_text(encoding="utf-8")
         assert got == transform_cli(FS_READ_FILES, provider, folder)
+    # the `tools` value of a request body: what `transform --to` writes
+    page.select_option("#provider", "portable")
+    assert page.locator("#target option").all_text_contents() == [
+        "OpenAI Chat Completions", "OpenAI Responses", "Anthropic Messages",
+        "Gemini generateContent"]
+    page.select_option("#target", "gemini")
+    with page.expect_download() as download:
+        page.click("#dl-request")
+    assert download.value.suggested_filename == "request-tools.gemini.json"
+    got = Path(download.value.path()).read_text(encoding="utf-8")
+    assert got == _cli_text("transform", str(FS_READ_FILES), "-p", "portable", "--to",
+                            "gemini", "-q", cwd=folder)
+    page.select_option("#provider", "openai-strict")
     with page.expect_download() as download:
         page.click("#dl-json")
     report = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))

@@ -183,7 +183,7 @@ function showMatrix(data) {
   table.replaceChildren(el("thead", {}, head), el("tbody", {}, body));
 
   const select = $("provider");
-  select.replaceChildren(...providers.map((p) => el("option", { value: p.name, text: `${p.name} — ${p.title}` })));
+  select.replaceChildren(...providers.map((p) => el("option", { value: p.name, title: p.title, text: p.name })));
   setProvider(providers.some((p) => p.name === state.provider) ? state.provider : providers[0].name);
   const source = data.server ? `${data.label} (${data.server.name || "server"}, MCP ${data.server.protocol_version})` : data.label;
   $("summary").textContent = `${data.tools.length} tools × ${providers.length} providers — ${source} (${data.shape}), checked in ${data.elapsed_ms} ms`;
@@ -197,10 +197,28 @@ function setProvider(name) {
   const run = state.run;
   $("dl-tools").href = `api/transformed?${query({ run, provider: name })}`;
   $("dl-tools").setAttribute("download", `tools.${name}.json`);
+  const targets = state.matrix.providers.find((p) => p.name === name).targets;
+  const target = $("target");
+  const keep = targets.includes(target.value) ? target.value : targets[0];
+  target.replaceChildren(...targets.map((t) => el("option", { value: t, text: TARGET_LABEL[t] || t })));
+  target.value = keep;
+  setTarget();
   $("dl-json").href = `api/report?${query({ run, provider: name, format: "json" })}`;
   $("dl-json").setAttribute("download", `report.${name}.json`);
   $("dl-sarif").href = `api/report?${query({ run, provider: "all", format: "sarif" })}`;
   $("dl-sarif").setAttribute("download", "report.sarif");
+}
+
+const TARGET_LABEL = {
+  "openai-chat": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",
+  anthropic: "Anthropic Messages", gemini: "Gemini generateContent",
+};
+
+function setTarget() {
+  const target = $("target").value;
+  $("dl-request").href = `api/request?${query({ run: state.run, provider: state.provider, target })}`;
+  $("dl-request").setAttribute("download", `request-tools.${target}.json`);
+  $("dl-request").title = `The "tools" value of a ${TARGET_LABEL[target] || target} request, as transform --to ${target} writes it`;
 }
 
 async function copyTools() {
@@ -255,6 +273,7 @@ function showCell(cell) {
     "fixable-lossy": "rejected as published; transform fixes it with a loss", incompatible: "still rejected after transform",
   }[cell.cell];
   $("detail-sub").textContent = `${verdict} · ${cell.findings.length} findings · ${cell.changes.length} changes`;
+  if (cell.request_error) $("detail-sub").textContent += ` · as one request: ${cell.request_error}`;
 
   const findings = $("findings");
   findings.replaceChildren();
@@ -399,6 +418,7 @@ document.addEventListener("DOMContentLoaded", () => {
   loadServers();
   $("list").addEventListener("click", listLive);
   $("provider").addEventListener("change", () => setProvider($("provider").value));
+  $("target").addEventListener("change", setTarget);
   $("copy-tools").addEventListener("click", copyTools);
   $("rule-close").addEventListener("click", () => $("rule-dialog").close());
   $("matrix").addEventListener("click", (event) => {
