@@ -159,6 +159,20 @@ def test_matrix_too_narrow_for_a_source_column_groups_rows_under_each_source(
     assert len(reads) == 2 and heads[0] < reads[0] < heads[1] < reads[1]
 
 
+def test_markdown_matrix_and_findings_name_the_source_of_each_tool(tmp_path: Path) -> None:
+    first, second = _two_servers(tmp_path)
+    proc = piped("check", "--format", "markdown", "-p", "gemini,openai", first, second)
+    lines = proc.stdout.splitlines()
+    assert "| tool | source | `gemini` | `openai` |" in lines
+    rows = [line for line in lines if line.startswith("| `read_files` |")]
+    assert [row.split(" | ")[1] for row in rows] == ["`alpha/tools.json`", "`beta/tools.json`"]
+    summaries = [line for line in lines if line.startswith("<summary><b>read_files</b>")]
+    assert [s.split("</b> ")[1].split(" ")[0] for s in summaries[:2]] == [
+        "(alpha/tools.json)", "(beta/tools.json)"]
+    single = piped("check", "--format", "markdown", "-p", "gemini,openai", first)
+    assert "| tool | `gemini` | `openai` |" in single.stdout.splitlines()
+
+
 # --- the check report's summary ------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..model import SEVERITIES, Report, ToolResult
 from ..paths import jsonpath
-from .matrix import CELLS, matrix_to_dict
+from .matrix import CELLS, matrix_to_dict, short_sources
 
 _CELL = {"compatible": "✅ compatible", "fixable": "🔧 fixable",
          "fixable-lossy": "⚠️ lossy fix", "incompatible": "❌ incompatible"}
@@ -44,9 +44,12 @@ def _summary_rows(report: Report) -> list[str]:
             f"{unfixable} | {counts['error']} | {counts['warning']} | {counts['info']} |"]
 
 
-def _tool_section(provider: str, result: ToolResult, several: bool) -> list[str]:
+def _tool_section(provider: str, result: ToolResult, several: bool,
+                  sources: dict[str, str] | None = None) -> list[str]:
     label = f"{result.status.lower()}, fix: {result.fix_status}"
     head = f"<b>{html.escape(result.tool.name)}</b>"
+    if sources:
+        head += f" ({html.escape(sources[result.tool.source])})"
     if several:
         head += f" · {html.escape(provider)}"
     lines = ["<details>", f"<summary>{head} — {label}, "
@@ -66,17 +69,21 @@ def _tool_section(provider: str, result: ToolResult, several: bool) -> list[str]
     return lines
 
 
-def _matrix(reports: Sequence[Report]) -> list[str]:
+def _matrix(reports: Sequence[Report], sources: dict[str, str] | None) -> list[str]:
+    """The provider matrix; with `sources` (tools from several sources), a source column
+    so that one tool name from two servers gives two rows told apart."""
     data = matrix_to_dict({r.provider: list(r.results) for r in reports})
     providers = data["providers"]
+    lead = "| tool | source | " if sources else "| tool | "
     lines = ["### Compatibility by provider", "",
-             "| tool | " + " | ".join(f"`{p}`" for p in providers) + " |",
-             "|---|" + "---|" * len(providers)]
+             lead + " | ".join(f"`{p}`" for p in providers) + " |",
+             "|---|" + ("---|" if sources else "") + "---|" * len(providers)]
     for row in data["rows"]:
-        lines.append(f"| {_code(row['tool'])} | "
+        where = f"{_code(sources[row['source']])} | " if sources else ""
+        lines.append(f"| {_code(row['tool'])} | {where}"
                      + " | ".join(_CELL[row["cells"][p]] for p in providers) + " |")
     for c in CELLS:
-        lines.append(f"| **total {_CELL[c]}** | "
+        lines.append(f"| **total {_CELL[c]}** | " + (" | " if sources else "")
                      + " | ".join(str(data["totals"][p][c]) for p in providers) + " |")
     return [*lines, ""]
 
@@ -95,14 +102,16 @@ def render_markdown(reports: Report | Sequence[Report]) -> str:
     for report in many:
         lines += _summary_rows(report)
     lines.append("")
+    short = short_sources([r.tool.source for rep in many for r in rep.results])
+    sources = short if len(set(short.values())) > 1 else None
     if several:
-        lines += _matrix(many)
+        lines += _matrix(many, sources)
     flagged = [(rep.provider, r) for rep in many for r in rep.results if r.findings]
     if flagged:
         lines += ["### Findings", ""]
         size = sum(len(ln) + 1 for ln in lines)
         for shown, (provider, result) in enumerate(flagged):
-            section = _tool_section(provider, result, several)
+            section = _tool_section(provider, result, several, sources)
             cost = sum(len(ln) + 1 for ln in section)
             if size + cost > MAX_CHARS:
                 lines += [f"…and {len(flagged) - shown} more flagged tools, left out to keep "
