@@ -68,11 +68,19 @@ def test_lossless_only_never_raises_and_reaches_a_fixpoint(schema: Any, profile:
 @pytest.mark.parametrize("profile", ["gemini", "portable"])
 def test_a_union_of_malformed_objects_is_not_merged(profile: str) -> None:
     """Found by hypothesis: `properties: true` in object branches crashed the union merge
-    when the malformed-keyword fix (lossy) was refused. The junk is reported instead."""
-    schema = {"items": [{"properties": None}, {"properties": True}]}
+    when the malformed-keyword fix (lossy) was refused. The junk is reported instead.
+    (Lossless-only refuses the tuple's and the union's fixes too, which widen: the union is
+    written out here, and the malformed-keyword rule is left out to let the merge meet it.)"""
+    union = {"anyOf": [{"properties": None}, {"properties": True}]}
+    schema = {"type": "object", "properties": {"p": {"type": "array", "items": union}}}
     result = run([ToolDef("t", schema)], profile, lossless_only=True)[0]
     junk = {f.path for f in result.remaining if f.code == "TYP008"}
-    assert junk == {("items", "anyOf", 0, "properties"), ("items", "anyOf", 1, "properties")}
+    at = ("properties", "p", "items", "anyOf")
+    assert junk == {(*at, 0, "properties"), (*at, 1, "properties")}
+    unmerged = run([ToolDef("t", schema)], profile, ignore=["TYP008"])[0]
+    kept = unmerged.transformed_schema["properties"]["p"]["items"]["anyOf"]
+    assert [b["properties"] for b in kept] == [None, True]
+    assert any(f.code == "UNI003" for f in unmerged.remaining)
 
 
 def test_nested_defs_are_removed_on_the_record() -> None:

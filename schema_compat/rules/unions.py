@@ -438,17 +438,22 @@ def _well_formed_object(node: dict[str, Any]) -> bool:
         and all(isinstance(r, str) for r in required)
 
 
+def _props(branch: Any) -> dict[str, Any]:
+    """A branch's `properties`, or none where they are malformed (VAL005's to report)."""
+    found = branch.get("properties") if isinstance(branch, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
 def _objects_narrow(branches: list[Any]) -> bool:
     """Whether merging these object branches into one object refuses something one of them
     accepted: a branch open to other keys (no `additionalProperties: false`) accepted any
     value under a name another branch defines, and the merged object holds that name to the
     defining branches' schemas."""
-    names = {n for b in branches if isinstance(b, dict)
-             for n in (b.get("properties") or {})}
+    names = {n for b in branches for n in _props(b)}
     for b in branches:
         if not isinstance(b, dict) or b.get("additionalProperties", True) is False:
             continue
-        own = b.get("properties") or {}
+        own = _props(b)
         if any(n not in own for n in names):
             return True
     return False
