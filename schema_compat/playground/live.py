@@ -21,7 +21,7 @@ from ..extract.config import ConfigError, ServerSpec, discover_configs, load_con
 from ..model import SourceError
 from .analysis import InputError, Workspace, matrix
 
-__all__ = ["Configs", "Jobs", "user_configs"]
+__all__ = ["Configs", "Jobs", "LiveServers", "user_configs"]
 
 
 def user_configs(home: str | None = None, environ: dict[str, str] | None = None) -> list[str]:
@@ -176,3 +176,21 @@ class Jobs:
             job.error = f"{spec.name}: {type(exc).__name__}: {exc}"
         finally:
             job.done = True
+
+
+class LiveServers:
+    """The configs and the jobs together: what the page's live routes need (api.Live)."""
+
+    def __init__(self, configs: Configs, jobs: Jobs) -> None:
+        self.configs = configs
+        self.jobs = jobs
+
+    def listing(self) -> dict[str, Any]:
+        return self.configs.listing()
+
+    def start(self, config: str, server: str) -> dict[str, Any]:
+        return self.jobs.start(self.configs.spec(config, server)).state()
+
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        job = self.jobs.get(job_id)
+        return None if job is None else job.state()

@@ -17,17 +17,9 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .analysis import (
-    InputError,
-    Workspace,
-    cell_detail,
-    matrix,
-    report_text,
-    request_text,
-    rule_page,
-    transformed_text,
-)
-from .live import Configs, Jobs
+from . import api
+from .analysis import InputError, Workspace
+from .live import Configs, Jobs, LiveServers
 from .security import SECURITY_HEADERS, Guard, new_token
 
 __all__ = ["ASSETS", "Playground", "make_server", "serve"]
@@ -57,6 +49,7 @@ class Playground:
         self.configs = configs
         self.workspace = Workspace()
         self.jobs = Jobs(self.workspace, timeout)
+        self.live = LiveServers(configs, self.jobs)
         self.assets = {name: read_asset(name) for name in ASSETS}
 
 
@@ -100,75 +93,28 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(refused.status, {"error": refused.reason})
             return
         route = play.guard.route(self.path) or ""
+        head = method == "HEAD"
+        name = route or "index.html"
+        if method != "POST" and name in play.assets:
+            self._send_bytes(200, play.assets[name], ASSETS[name], head=head)
+            return
         query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
         try:
             if method == "POST":
-                self._post(play, route)
+                body = self._body()
+                if body is None:
+                    return
+                answer = api.post(play.workspace, play.live, route, body)
             else:
-                self._get(play, route, query, head=method == "HEAD")
+                answer = api.get(play.workspace, play.live, route, query)
         except InputError as exc:
-            self._send(400, {"error": str(exc)})
-        except _Gone as exc:
-            self._send(404, {"error": str(exc)})
-
-    # --- GET ---------------------------------------------------------------------------
-
-    def _get(self, play: Playground, route: str, query: dict[str, str], *, head: bool) -> None:
-        name = route or "index.html"
-        if name in play.assets:
-            self._send_bytes(200, play.assets[name], ASSETS[name], head=head)
-            return
-        if route == "api/servers":
-            self._send(200, play.configs.listing())
-        elif route == "api/cell":
-            run = _run(play, query)
-            self._send(200, cell_detail(run, _arg(query, "provider"), _int(query, "tool")))
-        elif route == "api/transformed":
-            run = _run(play, query)
-            provider = _arg(query, "provider")
-            self._download(transformed_text(run, provider), f"tools.{provider}.json", head)
-        elif route == "api/request":
-            run = _run(play, query)
-            provider, target = _arg(query, "provider"), _arg(query, "target")
-            self._download(request_text(run, provider, target), f"request-tools.{target}.json",
-                           head)
-        elif route == "api/report":
-            run = _run(play, query)
-            provider, form = _arg(query, "provider"), _arg(query, "format")
-            text = report_text(run, provider, form)
-            self._download(text, f"report.{provider}.{'sarif' if form == 'sarif' else 'json'}",
-                           head)
-        elif route == "api/rule":
-            self._send(200, rule_page(_arg(query, "code")))
-        elif route == "api/job":
-            job = play.jobs.get(_arg(query, "id"))
-            if job is None:
-                raise _Gone("no such listing job")
-            self._send(200, job.state())
+            answer = api.Answer(400, {"error": str(exc)})
+        except api.Gone as exc:
+            answer = api.Answer(404, {"error": str(exc)})
+        if answer.text is not None:
+            self._download(answer.text, answer.filename or "download.json", head)
         else:
-            self._send(404, {"error": "not found"})
-
-    # --- POST --------------------------------------------------------------------------
-
-    def _post(self, play: Playground, route: str) -> None:
-        body = self._body()
-        if body is None:
-            return
-        if route == "api/analyze":
-            text = body.get("text")
-            if not isinstance(text, str):
-                raise InputError('expected {"text": "<a JSON document>"}')
-            label = body.get("label")
-            label = label if isinstance(label, str) and label else "<pasted>"
-            self._send(200, matrix(play.workspace.add_text(text, label)))
-        elif route == "api/live":
-            config, server = body.get("config"), body.get("server")
-            if not isinstance(config, str) or not isinstance(server, str):
-                raise InputError('expected {"config": PATH, "server": NAME} as listed by '
-                                 "api/servers")
-            self._send(202, play.jobs.start(play.configs.spec(config, server)).state())
-        else:
-            self._send(404, {"error": "not found"})
+            self._send(answer.status, answer.data)
 
     def _body(self) -> dict[str, Any] | None:
         try:
@@ -221,32 +167,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head:
             self.wfile.write(body)
-
-
-class _Gone(LookupError):
-    """A run or job the page names that is not (or no longer) here."""
-
-
-def _arg(query: dict[str, str], key: str) -> str:
-    value = query.get(key)
-    if value is None:
-        raise InputError(f"missing ?{key}=")
-    return value
-
-
-def _int(query: dict[str, str], key: str) -> int:
-    value = _arg(query, key)
-    try:
-        return int(value)
-    except ValueError:
-        raise InputError(f"?{key}= must be a number") from None
-
-
-def _run(play: Playground, query: dict[str, str]) -> Any:
-    run = play.workspace.get(_arg(query, "run"))
-    if run is None:
-        raise _Gone("this listing is no longer kept here: paste it or list it again")
-    return run
 
 
 def make_server(port: int, configs: Configs, *, token: str | None = None,
