@@ -26,6 +26,9 @@ FS = REPO_ROOT / "examples" / "fs_read_files.json"
 CORPUS = REPO_ROOT / "tests" / "data" / "corpus"
 # The console script beside the test interpreter, as `make install` and pipx put it.
 COMMAND = str(Path(sys.executable).parent / "schema-compat")
+# The console script runs the tree under test (the compiled copy under `make test-compiled`),
+# not whatever the environment's editable install points at.
+_TREE = os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 
 class Run:
@@ -39,6 +42,7 @@ def _env(columns: int | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "COLUMNS", "LINES")}
     env["NO_COLOR"] = "1"
+    env["PYTHONPATH"] = _TREE
     if columns is not None:
         env["COLUMNS"] = str(columns)
     return env

@@ -24,6 +24,9 @@ import yaml
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 COMMAND = str(BIN / "schema-compat")
+# The console script runs the tree under test (the compiled copy under `make test-compiled`),
+# not whatever the environment's editable install points at.
+_TREE = os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
 EXAMPLE = REPO_ROOT / "examples" / "fs_server.py"
 SERVER = " ".join(shlex.quote(str(p)) for p in (sys.executable, EXAMPLE))
 CAPTURE = REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
@@ -34,7 +37,8 @@ FILES = [".schema-compat.toml", "mcp-tools.json", ".pre-commit-config.yaml",
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env.update(NO_COLOR="1", COLUMNS="200", PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}")
+    env.update(NO_COLOR="1", COLUMNS="200", PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+               PYTHONPATH=_TREE)
     return env
 
 

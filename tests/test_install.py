@@ -18,13 +18,16 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 COMMAND = str(BIN / "schema-compat")
+# The console script runs the tree under test (the compiled copy under `make test-compiled`),
+# not whatever the environment's editable install points at.
+_TREE = os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("_SCHEMA_COMPAT")}
     env.update(HOME=str(home), PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
-               NO_COLOR="1", **extra)
+               NO_COLOR="1", PYTHONPATH=_TREE, **extra)
     return env
 
 
@@ -103,7 +106,7 @@ def _without_mcp(tmp_path: Path) -> dict[str, str]:
     (stub / "__init__.py").write_text(
         "raise ModuleNotFoundError(\"No module named 'mcp'\", name='mcp')\n")
     env = _env(tmp_path)
-    env["PYTHONPATH"] = str(stub.parent)
+    env["PYTHONPATH"] = os.pathsep.join([str(stub.parent), env["PYTHONPATH"]])
     return env
 
 
