@@ -10,7 +10,7 @@ INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
-	clean conformance conformance-docs fidelity interop playground
+	clean conformance conformance-docs fidelity interop playground site
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
@@ -151,8 +151,22 @@ interop: install $(INTEROP_NODE_STAMP) $(INTEROP)/py/.installed $(INTEROP)/py-mc
 # browser download (`playwright install`) is never used. Not part of `make test`, which runs
 # the playground's HTTP and security tests without a browser.
 CHROMIUM ?= /usr/bin/chromium
+# The static build of the same page (site/): the engine runs in the browser in Pyodide, whose
+# runtime comes from the pinned npm package (site-build/package-lock.json, `npm ci` into
+# .cache/site); the project's Python and the pure-Python packages it imports are zipped in.
+SITE_NODE := .cache/site
+SITE_STAMP := $(SITE_NODE)/node_modules/.installed
 
-playground: install ## Test the web playground in headless Chromium (installs it with apt when root)
+$(SITE_STAMP): site-build/package.json site-build/package-lock.json
+	rm -rf $(SITE_NODE) && mkdir -p $(SITE_NODE)
+	cp site-build/package.json site-build/package-lock.json $(SITE_NODE)/
+	cd $(SITE_NODE) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+site: install $(SITE_STAMP) ## Build site/: the playground as a static page, the engine in Pyodide
+	$(BIN)/python site-build/build_site.py --pyodide $(SITE_NODE)/node_modules/pyodide --out site
+
+playground: install site ## Test the web playground and the static site in headless Chromium (installs it with apt when root)
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \

@@ -167,6 +167,13 @@ def diff_rows(result: ToolResult) -> list[dict[str, Any]]:
     return rows
 
 
+def _cpu_time() -> float:
+    """This thread's CPU time; the process's where there is no per-thread clock (Pyodide,
+    which runs one thread)."""
+    clock = getattr(time, "thread_time", None)
+    return float(clock()) if clock is not None else time.process_time()
+
+
 class Workspace:
     """The runs the page has made, newest last; safe to use from the server's threads."""
 
@@ -187,11 +194,11 @@ class Workspace:
         return self.add(source, [])
 
     def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
-        started, cpu = time.perf_counter(), time.thread_time()
+        started, cpu = time.perf_counter(), _cpu_time()
         tools = list(source.tools)
         results = {name: run_plan(tools, plan) for name, plan in self._plans.items()}
         run = Run(secrets.token_hex(8), source, errors, results, self._plans,
-                  time.perf_counter() - started, time.thread_time() - cpu)
+                  time.perf_counter() - started, _cpu_time() - cpu)
         with self._lock:
             self._runs[run.run_id] = run
             while len(self._runs) > self._keep:

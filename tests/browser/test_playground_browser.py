@@ -19,16 +19,20 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    ConsoleMessage,
-    Locator,
-    Page,
-    expect,
-    sync_playwright,
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from .pageread import (
+    FS_TEXT,
+    ORIGINAL,
+    PROFILES,
+    Problems,
+    cli_json,
+    cli_text,
+    diff_column,
+    expected_cell,
+    paste,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "servers"))
@@ -38,22 +42,13 @@ from playground_launch import (
     PY,
     REPO_ROOT,
     Served,
-    cli_env,
     example_config,
     playground,
     transform_cli,
 )
 
-CHROMIUM = os.environ.get("SCHEMA_COMPAT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 SCREENSHOT = Path(os.environ.get("SCHEMA_COMPAT_SCREENSHOT",
                                  REPO_ROOT / ".cache" / "playground" / "playground.png"))
-PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthropic",
-            "anthropic-strict", "portable"]
-FS_TEXT = FS_READ_FILES.read_text(encoding="utf-8")
-ORIGINAL = json.loads(FS_TEXT)["tools"][0]["inputSchema"]
 SILENT = REPO_ROOT / "tests" / "servers" / "silent_server.py"
 
 
@@ -74,36 +69,6 @@ def served(folder: Path) -> Iterator[Served]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make playground` installs it"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        # the system's Chromium, not a browser of Playwright's own
-        import subprocess
-
-        said = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True,
-                              check=True, timeout=60).stdout
-        assert launched.version in said, (launched.version, said)
-        yield launched
-        launched.close()
-
-
-class Problems:
-    """Console errors and page errors (a CSP violation is one): none may occur."""
-
-    def __init__(self, page: Page) -> None:
-        self.seen: list[str] = []
-        page.on("console", self._console)
-        page.on("pageerror", lambda exc: self.seen.append(f"page error: {exc}"))
-
-    def _console(self, message: ConsoleMessage) -> None:
-        # a 400 answers bad input, which the page shows (test_a_dropped_file_and_a_bad_paste);
-        # the browser logs it as a failed load all the same
-        if message.type == "error" and "status of 400 (Bad Request)" not in message.text:
-            self.seen.append(message.text)
-
-
 @pytest.fixture
 def page(browser: Browser, served: Served) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000},
@@ -117,50 +82,8 @@ def page(browser: Browser, served: Served) -> Iterator[Page]:
     assert problems.seen == []
 
 
-def _cli_json(provider: str, cwd: Path) -> dict[str, Any]:
-    import subprocess
-
-    proc = subprocess.run([PY, "-m", "schema_compat", "check", str(FS_READ_FILES), "-p",
-                           provider, "--json"], capture_output=True, text=True, cwd=cwd,
-                          env=cli_env(cwd), check=False, timeout=60)
-    data: dict[str, Any] = json.loads(proc.stdout)
-    return data
-
-
-def _cli_text(*args: str, cwd: Path) -> str:
-    import subprocess
-
-    proc = subprocess.run([PY, "-m", "schema_compat", *args], capture_output=True, text=True,
-                          cwd=cwd, env=cli_env(cwd), check=False, timeout=60)
-    assert proc.returncode in (0, 1), proc.stderr
-    return proc.stdout
-
-
-def _expected_cell(tool: dict[str, Any]) -> str:
-    """The matrix's words for a tool of a `check --json` report (report/matrix.py)."""
-    if tool["fix_status"] == "unfixable":
-        return "incompatible"
-    if tool["status"] == "COMPATIBLE":
-        return "compatible"
-    return "fixable-lossy" if tool["fix_status"] == "lossy" else "fixable"
-
-
-def _paste(page: Page, text: str) -> None:
-    page.fill("#source", text)
-    page.click("#check")
-    expect(page.locator("#results")).to_be_visible()
-
-
-def _diff_column(page: Page, column: int) -> list[str]:
-    """The lines of one side of the diff, as shown (blank filler rows left out)."""
-    texts: list[str] = page.eval_on_selector_all(
-        f"#diff tr.row td:nth-child({column}):not(.empty) .text",
-        "nodes => nodes.map(n => n.textContent)")
-    return texts
-
-
 def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) -> None:
-    _paste(page, FS_TEXT)
+    paste(page, FS_TEXT)
 
     # the matrix: every profile, each cell as `check --json` rates the tool
     heads = page.locator("#matrix thead th .pname").all_text_contents()
@@ -168,11 +91,11 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
     assert page.locator("#matrix tbody th.tool").all_text_contents() == \
         ["read_files", "propose_and_review"]
     for provider in PROFILES:
-        report = _cli_json(provider, folder)
+        report = cli_json(provider, folder)
         for i, tool in enumerate(report["tools"]):
             button = page.locator(f'#matrix button[data-provider="{provider}"][data-tool="{i}"]')
             classes = (button.get_attribute("class") or "").split()
-            assert _expected_cell(tool) in classes, (provider, tool["name"], classes)
+            assert expected_cell(tool) in classes, (provider, tool["name"], classes)
     expect(page.locator("#summary")).to_contain_text("2 tools \u00d7 8 providers")
 
     # read_files' diff for Gemini: the original and the transformed schema, line for line
@@ -181,8 +104,8 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
     expect(page.locator("#diff tr.row").first).to_be_visible()
     transformed = json.loads(transform_cli(FS_READ_FILES, "gemini", folder)
                              )["tools"][0]["inputSchema"]
-    assert _diff_column(page, 1) == json.dumps(ORIGINAL, indent=2).splitlines()
-    assert _diff_column(page, 2) == json.dumps(transformed, indent=2).splitlines()
+    assert diff_column(page, 1) == json.dumps(ORIGINAL, indent=2).splitlines()
+    assert diff_column(page, 2) == json.dumps(transformed, indent=2).splitlines()
     # each change is marked on the transformed side with its rule code
     tags = page.locator("#diff .tag").all_text_contents()
     changes = page.locator("#changes li.change").count()
@@ -239,7 +162,7 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
         page.click("#dl-request")
     assert download.value.suggested_filename == "request-tools.gemini.json"
     got = Path(download.value.path()).read_text(encoding="utf-8")
-    assert got == _cli_text("transform", str(FS_READ_FILES), "-p", "portable", "--to",
+    assert got == cli_text("transform", str(FS_READ_FILES), "-p", "portable", "--to",
                             "gemini", "-q", cwd=folder)
     page.select_option("#provider", "openai-strict")
     with page.expect_download() as download:
@@ -254,10 +177,10 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
         [f"schema-compat/{p}/" for p in PROFILES]
 
 
-def test_a_dropped_file_and_a_bad_paste(page: Page) -> None:
+def test_a_dropped_file_and_a_badpaste(page: Page) -> None:
     page.set_input_files("#file", str(FS_READ_FILES))
     expect(page.locator("#summary")).to_contain_text("<dropped fs_read_files.json>")
-    _paste(page, '{"tools": [')
+    paste(page, '{"tools": [')
     status = page.locator("#input-status")
     expect(status).to_have_class("status error")
     expect(status).to_contain_text("<pasted>: ")
@@ -293,7 +216,7 @@ def test_a_live_server_from_a_client_config(page: Page, folder: Path) -> None:
     page.click('#matrix button[data-provider="gemini"][data-tool="0"]')
     expect(page.locator("#detail-title")).to_have_text("read_files for gemini")
     # the server lists the schema the captured file holds (its keys in its own order)
-    assert json.loads("\n".join(_diff_column(page, 1))) == ORIGINAL
+    assert json.loads("\n".join(diff_column(page, 1))) == ORIGINAL
 
 
 def test_a_slow_listing_shows_its_progress_then_why_it_failed(browser: Browser,
@@ -323,7 +246,7 @@ def test_a_slow_listing_shows_its_progress_then_why_it_failed(browser: Browser,
 
 def test_copy_puts_the_transformed_tools_on_the_clipboard(page: Page, folder: Path) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    _paste(page, FS_TEXT)
+    paste(page, FS_TEXT)
     page.select_option("#provider", "anthropic-strict")
     page.click("#copy-tools")
     expect(page.locator("#copy-status")).to_have_text("Copied the tools for anthropic-strict")

@@ -5,6 +5,10 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { run: null, matrix: null, provider: null, cell: null, polling: null };
+// The static site (`make site`) marks its page: there the engine runs in this page, in
+// Pyodide, and the API calls go to it instead of to `schema-compat serve`.
+const STATIC = document.documentElement.dataset.mode === "static";
+let engine = null; // static: a promise of the Python `handle` function
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -22,7 +26,30 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+async function loadEngine() {
+  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
+  const packages = await fetch("py/packages.zip");
+  if (!packages.ok) throw new Error(`py/packages.zip: HTTP ${packages.status}`);
+  pyodide.unpackArchive(await packages.arrayBuffer(), "zip", { extractDir: "/home/pyodide/lib" });
+  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib')");
+  return pyodide.pyimport("schema_compat.playground.static").handle;
+}
+
+// One call of the engine in this page: {status, data} or {status, text, filename}.
+async function staticCall(path, body) {
+  const handle = await engine;
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))); // paint first
+  const method = body === undefined ? "GET" : "POST";
+  return JSON.parse(handle(method, path, body === undefined ? null : JSON.stringify(body)));
+}
+
 async function api(path, body) {
+  if (STATIC) {
+    const answer = await staticCall(path, body);
+    if (answer.status >= 400) throw new Error(answer.data.error);
+    return answer.data;
+  }
   const init = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
@@ -31,6 +58,38 @@ async function api(path, body) {
   try { data = await response.json(); } catch { /* not JSON: reported below */ }
   if (!response.ok) throw new Error((data && data.error) || `HTTP ${response.status}`);
   return data;
+}
+
+// A download's text, or the one-line error the engine gave for it.
+async function download(path) {
+  if (STATIC) {
+    const answer = await staticCall(path);
+    if (answer.status >= 400) throw new Error(answer.data.error);
+    return answer.text;
+  }
+  const response = await fetch(path);
+  if (!response.ok) {
+    let data = null;
+    try { data = await response.json(); } catch { /* reported below */ }
+    throw new Error((data && data.error) || `HTTP ${response.status}`);
+  }
+  return response.text();
+}
+
+async function saveLink(link) {
+  const status = $("copy-status");
+  try {
+    const text = await download(link.getAttribute("href"));
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const save = el("a", { href: url, download: link.getAttribute("download") });
+    document.body.append(save);
+    save.click();
+    save.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    status.textContent = "";
+  } catch (error) {
+    status.textContent = error.message;
+  }
 }
 
 function query(params) {
@@ -224,9 +283,7 @@ function setTarget() {
 async function copyTools() {
   const status = $("copy-status");
   try {
-    const response = await fetch($("dl-tools").href);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    await navigator.clipboard.writeText(await response.text());
+    await navigator.clipboard.writeText(await download($("dl-tools").getAttribute("href")));
     status.textContent = `Copied the tools for ${state.provider}`;
   } catch (error) {
     status.textContent = `Could not copy: ${error.message}`;
@@ -413,9 +470,35 @@ async function showRule(code) {
 
 // --- wiring -----------------------------------------------------------------------------
 
+function setupStatic() {
+  // no server here: no live listings; the engine loads once, then every check is local
+  document.querySelector(".live").hidden = true;
+  document.querySelector(".input").classList.add("single");
+  const status = $("input-status");
+  status.className = "status busy";
+  status.textContent = "Loading the engine (Pyodide)…";
+  $("check").disabled = true;
+  engine = loadEngine();
+  engine.then(() => {
+    status.className = "status";
+    status.textContent = "Ready: everything runs in this page; nothing is sent anywhere.";
+    $("check").disabled = false;
+  }, (error) => {
+    status.className = "status error";
+    status.textContent = `The engine did not load: ${error.message}`;
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   setupInput();
-  loadServers();
+  if (STATIC) setupStatic();
+  else loadServers();
+  document.querySelector(".downloads").addEventListener("click", (event) => {
+    const link = event.target.closest("a.button");
+    if (!link) return;
+    event.preventDefault();
+    saveLink(link);
+  });
   $("list").addEventListener("click", listLive);
   $("provider").addEventListener("change", () => setProvider($("provider").value));
   $("target").addEventListener("change", setTarget);
