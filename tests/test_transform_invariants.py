@@ -154,7 +154,8 @@ def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any]) -> None:
         assert not validator.is_valid(sample), sample
     result = run([ToolDef(case["name"], original)], "gemini")[0]
     assert_gemini_parameters(result.transformed_schema, case["name"])
-    assert {c.safety for c in result.changes} <= {"lossless", "hinted"}, result.changes
+    # Changes that narrow say so (tests/test_fidelity_corpus.py holds every declared effect
+    # to sampled arguments); the cases' valid arguments are not among what they refuse.
     transformed = jsonschema.Draft202012Validator(
         _nullable_to_json_schema(result.transformed_schema))
     for sample in case["valid"]:
@@ -331,16 +332,19 @@ def test_closing_an_object_without_properties_is_not_dropped_as_lossless() -> No
 
 @pytest.mark.parametrize("profile", ["openai-strict", "anthropic-strict"])
 def test_closing_an_empty_object_in_strict_mode_is_lossy(profile: str) -> None:
-    """OBJ008's own docs: an object that lists no properties, once closed, accepts only `{}`."""
+    """OBJ008's own docs: an object that lists no properties, once closed, accepts only `{}`.
+    Closing any object narrows what is accepted (lossy); where other keys were expected, the
+    description says so."""
     schema = {"type": "object", "properties": {
         "opts": {"type": "object", "properties": {}},
         "named": {"type": "object", "properties": {"a": {"type": "string"}},
                   "required": ["a"]}},
         "required": ["opts", "named"]}
     result = run([ToolDef("t", schema)], profile)[0]
-    closed = {c.path[:2]: c.safety for c in result.changes if c.code == "OBJ008"}
-    assert closed[("properties", "opts")] == "lossy"
-    assert closed[("properties", "named")] == "lossless"
+    closed = {c.path[:2]: (c.safety, c.accepts, c.told) for c in result.changes
+              if c.code == "OBJ008"}
+    assert closed[("properties", "opts")] == ("lossy", "narrower", "described")
+    assert closed[("properties", "named")] == ("lossy", "narrower", "kept")
 
 
 def _follow_pointer(document: Any, text: str) -> Any:
@@ -432,7 +436,8 @@ def test_keywords_with_values_of_the_wrong_type_are_removed_and_reported() -> No
 
 def test_one_of_with_overlapping_branches_is_not_merged_as_lossless() -> None:
     """`oneOf` refuses a value that matches two branches: integers under `oneOf [integer,
-    number]`, null when two branches take it. Merging those accepts them: lossy."""
+    number]`, null when two branches take it. Merging those accepts them: wider, which is
+    hinted where the description says what the server refuses, lossy where it does not."""
     schema = {"type": "object", "properties": {
         "n": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
         "z": {"oneOf": [{"type": ["number", "null"]}, {"type": "null"}]},
@@ -445,8 +450,10 @@ def test_one_of_with_overlapping_branches_is_not_merged_as_lossless() -> None:
     for c in result.changes:
         if c.code.startswith("UNI"):
             by_prop.setdefault(c.path[1], set()).add(c.safety)
-    assert by_prop == {"n": {"lossy"}, "z": {"lossy"}, "ok": {"lossless"},
+    assert by_prop == {"n": {"hinted"}, "z": {"lossy"}, "ok": {"lossless"},
                        "any": {"lossless"}}
+    assert {c.accepts for c in result.changes
+            if c.code.startswith("UNI") and c.path[1] in ("n", "z")} == {"wider"}
     assert "refuses" in result.transformed_schema["properties"]["n"]["description"]
 
 
@@ -639,7 +646,9 @@ def test_a_nullable_union_of_one_branch_says_what_moving_it_up_replaced(
 
 def test_the_check_predicts_a_union_of_references_as_the_inlined_merge() -> None:
     """Pydantic's discriminated union is `oneOf` of `$ref`s: the transform inlines them
-    before merging the objects (hinted), and the check says so of the original."""
+    before merging the objects, and the check says so of the original. The variants are
+    open to other keys, so the merged object holds `radius` to a number in a square too
+    (a square with `radius: "x"` was accepted): changed, lossy."""
     def model(tag: str, field: str) -> dict[str, Any]:
         return {"type": "object", "properties": {"kind": {"const": tag}, field: {"type": "number"}},
                 "required": ["kind", field]}
@@ -649,8 +658,8 @@ def test_the_check_predicts_a_union_of_references_as_the_inlined_merge() -> None
         "$defs": {"Circle": model("circle", "radius"), "Square": model("square", "side")}}
     for profile in ("gemini", "vertex", "portable"):
         result = run([ToolDef("t", copy.deepcopy(schema))], profile)[0]
-        assert [c.safety for c in result.changes if c.code == "UNI002"] == ["hinted"]
-        assert [f.fix_safety for f in result.findings if f.code == "UNI002"] == ["hinted"]
+        assert [c.safety for c in result.changes if c.code == "UNI002"] == ["lossy"]
+        assert [f.fix_safety for f in result.findings if f.code == "UNI002"] == ["lossy"]
 
 
 def test_a_profile_built_by_the_caller_does_not_change_another_of_the_same_name() -> None:
