@@ -143,7 +143,7 @@ $(INTEROP)/py-mcp1/.installed: interop/requirements-mcp1.txt
 	$(@D)/bin/python -m pip install --quiet -r interop/requirements-mcp1.txt
 	@touch $@
 
-interop: install $(INTEROP_NODE_STAMP) $(INTEROP)/py/.installed $(INTEROP)/py-mcp1/.installed ## Check live servers from npm and PyPI against the official SDK clients (~3 min)
+interop: install $(INTEROP_NODE_STAMP) $(INTEROP)/py/.installed $(INTEROP)/py-mcp1/.installed ## Check live servers from npm and PyPI against the official SDK clients (~6 min)
 	$(BIN)/python -m pytest -q interop
 
 # The web playground (`schema-compat serve`) in a real browser: tests/browser, with Debian's
