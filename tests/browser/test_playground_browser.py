@@ -177,7 +177,23 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
         [f"schema-compat/{p}/" for p in PROFILES]
 
 
-def test_a_dropped_file_and_a_badpaste(page: Page) -> None:
+def test_what_a_tool_says_is_shown_as_text_never_run(page: Page) -> None:
+    """Tool names, keys, descriptions and messages come from servers: none is markup."""
+    evil = '<img src=x onerror="window.pwned=1">'
+    listing = {"tools": [{"name": evil, "description": evil, "inputSchema": {
+        "type": "object", "properties": {evil: {"type": "string", "description": evil,
+                                                "$ref": "#/$defs/nope"}}}}]}
+    paste(page, json.dumps(listing))
+    assert page.locator("#matrix tbody th.tool").all_text_contents() == [evil]
+    page.click('#matrix button[data-provider="gemini"][data-tool="0"]')
+    expect(page.locator("#detail-title")).to_contain_text(evil)
+    expect(page.locator("#diff tr.row").first).to_be_visible()
+    assert any(json.dumps(evil) in line for line in diff_column(page, 1))  # as JSON text
+    assert page.locator("img").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def test_a_dropped_file_and_a_bad_paste(page: Page) -> None:
     page.set_input_files("#file", str(FS_READ_FILES))
     expect(page.locator("#summary")).to_contain_text("<dropped fs_read_files.json>")
     paste(page, '{"tools": [')

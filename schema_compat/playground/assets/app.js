@@ -340,8 +340,8 @@ function showCell(cell) {
       "aria-pressed": "false", dataset: { pointer: f.pointer, index: String(k), scope: f.scope } },
       el("div", { class: "head" }, ruleLink(f.code), el("span", { class: `sev ${f.severity}`, text: f.severity }),
         el("code", { class: "path", text: f.scope === "tool" ? "(the tool)" : f.path })),
-      el("div", { class: "msg", text: f.message }),
-      el("div", { class: "effect", text: effect }));
+      el("div", { class: "msg" }, ...inline(f.message)),
+      el("div", { class: "effect" }, ...inline(effect)));
     findings.append(item);
   });
   if (!cell.findings.length) findings.append(el("li", { class: "none", text: "Nothing to report." }));
@@ -353,7 +353,7 @@ function showCell(cell) {
       el("div", { class: "head" }, el("span", { class: "mark", text: String(k + 1) }), ruleLink(c.code),
         el("span", { class: `safety ${c.safety}`, text: c.safety }),
         el("code", { class: "path", text: c.scope === "tool" ? "(the tool)" : c.path })),
-      el("div", { class: "msg", text: c.description }),
+      el("div", { class: "msg" }, ...inline(c.description)),
       el("div", { class: "effect", text: effectText(c) })));
   });
   if (!cell.changes.length) changes.append(el("li", { class: "none", text: "None: the schema is sent as it is." }));
