@@ -581,6 +581,17 @@ class _Inliner:
                       ref: str) -> dict[str, Any]:
         node, detail = with_siblings(body, siblings, ref)
         self.events.append(InlineEvent("inlined", path, ref, "lossless", detail))
+        origins = self.origins
+        if origins and not (node.get("allOf") == [body, siblings] and len(node) == 1):
+            # merged: a new node made of copies, so nothing of either part is in the result
+            stack: list[Any] = [body, siblings]
+            while stack:
+                sub = stack.pop()
+                if isinstance(sub, dict):
+                    origins.pop(id(sub), None)
+                    stack.extend(sub.values())
+                elif isinstance(sub, list):
+                    stack.extend(sub)
         return node
 
 
