@@ -551,8 +551,21 @@ def as_made(findings: list[Finding], changes: list[Change],
                 holders.setdefault(f.path[:-1], []).append(i)
     if not at:
         return findings
+    # A finding inside a definition is fixed where the definition was copied to: the
+    # changes of its rule whose path ends with its path below the definition.
+    in_defs: dict[tuple[str, Path], list[int]] = {}
+    for (scope, code, path), indices in at.items():
+        if scope == "schema" and len(path) > 3 and path[0] in DEFS_KEYWORDS:
+            in_defs.setdefault((code, path[2:]), []).extend(indices)
+    longest = max((len(rest) for _, rest in in_defs), default=0)
     for c in changes:
         owners = at.get((c.scope, c.code, c.path))
+        if owners is None and in_defs and c.scope == "schema" and c.path[:1] not in (
+                ("$defs",), ("definitions",)):
+            for cut in range(min(longest, len(c.path)), 0, -1):
+                owners = in_defs.get((c.code, c.path[-cut:]))
+                if owners is not None:
+                    break
         if owners is None and c.scope == "schema":
             for cut in range(len(c.path), -1, -1):
                 found = holders.get(c.path[:cut])

@@ -186,3 +186,16 @@ def test_check_text_lists_the_effect_beside_the_safety(run_cli: Any, tmp_path: A
     line = next(ln for ln in out.splitlines() if "OBJ008" in ln)
     assert re.search(r"\[lossy: narrower, kept\]", line), out
     assert "fixable (lossy)" in out
+
+
+def test_a_finding_inside_a_definition_carries_what_its_copies_cost() -> None:
+    # the union inside the definition is collapsed (lossy) where the definition is copied
+    # to; its finding says so, not the reference's (whose inlining is lossless)
+    schema = {"type": "object", "properties": {"rule": {"$ref": "#/$defs/Rule"}},
+              "$defs": {"Rule": {"type": "object", "properties": {
+                  "min": {"anyOf": [{"type": "number"}, {"type": "string"}]}}}}}
+    r = _one(schema, "gemini")
+    tags = {(f.code, f.path): f.fix_safety for f in r.findings if f.fix_safety}
+    assert tags[("UNI003", ("$defs", "Rule", "properties", "min", "anyOf"))] == "lossy"
+    assert tags[("REF001", ("properties", "rule", "$ref"))] == "lossless"
+    assert r.fix_status == "lossy"
