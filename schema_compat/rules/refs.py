@@ -322,7 +322,8 @@ RULES: list[Rule] = [
         cases=(("the target's type not stated: the placeholder's may refuse values",
                 "changed", "lost"),),
         triggers=_REF,
-        message="recursive `$ref` cannot be expressed", safety="lossy",
+        message="recursive `$ref` cannot be expressed", safety="lossy", accepts="wider",
+        told="lost",
         fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
         fix=inline_fix,
         docs=RuleDocs(

@@ -955,8 +955,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
-        cases=(("object variants merged into one object", "wider", "described"),
-               ("a variant open to other keys held to the others' properties",
+        cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
                ("overlapping variants collapsed to one", "changed", "described"),
@@ -994,8 +993,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
-        cases=(("object variants merged into one object", "wider", "described"),
-               ("a variant open to other keys held to the others' properties",
+        cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
                ("`number` kept over `integer`", "equal", "kept")),

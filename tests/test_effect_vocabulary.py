@@ -1,0 +1,66 @@
+"""One vocabulary for a change's effect, everywhere it is shown: the safety class is defined
+by the effect (`safety_of`), in every rule's declaration, the JSON report (each change and
+each finding, against the report's JSON Schema), `rule CODE` and the generated docs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from schema_compat.engine import run
+from schema_compat.model import ACCEPTS, TOLD, USUAL_EFFECT, Report, ToolDef, safety_of
+from schema_compat.report.json import report_json_schema, report_to_dict
+from schema_compat.rules.registry import ALL_RULES
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+def test_the_classes_are_defined_by_the_effect() -> None:
+    assert safety_of("equal", "kept") == safety_of("equal", "described") == "lossless"
+    assert safety_of("wider", "described") == safety_of("wider", "kept") == "hinted"
+    assert safety_of("wider", "lost") == safety_of("equal", "lost") == "lossy"
+    assert safety_of("narrower", "kept") == safety_of("changed", "described") == "lossy"
+    for safety, (accepts, told) in USUAL_EFFECT.items():
+        assert safety_of(accepts, told) == safety
+
+
+@pytest.mark.parametrize("rule", [r for r in ALL_RULES if r.fix is not None],
+                         ids=lambda r: r.code)
+def test_every_fix_declares_an_effect_its_class_agrees_with(rule: Any) -> None:
+    assert rule.safety is not None and rule.effect is not None
+    assert safety_of(*rule.effect) == rule.safety
+    for when, accepts, told in rule.cases:
+        assert when and accepts in ACCEPTS and told in TOLD
+        assert (accepts, told) != rule.effect, f"{rule.code}: a case that does not differ"
+    page = (DOCS / f"{rule.code}.md").read_text()
+    assert f"- Effect: {rule.safety}: accepts {rule.effect[0]}, told {rule.effect[1]}" in page
+
+
+def test_json_report_gives_each_change_and_finding_its_effect() -> None:
+    schema = {"type": "object", "properties": {
+        "q": {"type": "string", "maxLength": 5}, "n": {"type": "integer"}},
+        "required": ["q"]}
+    effects: dict[str, Any] = {}
+    for profile in ("openai-strict", "anthropic-strict"):
+        results = tuple(run([ToolDef("t", schema, "A tool.")], profile))
+        report = report_to_dict(Report(profile, results), generated_at="2026-01-01T00:00:00Z")
+        jsonschema.validate(report, report_json_schema())
+        assert json.loads(json.dumps(report)) == report  # plain JSON
+        tool = report["tools"][0]
+        effects.update({c["code"]: c["effect"] for c in tool["transforms_applied"]})
+        fixes = {i["code"]: i["fix"] for i in tool["issues"] if i["fix"]}
+        assert fixes["OBJ008"] == {"title": fixes["OBJ008"]["title"], "safety": "lossy",
+                                   "effect": {"accepts": "narrower", "told": "kept"}}
+    assert effects["OBJ008"] == {"accepts": "narrower", "told": "kept"}
+    assert effects["OBJ009"] == {"accepts": "changed", "told": "described"}
+    assert effects["CON007"] == {"accepts": "wider", "told": "described"}
+
+
+def test_rule_command_prints_the_effect_and_its_cases(run_cli: Any) -> None:
+    out = run_cli("rule", "OBJ009").stdout
+    assert "Effect: lossy: accepts changed, told described" in out
+    assert "accepts narrower, told kept" in " ".join(out.split())  # a case, wrapped maybe
