@@ -153,7 +153,8 @@ MODERN = Server("modern_server.py", "local", "tests/servers/modern_server.py", "
 STDIO_SERVERS = [*NPM_SERVERS, *PYPI_SERVERS, MODERN]
 
 # npm packages that are clients, not servers under test.
-NPM_CLIENTS = {"@modelcontextprotocol/sdk", "@modelcontextprotocol/inspector"}
+NPM_CLIENTS = {"@modelcontextprotocol/sdk", "@modelcontextprotocol/client",
+               "@modelcontextprotocol/inspector"}
 
 
 # --- processes, bounded ----------------------------------------------------------------
@@ -229,22 +230,28 @@ def py_reference(target: list[str], *, what: str, env: Mapping[str, str], cwd: P
                       what=f"{what} (official Python client)", env=env, cwd=cwd)
 
 
-def ts_reference(target: list[str], *, what: str, env: Mapping[str, str], cwd: Path
-                 ) -> dict[str, Any]:
-    """The official TypeScript client's listing (interop/ts_list.mjs, @modelcontextprotocol/sdk).
+# The official TypeScript clients: the script that drives each and the package it imports.
+TS_CLIENTS = {"sdk1": ("ts_list.mjs", "@modelcontextprotocol/sdk"),
+              "sdk2": ("ts2_list.mjs", "@modelcontextprotocol/client")}
+
+
+def ts_reference(target: list[str], *, what: str, env: Mapping[str, str], cwd: Path,
+                 client: str = "sdk1") -> dict[str, Any]:
+    """An official TypeScript client's listing: SDK 1 (`ts_list.mjs`, the handshake era) or
+    SDK 2 (`ts2_list.mjs`, both eras negotiated in its `auto` mode).
 
     The script is copied next to the installed node_modules, where Node resolves its imports.
     """
-    script = NODE_DIR / "ts_list.mjs"
-    if not (NODE_DIR / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        pytest.fail(f"{what}: @modelcontextprotocol/sdk is not installed in {NODE_DIR} "
+    name, package = TS_CLIENTS[client]
+    if not (NODE_DIR / "node_modules" / package).is_dir():
+        pytest.fail(f"{what}: {package} is not installed in {NODE_DIR} "
                     "(`make interop` installs it)", pytrace=False)
-    source = INTEROP / "ts_list.mjs"
+    script, source = NODE_DIR / name, INTEROP / name
     if not script.exists() or script.read_bytes() != source.read_bytes():
         shutil.copyfile(source, script)
     node = shutil.which("node") or "node"
-    return _reference([node, str(script), *target], what=f"{what} (official TypeScript client)",
-                      env=env, cwd=cwd)
+    return _reference([node, str(script), *target],
+                      what=f"{what} (official TypeScript client, {package})", env=env, cwd=cwd)
 
 
 def _reference(argv: list[str], *, what: str, env: Mapping[str, str], cwd: Path

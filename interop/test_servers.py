@@ -4,7 +4,9 @@ For every server: `schema-compat check --json` over the live transport must list
 tools the official Python client lists (and, for TypeScript-SDK servers, the official
 TypeScript client too), in the same order with the same inputSchemas; its findings must equal
 those of the same listing checked from a file; and its report must name the protocol era and
-version the server spoke, as the Python client negotiated them in its `auto` mode.
+version the server spoke, as the Python client negotiated them in its `auto` mode. A server
+reached in the 2026-07-28 era is listed by the TypeScript SDK 2 client too, which must
+negotiate the same.
 """
 
 from __future__ import annotations
@@ -106,6 +108,23 @@ def check_against_references(label: str, live_args: list[str], reference: dict[s
         "Python client negotiated")
 
 
+# The TypeScript SDK 2 client's names for the eras.
+TS_ERAS = {"modern": "stateless", "legacy": "handshake"}
+
+
+def check_modern_with_ts2(label: str, target: list[str], reference: dict[str, Any],
+                          env: dict[str, str], tmp: Path) -> None:
+    """A server the Python client reached in the 2026-07-28 era: the TypeScript SDK 2 client
+    negotiates the same era and version and lists the same tools."""
+    ts2 = ts_reference(target, what=label, env=env, cwd=tmp, client="sdk2")
+    assert (TS_ERAS.get(ts2["era"]), ts2["protocolVersion"]) == (
+        reference["era"], reference["protocolVersion"]), (
+        f"{label}: the TypeScript SDK 2 client negotiated {ts2['era']} {ts2['protocolVersion']}"
+        f", the Python client {reference['era']} {reference['protocolVersion']}")
+    assert_same_tools(f"{label}: the TypeScript SDK 2 client vs the Python client",
+                      reference["tools"], ts2["tools"])
+
+
 @pytest.mark.parametrize("server", STDIO_SERVERS, ids=lambda s: s.label)
 def test_stdio_server(server: Server, tmp_path: Path) -> None:
     argv = server.argv(tmp_path)
@@ -116,6 +135,8 @@ def test_stdio_server(server: Server, tmp_path: Path) -> None:
         ts = ts_reference(["--stdio", *argv], what=server.label, env=env, cwd=tmp_path)
         assert_same_tools(f"{server.label}: the official TypeScript client vs the Python client",
                           reference["tools"], ts["tools"])
+    if reference["era"] == "stateless":
+        check_modern_with_ts2(server.label, ["--stdio", *argv], reference, env, tmp_path)
     check_against_references(server.label, ["--server", quote(argv)], reference, env,
                              tmp_path)
 
@@ -156,6 +177,7 @@ def test_modern_server_over_http(tmp_path: Path) -> None:
         url = base + "/mcp"
         reference = py_reference(["--http", url], what=label, env={}, cwd=tmp_path)
         assert reference["era"] == "stateless", f"{label}: {reference['era']}"
+        check_modern_with_ts2(label, ["--http", url], reference, {}, tmp_path)
         check_against_references(label, ["--url", url], reference, {}, tmp_path)
 
 
