@@ -212,3 +212,10 @@ def test_check_names_what_transform_would_rename(tmp_path: Path) -> None:
     _, text, _ = run("check", "-p", "openai", "--request", "all", "--name-prefix", "server",
                      *files)
     assert "1 name the provider refuses or shares: search" in text
+    # what a tool's own findings say (NAM001, NAM002 in one source) is not said again
+    solo = tmp_path / "solo.json"
+    solo.write_text(json.dumps({"tools": [{**tool, "name": "bad name"}, tool, tool]}))
+    code, out, _ = run("check", "--json", "-p", "openai", str(solo))
+    report = json.loads(out)
+    assert code == 1 and "requests" not in report
+    assert {i["code"] for t in report["tools"] for i in t["issues"]} >= {"NAM001", "NAM002"}

@@ -100,6 +100,18 @@ def _clashes(tools: list[ToolDef]) -> tuple[str, ...]:
     return tuple(sorted(n for n, count in seen.items() if count > 1))
 
 
+def _flagged_per_tool(group: list[ToolDef], wanted: list[tuple[str, str]], i: int,
+                      profile: Any) -> bool:
+    """Whether the tool's own findings already say why its name must change: its name is
+    invalid without any prefix (NAM001), or an earlier tool of its own source wants the
+    same name (NAM002). Only what crosses sources or comes of the prefix is the request's."""
+    tool = group[i]
+    if not profile.name_regex.fullmatch(tool.name):
+        return True
+    return any(group[j].source == tool.source and wanted[j][1] == wanted[i][1]
+               for j in range(i))
+
+
 def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none"
                    ) -> tuple[RequestInfo, ...]:
     """Each request's limits with their use as the tools are published (for a strict
@@ -122,8 +134,9 @@ def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "
                                                    name_prefix))  # type: ignore[arg-type]
                   for t in group]
         renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
-                        for t, named in zip(group, settle(wanted, profile), strict=True)
-                        if named.code)
+                        for i, (t, named) in enumerate(zip(group, settle(wanted, profile),
+                                                           strict=True))
+                        if named.code and not _flagged_per_tool(group, wanted, i, profile))
         if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
             out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
     return tuple(out)
