@@ -283,3 +283,25 @@ def test_the_source_is_the_git_remote_and_commit_of_the_checkout(tmp_path: Path)
         "vcs": "git", "commit_id": "abc123"}}) == "git+https://example.com/o/sc.git@abc123"
     assert source_from_direct_url({"url": "https://example.com/sc-0.1.tar.gz",
                                    "archive_info": {}}) is None
+
+
+def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path) -> None:
+    server = {"command": sys.executable, "args": [str(EXAMPLE)]}
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {
+        "fs a": server, "fs-b": server, "other": {"command": "false"}}}))
+    proc = run("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
+               cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    names = ["mcp-tools.fs-a.json", "mcp-tools.fs-b.json"]
+    for name in names:
+        tools = json.loads((tmp_path / name).read_text())["tools"]
+        assert [t["name"] for t in tools] == ["read_files", "propose_and_review"]
+    [hook] = yaml.safe_load((tmp_path / FILES[2]).read_text())["repos"][0]["hooks"]
+    assert [n for n in [*names, "mcp-tools.json", "mcp-tools.other.json"]
+            if re.search(hook["files"], n)] == names
+    [check] = [s for s in _steps(tmp_path) if s.get("id") == "check"]
+    assert shlex.split(check["run"])[4:6] == names
+    again = run("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
+                cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.count("(already there; the server was not started)") == 2
