@@ -36,6 +36,7 @@ from .common import BIN, REPO_ROOT, Section, bench_env
 _EVERYTHING = REPO_ROOT / ".cache/interop/node/node_modules/@modelcontextprotocol/" \
     "server-everything/dist/index.js"
 _BURST = 50
+_DEADLINE = 60.0
 
 
 @dataclass
@@ -106,14 +107,22 @@ class Session:
         self._send(msg)
         return future
 
+    async def answer(self, method: str, params: dict[str, Any] | None = None
+                     ) -> dict[str, Any]:
+        """The answer to one request; a failure (not a hang) past _DEADLINE seconds."""
+        try:
+            return await asyncio.wait_for(self.request(method, params), _DEADLINE)
+        except TimeoutError:
+            raise RuntimeError(f"{method}: no answer within {_DEADLINE:g}s") from None
+
     async def handshake(self) -> dict[str, Any]:
-        await self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                          "clientInfo": {"name": "bench", "version": "0"}})
+        await self.answer("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                         "clientInfo": {"name": "bench", "version": "0"}})
         self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        return await self.request("tools/list")
+        return await self.answer("tools/list")
 
     async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        answer = await self.request("tools/call", {"name": name, "arguments": arguments})
+        answer = await self.answer("tools/call", {"name": name, "arguments": arguments})
         result = answer.get("result")
         if not isinstance(result, dict) or result.get("isError"):
             raise RuntimeError(f"tools/call {name} failed: {json.dumps(answer)[:300]}")
@@ -208,7 +217,7 @@ async def _measure(server: Server, proxy: list[str], calls: int, repeats: int,
     for _ in range(10):
         for key, session in (("d", direct), ("p", proxied)):
             t0 = time.perf_counter()
-            await session.request("tools/list")
+            await session.answer("tools/list")
             lists[key].append(time.perf_counter() - t0)
     out["list"] = (statistics.median(lists["d"]), statistics.median(lists["p"]))
     await direct.close()
