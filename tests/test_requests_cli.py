@@ -187,6 +187,12 @@ def test_servers_of_a_client_config_are_one_request(tmp_path: Path) -> None:
     assert report["name_map"] == {f"two_{n}": n for n in names}
     proc = cli("check", "--json", "-p", "openai", "--request", "per-source")
     assert "requests" not in json.loads(proc.stdout)
+    # a file given beside the config is a request of its own (auto); with all, one request
+    proc = cli("check", "--json", "-p", "openai", str(DBT))
+    assert [r["sources"] for r in json.loads(proc.stdout)["requests"]] == [["one", "two"]]
+    proc = cli("check", "--json", "-p", "openai", "--request", "all", str(DBT))
+    assert [r["sources"] for r in json.loads(proc.stdout)["requests"]] == [
+        [str(DBT), "one", "two"]]
 
 
 def test_check_names_what_transform_would_rename(tmp_path: Path) -> None:
