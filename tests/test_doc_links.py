@@ -118,3 +118,21 @@ def test_the_checker_sees_each_kind_of_broken_link(tmp_path: Path) -> None:
         "missing.md: no such file",
         "providers.md#no-such-id: no heading or anchor #no-such-id there",
     ]
+
+
+def test_the_rule_command_names_the_shipped_provider_facts() -> None:
+    """`schema-compat rule CODE` shows the rule page's links to docs/providers.md as a path
+    and an anchor that exists, not as Markdown."""
+    import os
+    import sys
+
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "300"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "rule", "REF001"],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    [sources] = [line for line in proc.stdout.splitlines() if line.startswith("Sources: ")]
+    assert "](" not in sources
+    cited = re.findall(r"\(docs/providers\.md#([\w-]+)\)", sources)
+    assert cited == ["gem-13"]
+    assert set(cited) <= anchors(REPO_ROOT / "docs" / "providers.md")

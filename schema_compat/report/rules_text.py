@@ -68,7 +68,16 @@ def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> No
             console.print(Text(_example(rule.docs.after)))
     if rule.docs.sources:
         console.print()
-        console.print(Text("Sources: " + "; ".join(rule.docs.sources), style="dim"))
+        console.print(Text("Sources: " + "; ".join(_plain_link(s) for s in rule.docs.sources),
+                           style="dim"))
+
+
+def _plain_link(source: str) -> str:
+    """A rule page's Markdown link to the provider facts (`[GEM-13](../providers.md#gem-13)`)
+    as a terminal shows it: `GEM-13 (docs/providers.md#gem-13)`."""
+    import re
+
+    return re.sub(r"\[([^\]]+)\]\(\.\./([^)]+)\)", r"\1 (docs/\2)", source)
 
 
 def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
