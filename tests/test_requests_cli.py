@@ -153,6 +153,13 @@ def test_strict_first_from_the_flag_and_from_the_settings_file(
     (tmp_path / ".schema-compat.toml").write_text(
         'strict-first = ["get_model_health", "dbt-mcp/build"]\n')
     assert strict_tools() == chosen
+    (tmp_path / ".schema-compat.toml").write_text(
+        'exclude-tools = ["dbt-mcp/get_*"]\ntools = ["*e*"]\n')
+    code, out, err = run("transform", "--json", "-p", "anthropic-strict", "dbt-mcp.json")
+    assert code == 0, err
+    names = [t["name"] for t in json.loads(out)["tools"]]
+    every = [t["name"] for t in json.loads(DBT.read_text())["tools"]]
+    assert names == [n for n in every if "e" in n and not n.startswith("get_")]
     (tmp_path / ".schema-compat.toml").write_text('name-prefix = "camel"\n')
     code, _, err = run("transform", "-p", "anthropic-strict", "dbt-mcp.json")
     assert code == 2 and "name-prefix must be one of" in err
