@@ -166,6 +166,10 @@ def test_running_init_again_changes_nothing_and_starts_no_server(repo: Path) -> 
         ".schema-compat.toml", ".pre-commit-config.yaml", FILES[3], "mcp-tools.json"]
     assert "mcp-tools.json (already there; the server was not started)" in proc.stdout
     assert out[-1] == "nothing written: every file was already there"
+    # nor is CI's install source needed then
+    again = run("init", "--provider", "gemini", "--server", "false", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    assert _state(repo) == before
 
 
 def test_a_file_already_there_is_kept_and_named(tmp_path: Path) -> None:

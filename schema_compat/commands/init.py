@@ -81,8 +81,10 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     root = options.directory
     if not os.path.isdir(root):
         fail(f"--dir {root}: no such directory")
-    source = options.install_from or detect_install_source()
-    if not source:
+    # where CI installs schema-compat from: needed only for files still to be written
+    needs_source = not all(os.path.exists(os.path.join(root, f)) for f in (PRE_COMMIT, WORKFLOW))
+    source = options.install_from or (detect_install_source() if needs_source else "") or ""
+    if needs_source and not source:
         fail("cannot tell where CI should install schema-compat from: this copy was not "
              "installed from a git repository whose origin is a URL",
              "give --install-from 'git+https://HOST/OWNER/schema-compat@TAG'")
