@@ -212,10 +212,12 @@ def test_sarif_is_written_and_handed_to_the_upload(installed: Path, tmp_path: Pa
 def test_a_baseline_lets_known_findings_pass(installed: Path, tmp_path: Path) -> None:
     job = _job(installed, tmp_path)
     proc = subprocess.run([str(installed / "bin" / "schema-compat"), "check",
-                           "--write-baseline", "bl.json", "tools.json"], cwd=job.workspace,
+                           "--write-baseline", "bl.json", "fs.json"], cwd=job.workspace,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
-    status, _ = run_action(job, {"sources": "tools.json", "baseline": "bl.json"},
+    status, _ = run_action(job, {"sources": "fs.json"}, skip=("Install schema-compat",))
+    assert status == 1  # the example's findings, without the baseline
+    status, _ = run_action(job, {"sources": "fs.json", "baseline": "bl.json"},
                            skip=("Install schema-compat",))
     assert status == 0, job.log
     assert job.outputs["check"]["exit-code"] == "0"
