@@ -113,6 +113,10 @@ def test_transform_over_the_tool_count_stops_and_globs_choose(tmp_path: Path) ->
     assert code == 0, err
     names = [t["name"] for t in json.loads(out)["tools"]]
     assert len(names) == 117 and len(set(names)) == 117
+    code, out, err = run("transform", "-p", "openai", "--request", "all", str(GH_OLD),
+                         str(GH_NEW), "--tool", "github-mcp-server-toolsnaps-v0.20.0/*")
+    assert code == 0, err
+    assert len(json.loads(out)["tools"]) == 63
     code, _, err = run("transform", "-p", "openai", str(GH_OLD), "--exclude-tool", "nope*")
     assert code == 2 and "no tool matches --exclude-tool 'nope*'" in err
 

@@ -185,13 +185,14 @@ def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
 
 
 def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
-    """--tool: a pattern that matches nothing exits 2 and lists the tools that are there."""
-    import fnmatch
-
+    """--tool: a glob on a tool's name or `server/tool` (as --exclude-tool); a pattern that
+    matches nothing exits 2 and lists the tools that are there."""
     tools = [t for s in loaded for t in s.tools]
     if not patterns:
         return tools
-    chosen = [t for t in tools if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
+    from ..planner.request import matches
+
+    chosen = [t for t in tools if any(matches(t, p) for p in patterns)]
     if not chosen and tools:
         names = ", ".join(t.name for t in tools[:8]) + (", …" if len(tools) > 8 else "")
         fail(f"no tool matches --tool {' '.join(patterns)}", f"tools here: {names}")
