@@ -89,7 +89,9 @@ RULES: list[Rule] = [
                    "properties": {"path": {"type": "string"}, "url": {"type": "string"}},
                    "description": "Give exactly one of these forms: variant: path "
                                   "(required); variant: url (required)."},
-            sources=("[OAI-07](../providers.md#oai-07), [OAIS-03](../providers.md#oais-03), [ANT-03](../providers.md#ant-03), [ANT-04](../providers.md#ant-04), [VTX-05](../providers.md#vtx-05)",
+            sources=("[OAI-07](../providers.md#oai-07), [OAIS-03](../providers.md#oais-03), "
+                     "[ANT-03](../providers.md#ant-03), [ANT-04](../providers.md#ant-04), "
+                     "[VTX-05](../providers.md#vtx-05)",
                      "anthropics/claude-code#5319", "chatanywhere/GPT_API_free#403"),
         ),
     ),
@@ -107,7 +109,8 @@ RULES: list[Rule] = [
             fix="Add `type: object` (lossless: tool arguments are always an object).",
             before={"properties": {"q": {"type": "string"}}},
             after={"type": "object", "properties": {"q": {"type": "string"}}},
-            sources=("[ANT-03](../providers.md#ant-03), [OAI-06](../providers.md#oai-06)", "Kilo-Org/kilocode#12238",
+            sources=("[ANT-03](../providers.md#ant-03), [OAI-06](../providers.md#oai-06)",
+                     "Kilo-Org/kilocode#12238",
                      "browserbase/stagehand#1159"),
         ),
     ),

@@ -371,7 +371,8 @@ RULES: list[Rule] = [
                 "schema (a map), or the object lists no properties or requires unlisted "
                 "ones, the other keys are described.",
             before=_CLOSED, after={**_CLOSED, "additionalProperties": False},
-            sources=("[OAIS-01](../providers.md#oais-01), [ANTS-03](../providers.md#ants-03)", "lastmile-ai/openai-agents-mcp#2",
+            sources=("[OAIS-01](../providers.md#oais-01), [ANTS-03](../providers.md#ants-03)",
+                     "lastmile-ai/openai-agents-mcp#2",
                      "openai/openai-agents-python#1023"),
         ),
     ),
@@ -426,7 +427,8 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"v": {"anyOf": [
                 {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
                 "additionalProperties": False},
-            sources=("[OAIS-08](../providers.md#oais-08), [ANTS-02](../providers.md#ants-02), [ANTS-08](../providers.md#ants-08)",
+            sources=("[OAIS-08](../providers.md#oais-08), [ANTS-02](../providers.md#ants-02), "
+                     "[ANTS-08](../providers.md#ants-08)",
                      "vercel-labs/json-render#180"),
         ),
     ),

@@ -188,7 +188,8 @@ RULES: list[Rule] = [
                                                                "enum": [1, 2, 3]}}},
             after={"type": "object", "properties": {"level": {
                 "type": "integer", "description": "One of: 1, 2, 3."}}},
-            sources=("[GEM-05](../providers.md#gem-05), [GEM-06](../providers.md#gem-06)", "google-gemini/gemini-cli#2031"),
+            sources=("[GEM-05](../providers.md#gem-05), [GEM-06](../providers.md#gem-06)",
+                     "google-gemini/gemini-cli#2031"),
         ),
     ),
     Rule(
