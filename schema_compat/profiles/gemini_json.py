@@ -25,7 +25,8 @@ GEMINI_JSON = Profile(
     title="Gemini API parametersJsonSchema",
     target="functionDeclarations[].parametersJsonSchema (JSON Schema)",
     rules=(
-        "REF004", "REF005", "REF008", "TYP009", "TYP008", "TYP003", "REF007", "ANN001", "ANN003",
+        "REF004", "REF005", "REF008", "TYP009", "TYP008", "VAL005", "TYP003", "REF007",
+        "ANN001", "ANN003",
         "VAL001", "UNI009", "UNI004", "TYP007", "CON001", "CON002", "CON003", "CON004",
         "OBJ002", "OBJ003", "OBJ004", "OBJ005", "UNI005", "UNI006", "VAL004", "ANN002",
         "ANN004", "NAM001", "NAM002", "NAM003", "LIM001",

@@ -1,10 +1,14 @@
 """Keywords whose value has the wrong JSON type: `maximum: {...}`, `description: {}`,
-`nullable: "yes"`, `enum: "a"`.
+`nullable: "yes"`, `enum: "a"`, `required: [[]]`, `$ref: 1`.
 
-The provider's `Schema` message types every field, so one such value gets the whole request
-rejected (google-genai's own `types.Schema` refuses it before sending). The value meant
-nothing a validator could use, so the keyword is removed; the change is reported as lossy
-because what the author meant by it is unknown. Keywords that hold subschemas are TYP008's.
+Every profile has this rule: Gemini's `Schema` message types every field (google-genai's
+own `types.Schema` refuses such a value before sending), and the JSON Schema providers
+validate the schema against the meta-schema (docs/providers.md OAI-09, ANT-05), so one such
+value gets the whole request rejected. The value meant nothing a validator could use, so
+the keyword (or, in a list of names, the entry) is removed; the change is reported as lossy
+because what the author meant by it is unknown. Draft 4's boolean `exclusiveMinimum` has an
+exact 2020-12 form and is rewritten instead. Keywords that hold subschemas are TYP008's, a
+`type` naming no JSON type TYP003's.
 """
 
 from __future__ import annotations
@@ -21,7 +25,12 @@ def _number(v: Any) -> bool:
 
 
 def _count(v: Any) -> bool:
-    return _number(v) and v >= 0 and float(v).is_integer()
+    # (an int is tested as one: float() of a huge one overflows)
+    return _number(v) and v >= 0 and (isinstance(v, int) or float(v).is_integer())
+
+
+def _positive(v: Any) -> bool:
+    return _number(v) and v > 0
 
 
 def _strings(v: Any) -> bool:
@@ -31,17 +40,30 @@ def _strings(v: Any) -> bool:
 # keyword -> (test, what it must be)
 EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
     **{k: ((lambda v: isinstance(v, str)), "a string")
-       for k in ("description", "title", "pattern", "format")},
+       for k in ("description", "title", "pattern", "format", "$ref")},
     **{k: ((lambda v: isinstance(v, bool)), "true or false")
        for k in ("nullable", "uniqueItems")},
-    **{k: (_number, "a number") for k in ("minimum", "maximum", "multipleOf")},
+    **{k: (_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum",
+                                          "exclusiveMaximum")},
+    "multipleOf": (_positive, "a number greater than 0"),
     **{k: (_count, "a whole number of at least 0")
        for k in ("minItems", "maxItems", "minLength", "maxLength", "minProperties",
                  "maxProperties")},
     "enum": ((lambda v: isinstance(v, list)), "a list"),
+    "required": (_strings, "a list of property names"),
     "propertyOrdering": (_strings, "a list of names"),
 }
 
+# Keywords another rule of the profile reports whatever their value (and fixes): where
+# that rule is in force, its finding is the one on a malformed value too.
+_OWNER = {"required": "OBJ006", "$ref": "REF005", "exclusiveMinimum": "CON001",
+          "exclusiveMaximum": "CON001"}
+# Keywords of one dialect only: elsewhere they are unknown keywords, any value allowed.
+# `nullable` is OpenAPI's (profiles with `nullable_keyword`); `propertyOrdering` Gemini's
+# (profiles that list it).
+_DIALECT = frozenset(("nullable", "propertyOrdering"))
+# Keywords holding a list of names: a wrong entry is reported (and removed) by itself.
+_NAME_LISTS = frozenset(("required", "propertyOrdering"))
 
 _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 
@@ -51,11 +73,23 @@ _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 # are tested without a call)
 _TYPE: dict[str, type | None] = {
     **{k: None for k in EXPECTED},
-    **{k: str for k in ("description", "title", "pattern", "format")},
+    **{k: str for k in ("description", "title", "pattern", "format", "$ref")},
     "nullable": bool, "uniqueItems": bool, "enum": list}
 
 
-def _wrong(node: Any) -> list[str]:
+def _in_force(key: str, ctx: NodeContext) -> bool:
+    """Whether VAL005 speaks for `key` in this run (not its owner, not another dialect's)."""
+    owner = _OWNER.get(key)
+    if owner is not None and owner in ctx.active:
+        return False
+    if key in _DIALECT:
+        profile = ctx.profile
+        return profile.nullable_keyword if key == "nullable" \
+            else key in profile.allowed_keywords
+    return True
+
+
+def _wrong(node: Any, ctx: NodeContext) -> list[str]:
     """The node's keywords with a value of the wrong type, in the order of EXPECTED."""
     if not isinstance(node, dict):
         return []
@@ -65,25 +99,69 @@ def _wrong(node: Any) -> list[str]:
         if k not in types:
             continue
         t = types[k]
-        if not (isinstance(v, t) if t is not None else EXPECTED[k][0](v)):
+        if not (isinstance(v, t) if t is not None else EXPECTED[k][0](v)) \
+                and _in_force(k, ctx):
             bad.append(k)
     if len(bad) > 1:
         bad.sort(key=_ORDER.__getitem__)
     return bad
 
 
+def _draft4_flag(key: str, node: dict[str, Any]) -> bool:
+    """`exclusiveMinimum: true` beside a numeric `minimum` (draft 4's spelling of an
+    exclusive bound), or `false` (draft 4's default): both have an exact 2020-12 form."""
+    value = node[key]
+    return value is False or (value is True and _number(node.get(_INCLUSIVE[key])))
+
+
+_INCLUSIVE = {"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}
+
+
 def detect_malformed_value(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    return [Hit(f"`{key}` is {value_text(node[key], 40)}; it must be {EXPECTED[key][1]}",
-                (key,), key, "lossy") for key in _wrong(node)]
+    hits = []
+    for key in _wrong(node, ctx):
+        value = node[key]
+        what = EXPECTED[key][1]
+        if key in _NAME_LISTS and isinstance(value, list):
+            hits += [Hit(f"`{key}` holds {value_text(v, 40)}; it must be {what}",
+                         (key, i), key, "lossy")
+                     for i, v in enumerate(value) if not isinstance(v, str)]
+        elif key in _INCLUSIVE and _draft4_flag(key, node):
+            hits.append(Hit(f"`{key}` is {value_text(value)} (draft 4); it must be {what}",
+                            (key,), key, "lossless"))
+        else:
+            hits.append(Hit(f"`{key}` is {value_text(value, 40)}; it must be {what}",
+                            (key,), key, "lossy"))
+    return hits
 
 
 def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
-    keys = _wrong(node)
+    keys = _wrong(node, ctx)
     if not keys:
         return None
     out = {k: v for k, v in node.items() if k not in keys}
-    return Fixed(out, tuple(Edit((k,), "lossy", f"removed `{k}`: {value_text(node[k], 40)} "
-                                                f"is not {EXPECTED[k][1]}") for k in keys))
+    edits = []
+    for k in keys:
+        value, what = node[k], EXPECTED[k][1]
+        if k in _NAME_LISTS and isinstance(value, list):
+            names = [v for v in value if isinstance(v, str)]
+            if names:
+                out[k] = names
+            edits.append(Edit((k,), "lossy", f"removed the entries of `{k}` that are not "
+                                             f"names: {value_text(value, 40)}"))
+        elif k in _INCLUSIVE and _draft4_flag(k, node):
+            inclusive = _INCLUSIVE[k]
+            if value is True:
+                out[k] = out.pop(inclusive)
+                edits.append(Edit((k,), "lossless", f"`{inclusive}` with `{k}: true` (draft "
+                                                    f"4) became `{k}: {out[k]}`"))
+            else:
+                edits.append(Edit((k,), "lossless", f"removed `{k}: false` (draft 4's "
+                                                    "default)"))
+        else:
+            edits.append(Edit((k,), "lossy", f"removed `{k}`: {value_text(value, 40)} is "
+                                             f"not {what}"))
+    return Fixed(out, tuple(edits))
 
 
 RULES: list[Rule] = [
@@ -92,21 +170,31 @@ RULES: list[Rule] = [
         reads_below=False,
         triggers=frozenset(EXPECTED),
         message="a keyword whose value has the wrong type", safety="lossy",
-        fix_title="Remove the keyword", detect=detect_malformed_value,
+        fix_title="Remove the keyword (or the entries that are not names)",
+        detect=detect_malformed_value,
         fix=fix_malformed_value,
         docs=RuleDocs(
-            what="`description`, `title`, `pattern` or `format` that is not a string; "
-                 "`nullable` or `uniqueItems` that is not a boolean; `minimum`, `maximum` or "
-                 "`multipleOf` that is not a number; a length or count bound that is not a "
-                 "whole number of at least 0; an `enum` that is not a list.",
+            what="`description`, `title`, `pattern`, `format` or `$ref` that is not a string; "
+                 "`uniqueItems` (and, in the OpenAPI profiles, `nullable`) that is not a "
+                 "boolean; a numeric bound that is not a number, or a `multipleOf` not above "
+                 "0; a length or count bound that is not a whole number of at least 0; an "
+                 "`enum` that is not a list; `required` (or Gemini's `propertyOrdering`) "
+                 "that is not a list of names. Where another rule of the profile reports the "
+                 "keyword whatever its value (`required` OBJ006, `$ref` REF005, exclusive "
+                 "bounds CON001), that rule's finding stands for it.",
             error="Invalid JSON payload received. Invalid value at "
-                  "'tools[0].function_declarations[0].parameters.maximum' (TYPE_DOUBLE)",
-            fix="Remove the keyword (lossy: what it was meant to say is unknown).",
+                  "'tools[0].function_declarations[0].parameters.maximum' (TYPE_DOUBLE); "
+                  "OpenAI: Invalid schema for function '<fn>': None is not of type 'array'.",
+            fix="Remove the keyword, or the entries of a list of names that are not names "
+                "(lossy: what it was meant to say is unknown). Draft 4's `exclusiveMinimum: "
+                "true` beside `minimum: 5` becomes `exclusiveMinimum: 5` (lossless).",
             before={"type": "object", "properties": {
                 "n": {"type": "integer", "maximum": {"value": 5}}}},
             after={"type": "object", "properties": {"n": {"type": "integer"}}},
             sources=("google-genai types.Schema field types",
-                     "tests/test_transform_properties.py"),
+                     "[OAI-09](../providers.md#oai-09), [ANT-05](../providers.md#ant-05)",
+                     "tests/test_transform_properties.py",
+                     "tests/test_malformed_any_profile.py"),
         ),
     ),
 ]
