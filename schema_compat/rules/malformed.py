@@ -167,6 +167,8 @@ def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES: list[Rule] = [
     Rule(
         code="VAL005", name="malformed-value", severity="error",
+        cases=(("draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum`, rewritten",
+                "equal", "kept"),),
         reads_below=False,
         triggers=frozenset(EXPECTED),
         message="a keyword whose value has the wrong type", safety="lossy",
