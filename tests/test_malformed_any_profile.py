@@ -97,6 +97,8 @@ def test_a_required_entry_that_is_no_name_is_an_error_at_its_path(
         errors = [(i["code"], i["path"]) for i in tools[name]["issues"]
                   if i["severity"] == "error"]
         assert (rule, path + below) in errors, (name, errors)
+        # one finding for one problem: VAL005 leaves `required` to OBJ006 where it is
+        assert {c for c, p in errors if p.startswith(path)} & {"OBJ006", "VAL005"} == {rule}
         assert tools[name]["status"] == "INCOMPATIBLE"
     # the sound tools are reported as usual, with no finding about `required` at all
     for name in ("first_ok", "last_ok"):
@@ -144,6 +146,25 @@ def test_lossless_only_says_what_malformed_value_it_leaves(
         assert code == 1
     if REQUIRED_JUNK[profile][0] == "VAL005":  # a lossy fix: refused here
         assert left == ["list_in_required", "object_in_required"]
+
+
+@pytest.mark.parametrize("profile", ["openai", "openai-strict", "anthropic"])
+def test_draft_4_boolean_exclusive_bounds_are_rewritten_losslessly(profile: str) -> None:
+    """2020-12 (Anthropic's meta-schema, provider-rules.md ANT-05) wants a number; draft 4's
+    `minimum: 5, exclusiveMinimum: true` says the same as `exclusiveMinimum: 5`. (The
+    profiles with CON001, which removes exclusive bounds whatever their value, leave it to
+    CON001.)"""
+    schema = {"type": "object", "properties": {
+        "n": {"type": "number", "minimum": 5, "exclusiveMinimum": True},
+        "m": {"type": "number", "maximum": 1, "exclusiveMaximum": False}}}
+    [result] = run_plan([ToolDef("t", schema)], make_plan(profile))
+    flagged = {(f.code, f.path, f.fix_safety) for f in result.findings}
+    assert {("VAL005", ("properties", "n", "exclusiveMinimum"), "lossless"),
+            ("VAL005", ("properties", "m", "exclusiveMaximum"), "lossless")} <= flagged
+    props = result.transformed_schema["properties"]
+    assert props["n"]["exclusiveMinimum"] == 5 and "minimum" not in props["n"]
+    assert props["m"]["maximum"] == 1 and "exclusiveMaximum" not in props["m"]
+    assert _meta_errors(result.transformed_schema) == set()
 
 
 def test_all_profiles_at_once_report_every_tool(tmp_path: Path) -> None:
