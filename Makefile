@@ -31,7 +31,7 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check schema_compat tests conformance benchmarks setup.py
+	$(BIN)/ruff check schema_compat tests interop conformance benchmarks setup.py
 	$(BIN)/mypy
 
 # The compiled build (setup.py: mypyc, opt-in with SCHEMA_COMPAT_COMPILE=1) is tested in a copy
@@ -62,7 +62,7 @@ fidelity: install ## Check each change's declared effect against sampled argumen
 		-p no:cacheprovider tests/test_fidelity_oracle.py tests/test_fidelity_corpus.py
 
 lint: install ## Run ruff on the package, the tests, the benchmarks and the conformance scripts
-	$(BIN)/ruff check schema_compat tests conformance benchmarks setup.py
+	$(BIN)/ruff check schema_compat tests interop conformance benchmarks setup.py
 
 typecheck: install ## Run mypy (strict) on the package
 	$(BIN)/mypy
