@@ -291,6 +291,31 @@ def test_an_upstream_that_ignores_eof_and_sigterm_is_stopped_with_the_proxy(tmp_
         time.sleep(0.05)
 
 
+def test_sigterm_stops_the_proxy_and_its_upstream() -> None:
+    """What a client does when the proxy does not exit by itself: SIGTERM ends the session
+    as closing stdin does, the upstream included."""
+    import signal
+
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--", PY, str(UPSTREAM)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=REPO_ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}).encode() + b"\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1  # the proxy's loop is running
+    [upstream] = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=5) == 0  # its own exit, not the signal's default (-15)
+    deadline = time.monotonic() + 5
+    while _alive(int(upstream)):
+        assert time.monotonic() < deadline, "the upstream outlived the proxy"
+        time.sleep(0.05)
+    proc.stdin.close()
+    proc.stdout.close()
+
+
 def test_an_unknown_provider_stops_the_started_upstream(tmp_path: Path) -> None:
     """The short cut starts the upstream before it knows the provider is wrong: the upstream
     is stopped, and the error is typer's one line."""
