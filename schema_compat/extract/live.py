@@ -396,13 +396,12 @@ def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
 
 async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = None,
                      started: Started | None = None) -> tuple[list[Any], ServerInfo]:
-    """List one server. `started`: a stdio server already running, whose --timeout began
-    when it was started."""
+    """List one server. `started`: a stdio server already running. Its --timeout counts from
+    here, as for any other server: the time the SDK took to load is ours, not the server's."""
     probe = probe or _Probe()
     _PROBE.set(probe)
     errlog: IO[str] | None = None
     owned = started is None
-    budget = timeout
     try:
         if spec.kind == "stdio":
             if started is None:
@@ -414,7 +413,6 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
                 if started.error is not None:
                     raise started.error
                 command, errlog, probe.spawned = spec.command, started.errlog, started.process
-                budget = max(timeout - (anyio.current_time() - started.at), 0.05)
             # Undecodable bytes become stray lines we count, not a dead transport.
             params = StdioServerParameters(command=command, args=list(spec.args),
                                            env=server_environment(spec), cwd=spec.cwd,
@@ -422,7 +420,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
         closed = False
         alive_at_close = False
         result: tuple[list[Any], ServerInfo] | None = None
-        with anyio.move_on_after(budget) as scope:
+        with anyio.move_on_after(timeout) as scope:
             if spec.kind == "sse":  # streamable HTTP reports a refused request itself, and
                 probe.stop = scope.cancel  # ignores a refused notification, as it should
             try:

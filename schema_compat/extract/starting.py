@@ -40,13 +40,12 @@ class LiveError(Exception):
 
 @dataclass
 class Started:
-    """A stdio server started ahead of the SDK: its process (or why there is none), the file
-    its stderr goes to, and when it started (`anyio.current_time()`)."""
+    """A stdio server started ahead of the SDK: its process (or why there is none), and the
+    file its stderr goes to."""
 
     process: Any
     errlog: IO[str]
     error: LiveError | None
-    at: float
 
 
 def resolve_command(spec: ServerSpec) -> str:
@@ -76,19 +75,18 @@ async def start(spec: ServerSpec) -> Started:
     """Start one stdio server as the SDK would (its own session, stderr to a file)."""
     # closed by `fetch_servers`: the server process holds its descriptor
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-    at = anyio.current_time()
     try:
         command = resolve_command(spec)
         process = await anyio.open_process([command, *spec.args], env=server_environment(spec),
                                            stderr=errlog, cwd=spec.cwd,
                                            start_new_session=True)
     except LiveError as exc:
-        return Started(None, errlog, exc, at)
+        return Started(None, errlog, exc)
     except OSError as exc:
         return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
                                                f"{exc.strerror or exc}",
-                                               "check the command and its permissions"), at)
-    return Started(process, errlog, None, at)
+                                               "check the command and its permissions"))
+    return Started(process, errlog, None)
 
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
