@@ -443,7 +443,7 @@ def test_without_the_live_extra_the_error_says_how_to_install_it() -> None:
     ModuleNotFoundError"."""
     import subprocess
 
-    blocked = ("import sys; sys.modules['anyio'] = None; sys.modules['mcp'] = None; "
+    blocked = ("import sys; sys.modules['mcp'] = None; "
                "from schema_compat.entry import main; sys.argv = ['schema-compat', 'check', "
                f"'--server', {EXAMPLE_CMD!r}]; main()")
     proc = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True,

@@ -10,6 +10,7 @@ start, then given the running processes.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -91,6 +92,7 @@ async def start(spec: ServerSpec) -> Started:
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
                width: int) -> tuple[list[LoadedSource], list[SourceError]]:
+    _require_sdk()
     started: dict[int, Started] = {}
     try:
         for i, spec in enumerate(specs):
@@ -106,6 +108,17 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                 with anyio.CancelScope(shield=True):
                     await one.process.wait()
             one.errlog.close()
+
+
+def _require_sdk() -> None:
+    """ImportError, before any server is started, when the MCP SDK is not installed (its
+    import takes a second; looking it up does not)."""
+    try:
+        found = importlib.util.find_spec("mcp.client.stdio")
+    except (ImportError, ValueError):  # ValueError: a parent module blocked in sys.modules
+        found = None
+    if found is None:
+        raise ImportError("No module named 'mcp'")
 
 
 def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
