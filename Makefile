@@ -28,6 +28,7 @@ $(STAMP): pyproject.toml $(INIT) | $(BIN)/python
 	@touch $(STAMP)
 
 install: $(STAMP) ## Create .venv (if missing) and install the package with dev extras
+	@echo "schema-compat is at $(CURDIR)/$(BIN)/schema-compat (not on PATH; README, Install: pipx install '.[live]' puts it there)"
 
 test: install ## Run the test suite, then ruff and mypy (all part of the gate)
 	$(BIN)/python -m pytest -q
@@ -181,5 +182,5 @@ playground: install site ## Test the web playground and the static site in headl
 		-p no:cacheprovider tests/browser
 
 clean: ## Remove .venv, .venv-bench, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(CONF) $(INTEROP) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) .cache/pipx .cache/pipx-venv $(CONF) $(INTEROP) $(COMPILED_TREE) .cache/bench .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
