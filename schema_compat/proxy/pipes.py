@@ -329,10 +329,15 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     tasks: list[asyncio.Future[None]] = []
     client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
     await client_writer.open()
-    relay = make_relay()  # imports the engine, while the upstream starts
-    # The engine's objects live as long as the proxy: out of the collector's sight, a full
-    # collection in the middle of a session does not pause the calls for as long.
-    gc.freeze()
+    # The engine is imported while the upstream starts, with the collector paused: its
+    # objects live as long as the proxy, so they are frozen out of the collector's sight
+    # (a full collection in the middle of a session then does not pause the calls as long).
+    gc.disable()
+    try:
+        relay = make_relay()
+    finally:
+        gc.freeze()
+        gc.enable()
     await _read_lines(proc.stdout, from_upstream, upstream_eof)
     await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
                       from_client, stop.set)
