@@ -12,6 +12,7 @@ references that point at each other twice per level inline to hundreds of megaby
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
@@ -190,7 +191,15 @@ class RefResolver:
             node = resolve_pointer(base, fragment)
         except LookupError:
             return RefTarget("unresolvable", reason=f"`{ref}` points to nothing in this schema")
+        if not isinstance(node, (dict, bool)):  # junk where a schema belongs is TYP008's
+            return RefTarget("unresolvable", reason=f"`{ref}` points to {_short(node)}, "
+                                                    "which is not a schema")
         return RefTarget("local", node)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def iter_refs(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
