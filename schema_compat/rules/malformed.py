@@ -37,27 +37,41 @@ def _strings(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
+def _name_lists(v: Any) -> bool:
+    return isinstance(v, dict) and all(_strings(x) for x in v.values())
+
+
+# Annotations and identifiers, whose value JSON Schema types too.
+_ANNOTATION_STRINGS = ("$schema", "$id", "$anchor", "$comment", "contentEncoding",
+                       "contentMediaType")
+_ANNOTATION_FLAGS = ("deprecated", "readOnly", "writeOnly")
+
 # keyword -> (test, what it must be)
 EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
     **{k: ((lambda v: isinstance(v, str)), "a string")
-       for k in ("description", "title", "pattern", "format", "$ref")},
+       for k in ("description", "title", "pattern", "format", "$ref", *_ANNOTATION_STRINGS)},
     **{k: ((lambda v: isinstance(v, bool)), "true or false")
-       for k in ("nullable", "uniqueItems")},
+       for k in ("nullable", "uniqueItems", *_ANNOTATION_FLAGS)},
     **{k: (_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum",
                                           "exclusiveMaximum")},
     "multipleOf": (_positive, "a number greater than 0"),
     **{k: (_count, "a whole number of at least 0")
        for k in ("minItems", "maxItems", "minLength", "maxLength", "minProperties",
-                 "maxProperties")},
-    "enum": ((lambda v: isinstance(v, list)), "a list"),
+                 "maxProperties", "minContains", "maxContains")},
+    **{k: ((lambda v: isinstance(v, list)), "a list") for k in ("enum", "examples")},
     "required": (_strings, "a list of property names"),
+    "dependentRequired": (_name_lists, "an object of lists of property names"),
     "propertyOrdering": (_strings, "a list of names"),
 }
 
 # Keywords another rule of the profile reports whatever their value (and fixes): where
 # that rule is in force, its finding is the one on a malformed value too.
 _OWNER = {"required": "OBJ006", "$ref": "REF005", "exclusiveMinimum": "CON001",
-          "exclusiveMaximum": "CON001"}
+          "exclusiveMaximum": "CON001", "examples": "ANN002", "dependentRequired": "OBJ005",
+          **{k: "ANN001" for k in ("$schema", "$id", "$anchor", "$comment")},
+          # the unknown-keyword rule, where the profile does not list the keyword
+          **{k: "ANN004" for k in ("contentEncoding", "contentMediaType", "minContains",
+                                   "maxContains", *_ANNOTATION_FLAGS)}}
 # Keywords of one dialect only: elsewhere they are unknown keywords, any value allowed.
 # `nullable` is OpenAPI's (profiles with `nullable_keyword`); `propertyOrdering` Gemini's
 # (profiles that list it).
@@ -73,14 +87,17 @@ _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 # are tested without a call)
 _TYPE: dict[str, type | None] = {
     **{k: None for k in EXPECTED},
-    **{k: str for k in ("description", "title", "pattern", "format", "$ref")},
-    "nullable": bool, "uniqueItems": bool, "enum": list}
+    **{k: str for k in ("description", "title", "pattern", "format", "$ref",
+                        *_ANNOTATION_STRINGS)},
+    **{k: bool for k in ("nullable", "uniqueItems", *_ANNOTATION_FLAGS)},
+    "enum": list, "examples": list}
 
 
 def _in_force(key: str, ctx: NodeContext) -> bool:
     """Whether VAL005 speaks for `key` in this run (not its owner, not another dialect's)."""
     owner = _OWNER.get(key)
-    if owner is not None and owner in ctx.active:
+    if owner is not None and owner in ctx.active and (
+            owner != "ANN004" or key not in ctx.profile.allowed_keywords):
         return False
     if key in _DIALECT:
         profile = ctx.profile
@@ -176,14 +193,19 @@ RULES: list[Rule] = [
         detect=detect_malformed_value,
         fix=fix_malformed_value,
         docs=RuleDocs(
-            what="`description`, `title`, `pattern`, `format` or `$ref` that is not a string; "
-                 "`uniqueItems` (and, in the OpenAPI profiles, `nullable`) that is not a "
-                 "boolean; a numeric bound that is not a number, or a `multipleOf` not above "
-                 "0; a length or count bound that is not a whole number of at least 0; an "
-                 "`enum` that is not a list; `required` (or Gemini's `propertyOrdering`) "
-                 "that is not a list of names. Where another rule of the profile reports the "
-                 "keyword whatever its value (`required` OBJ006, `$ref` REF005, exclusive "
-                 "bounds CON001), that rule's finding stands for it.",
+            what="`description`, `title`, `pattern`, `format`, `$ref` (or `$id`, "
+                 "`$schema`, `$anchor`, `$comment`, `contentEncoding`, `contentMediaType`) "
+                 "that is not a string; `uniqueItems`, `deprecated`, `readOnly`, `writeOnly` "
+                 "(and, in the OpenAPI profiles, `nullable`) that is not a boolean; a numeric "
+                 "bound that is not a number, or a `multipleOf` not above 0; a length or count "
+                 "bound that is not a whole number of at least 0; an `enum` or `examples` "
+                 "that is not a list; `required` (or Gemini's `propertyOrdering`) that is not "
+                 "a list of names, a `dependentRequired` that does not map names to such "
+                 "lists. Where another rule of the profile reports the keyword whatever its "
+                 "value (`required` OBJ006, `$ref` REF005, exclusive bounds CON001, "
+                 "`examples` ANN002, `dependentRequired` OBJ005, identifiers ANN001, "
+                 "keywords the profile does not list ANN004), that rule's finding stands for "
+                 "it.",
             error="Invalid JSON payload received. Invalid value at "
                   "'tools[0].function_declarations[0].parameters.maximum' (TYPE_DOUBLE); "
                   "OpenAI: Invalid schema for function '<fn>': None is not of type 'array'.",
