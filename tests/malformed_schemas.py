@@ -89,6 +89,10 @@ WHOLE: dict[str, st.SearchStrategy[Any]] = {
     "pattern": _NOT_STRING, "format": _NOT_STRING,
     "description": _NOT_STRING, "title": _NOT_STRING,
     "nullable": _NOT_BOOL, "uniqueItems": _NOT_BOOL,
+    "deprecated": _NOT_BOOL, "readOnly": _NOT_BOOL,
+    "examples": _NOT_LIST, "$comment": _NOT_STRING, "$id": _NOT_STRING,
+    "minContains": _NOT_COUNT,
+    "dependentRequired": st.sampled_from([None, "a", [], ["a"], {"a": "b"}, {"a": [1]}]),
 }
 
 # Values that are odd but valid: they must not crash anything, and need no finding.
@@ -133,7 +137,8 @@ def _composite(child: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 def _entry_junk(node: dict[str, Any], draw: Any) -> None:
     """Make one entry of one of the node's lists or maps malformed."""
-    choices = [k for k in ("required", "properties", "anyOf", "oneOf", "allOf", "type")
+    choices = [k for k in ("required", "properties", "anyOf", "oneOf", "allOf", "type",
+                           "$defs")
                if isinstance(node.get(k), (list, dict)) and node[k]]
     if not choices:
         return
