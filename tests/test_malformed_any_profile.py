@@ -169,6 +169,22 @@ def test_draft_4_boolean_exclusive_bounds_are_rewritten_losslessly(profile: str)
     assert _meta_errors(result.transformed_schema) == set()
 
 
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: f"{p.profile.name}-{p.lossless_only}")
+@pytest.mark.parametrize("junk", [None, [[]], "string"])
+def test_a_reference_to_junk_is_unresolvable_not_inlined(plan: Plan, junk: Any) -> None:
+    """Found by the property test: the inliner took `$defs: {D: null}` for the target's
+    schema and crashed on it."""
+    schema = {"type": "object", "properties": {"b": {"$ref": "#/$defs/D"}},
+              "$defs": {"D": junk}}
+    [result] = run_plan([ToolDef("t", schema)], plan)
+    found = {(f.code, f.path) for f in result.findings}
+    assert ("TYP008", ("$defs", "D")) in found
+    if "REF005" in plan.codes:
+        assert ("REF005", ("properties", "b", "$ref")) in found
+        assert "which is not a schema" in next(
+            f.message for f in result.findings if f.code == "REF005")
+
+
 def test_all_profiles_at_once_report_every_tool(tmp_path: Path) -> None:
     code, out, err = run_main(main, ["check", "--json", "-p", "all", str(_listing(tmp_path))])
     assert (code, err) == (1, "")
