@@ -44,14 +44,17 @@ class _Lines:
     """Write-side of a pipe: non-blocking through asyncio when the file is a pipe, plain
     blocking writes otherwise (a regular file, or a platform asyncio cannot pipe on).
 
-    Lines written while the loop works through what it has read go out together, in one
-    write once it is done: a burst of 50 requests costs the upstream one read, not 50."""
+    Lines written while a chunk that was read is handled go out together, in one write once
+    it is (`batching`, set by `_LineReader`): a burst of 50 requests costs the upstream one
+    read, not 50. Lines written elsewhere (a timeout's error) go out in the loop's next pass.
+    """
 
     def __init__(self, fileobj: IO[bytes]) -> None:
         self.fileobj = fileobj
         self.transport: asyncio.WriteTransport | None = None
         self.closed = False
         self.buffer: list[bytes] = []
+        self.batching = False
 
     async def open(self) -> None:
         loop = asyncio.get_running_loop()
@@ -63,7 +66,7 @@ class _Lines:
     def write(self, data: bytes) -> None:
         if self.closed:
             return
-        if not self.buffer:
+        if not self.buffer and not self.batching:
             asyncio.get_running_loop().call_soon(self.flush)
         self.buffer.append(data)
 
@@ -108,8 +111,9 @@ class _LineReader(asyncio.Protocol):
     """The read side of a pipe, cut into lines handed to `on_line` as they arrive, in the
     loop's own callback: no task wakes per line. `on_eof` once the pipe ends."""
 
-    def __init__(self, on_line: Callable[[bytes], None], on_eof: Callable[[], None]) -> None:
-        self.on_line, self.on_eof = on_line, on_eof
+    def __init__(self, on_line: Callable[[bytes], None], on_eof: Callable[[], None],
+                 writers: tuple[_Lines, ...]) -> None:
+        self.on_line, self.on_eof, self.writers = on_line, on_eof, writers
         self.partial: list[bytes] = []  # a line's beginning, in the chunks it came in
         self.size = 0
         self.ended = False
@@ -128,8 +132,15 @@ class _LineReader(asyncio.Protocol):
         tail = lines.pop()
         if tail:
             self.partial, self.size = [tail], len(tail)
-        for line in lines:
-            self.on_line(line)
+        for writer in self.writers:
+            writer.batching = True
+        try:
+            for line in lines:
+                self.on_line(line)
+        finally:
+            for writer in self.writers:
+                writer.batching = False
+                writer.flush()
 
     def eof_received(self) -> bool:
         self.connection_lost(None)
@@ -145,11 +156,11 @@ class _LineReader(asyncio.Protocol):
 
 
 async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
-                      on_eof: Callable[[], None]) -> None:
+                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> None:
     """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
     cannot read without blocking (a regular file, /dev/null)."""
     loop = asyncio.get_running_loop()
-    protocol = _LineReader(on_line, on_eof)
+    protocol = _LineReader(on_line, on_eof, writers)
     try:
         await loop.connect_read_pipe(lambda: protocol, fileobj)
         return
@@ -338,9 +349,10 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     finally:
         gc.freeze()
         gc.enable()
-    await _read_lines(proc.stdout, from_upstream, upstream_eof)
+    writers = (client_writer, up_writer)
+    await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
     await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
-                      from_client, stop.set)
+                      from_client, stop.set, writers)
     if os.name == "posix":
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     tasks.append(asyncio.ensure_future(watchdog()))
