@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +24,13 @@ from ..model import SourceError
 
 __all__ = [
     "CONFIG_CANDIDATES",
+    "CommandError",
     "ConfigError",
     "ServerSpec",
     "discover_configs",
     "load_config",
     "parse_command",
+    "resolve_command",
     "server_environment",
 ]
 
@@ -70,6 +73,37 @@ def server_environment(spec: ServerSpec, environ: Mapping[str, str] | None = Non
     """
     base = os.environ if environ is None else environ
     return {**base, **spec.env}
+
+
+class CommandError(Exception):
+    """A stdio server's command cannot be run: what is wrong, and how to fix it."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def resolve_command(spec: ServerSpec, environ: Mapping[str, str]) -> str:
+    """The command to start, checked first (looked up on the PATH of `environ`, the
+    environment it will run in), so that a typo reads as one, not as a server that died."""
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise CommandError(f"working directory {spec.cwd} does not exist",
+                           "fix --cwd (or the server's cwd in the config)")
+    command = spec.command
+    if os.sep in command:
+        where = command if os.path.isabs(command) or spec.cwd is None else \
+            os.path.join(spec.cwd, command)
+        if not os.path.exists(where):
+            raise CommandError(f"command not found: {command}",
+                               "check the path, or install the server")
+        if not os.access(where, os.X_OK) or os.path.isdir(where):
+            raise CommandError(f"command is not executable: {command}",
+                               "check its permissions (chmod +x)")
+        return command
+    found = shutil.which(command, path=environ.get("PATH", os.defpath))
+    if found is None:
+        raise CommandError(f"command not found: {command}", "install it, or give its full path")
+    return found
 
 
 class ConfigError(ValueError):

@@ -43,7 +43,7 @@ from .. import __version__
 from ..model import ServerInfo, SourceError
 from .config import ServerSpec, server_environment
 from .files import LoadedSource, SourceLoadError, _from_document
-from .starting import LiveError, Started, fetch_servers, resolve_command
+from .starting import LiveError, Started, fetch_servers, resolved
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 
@@ -405,7 +405,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
     try:
         if spec.kind == "stdio":
             if started is None:
-                command = resolve_command(spec)
+                command = resolved(spec, server_environment(spec))
                 # closed in `finally`: the SDK hands its descriptor to the server process
                 errlog = tempfile.TemporaryFile(  # noqa: SIM115
                     "w+", encoding="utf-8", errors="replace")

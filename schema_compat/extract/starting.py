@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
-import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,13 +19,13 @@ from typing import IO, TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 
-from .config import ServerSpec, server_environment
+from .config import CommandError, ServerSpec, resolve_command, server_environment
 
 if TYPE_CHECKING:
     from ..model import SourceError
     from .files import LoadedSource
 
-__all__ = ["LiveError", "Started", "fetch_servers", "resolve_command"]
+__all__ = ["LiveError", "Started", "fetch_servers", "resolved"]
 
 
 class LiveError(Exception):
@@ -49,36 +47,22 @@ class Started:
     error: LiveError | None
 
 
-def resolve_command(spec: ServerSpec) -> str:
-    """The command to run, checked first so that a typo reads as one, not as a crash."""
-    if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise LiveError(f"working directory {spec.cwd} does not exist",
-                        "fix --cwd (or the server's cwd in the config)")
-    command = spec.command
-    path = spec.env.get("PATH", os.environ.get("PATH", os.defpath))
-    if os.sep in command:
-        where = command if os.path.isabs(command) or spec.cwd is None else \
-            os.path.join(spec.cwd, command)
-        if not os.path.exists(where):
-            raise LiveError(f"command not found: {command}",
-                            "check the path, or install the server")
-        if not os.access(where, os.X_OK) or os.path.isdir(where):
-            raise LiveError(f"command is not executable: {command}",
-                            "check its permissions (chmod +x)")
-        return command
-    if shutil.which(command, path=path) is None:
-        raise LiveError(f"command not found: {command}",
-                        "install it, or give its full path")
-    return command
+def resolved(spec: ServerSpec, environ: dict[str, str]) -> str:
+    """`resolve_command`, its refusal as a LiveError."""
+    try:
+        return resolve_command(spec, environ)
+    except CommandError as exc:
+        raise LiveError(exc.message, exc.hint) from None
 
 
 async def start(spec: ServerSpec) -> Started:
     """Start one stdio server as the SDK would (its own session, stderr to a file)."""
     # closed by `fetch_servers`: the server process holds its descriptor
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+    environ = server_environment(spec)
     try:
-        command = resolve_command(spec)
-        process = await anyio.open_process([command, *spec.args], env=server_environment(spec),
+        command = resolved(spec, environ)
+        process = await anyio.open_process([command, *spec.args], env=environ,
                                            stderr=errlog, cwd=spec.cwd,
                                            start_new_session=True)
     except LiveError as exc:

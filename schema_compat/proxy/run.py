@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import subprocess
 import sys
 from typing import IO, Any
 
-from ..extract.config import ServerSpec, server_environment
+from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
 from .relay import Relay
 
 __all__ = ["Proxy", "exit_now", "serve", "start"]
@@ -27,28 +26,6 @@ class _Refused(Exception):
     def __init__(self, message: str, hint: str) -> None:
         super().__init__(message)
         self.message, self.hint = message, hint
-
-
-def _resolve_command(spec: ServerSpec, env: dict[str, str]) -> str:
-    """The upstream command, checked before it is started: a missing command or working
-    directory is a one-line error, not a client that sees the proxy die."""
-    if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise _Refused(f"working directory {spec.cwd} does not exist", "fix --cwd")
-    command = spec.command
-    if os.sep in command:
-        where = command if os.path.isabs(command) or spec.cwd is None else \
-            os.path.join(spec.cwd, command)
-        if not os.path.exists(where):
-            raise _Refused(f"command not found: {command}",
-                           "check the path, or install the server")
-        if not os.access(where, os.X_OK) or os.path.isdir(where):
-            raise _Refused(f"command is not executable: {command}",
-                           "check its permissions (chmod +x)")
-        return command
-    found = shutil.which(command, path=env.get("PATH", os.defpath))
-    if found is None:
-        raise _Refused(f"command not found: {command}", "install it, or give its full path")
-    return found
 
 
 def exit_now(code: int) -> None:
@@ -131,13 +108,13 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
         return Proxy(spec, sink, None)
     env = server_environment(spec)
     try:
-        command = _resolve_command(spec, env)
+        command = resolve_command(spec, env)
         try:
             proc = _start_upstream([command, *spec.args], env, spec.cwd, sink)
         except OSError as exc:
             raise _Refused(f"cannot start {spec.command}: {exc.strerror or exc}",
                            "check the command and its permissions") from None
-    except _Refused as exc:
+    except (_Refused, CommandError) as exc:
         print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
         if sink is not sys.stderr:
             sink.close()
