@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Accepts, Safety
 from ..schema.jsoncopy import json_copy
-from ..schema.merge import Merged, join_text, merge_exact
+from ..schema.merge import Merged, join_text, merge_exact, merge_types
 from ..schema.refs import local_target
 from ..schema.walker import children
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -785,31 +785,11 @@ def _merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 out[k] = [x for x in out[k] if x in v]
             elif k in ("description", "title", "default", "examples", "$comment"):
                 continue  # the node's own annotation wins
-            elif k == "type" and (both := _merge_types(out[k], v)) is not None:
+            elif k == "type" and (both := merge_types(out[k], v)) is not None:
                 out[k] = both
             else:
                 conflicts.append(f"{k}: {value_text(out[k], 30)} vs {value_text(v, 30)}")
     return out, conflicts
-
-
-def _merge_types(a: Any, b: Any) -> str | list[str] | None:
-    """The types both `a` and `b` allow (a string or a list each; `integer` is within
-    `number`), or None when they share none or are not type names."""
-    first = [a] if isinstance(a, str) else a
-    second = [b] if isinstance(b, str) else b
-    if not (isinstance(first, list) and isinstance(second, list)
-            and all(isinstance(t, str) for t in [*first, *second])):
-        return None
-    both: list[str] = []
-    for t in first:
-        if t in second or (t == "integer" and "number" in second):
-            both.append(t)
-        elif t == "number" and "integer" in second:
-            both.append("integer")
-    both = list(dict.fromkeys(both))
-    if not both:
-        return None
-    return both[0] if len(both) == 1 else both
 
 
 def _num(v: Any) -> bool:
