@@ -44,8 +44,10 @@ def _ask(shell: str, home: Path, **extra: str) -> list[str]:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_bash_completion_installs_from_bash_and_completes_commands_and_providers(
         tmp_path: Path) -> None:
-    # run from bash, as a user would: the shell is detected from the parent process
-    install = subprocess.run(["bash", "-c", "schema-compat --install-completion"],
+    # run from bash, as a user would: the shell is detected from the parent process (a
+    # second command keeps bash from exec'ing the first in its place, which would leave
+    # whatever started bash, e.g. make's sh, as the parent)
+    install = subprocess.run(["bash", "-c", "schema-compat --install-completion; exit $?"],
                              env=_env(tmp_path), capture_output=True, text=True, timeout=60,
                              check=False)
     assert install.returncode == 0, install.stderr
