@@ -1,6 +1,6 @@
 """Gemini API `functionDeclarations[].parameters`: the OpenAPI-3.0 subset `Schema` object.
 
-Field list from google/ai/generativelanguage/v1beta/content.proto (see provider-rules.md
+Field list from google/ai/generativelanguage/v1beta/content.proto (see docs/providers.md
 §1.1). Unions are merged away although the API has taken `anyOf` since 2025-04: clients
 that predate it (LangChain's converter) still refuse them.
 """
@@ -59,7 +59,7 @@ GEMINI = Profile(
     opaque_keywords=OPAQUE,
     sources=(
         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto",
-        "provider-rules.md §1.1-1.4",
+        "docs/providers.md §1.1-1.4",
     ),
     notes="The default profile. No references, no unions, string-only enums, a fixed set of "
           "formats.",

@@ -1,6 +1,6 @@
 """Gemini API `functionDeclarations[].parametersJsonSchema`: JSON Schema with limits.
 
-Only `responseJsonSchema` has a documented keyword list (provider-rules.md GJS-02); keywords
+Only `responseJsonSchema` has a documented keyword list (docs/providers.md GJS-02); keywords
 outside it are believed ignored, not rejected, so those rules are warnings here.
 """
 
@@ -43,7 +43,7 @@ GEMINI_JSON = Profile(
         "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
     }),
     sources=("googleapis/googleapis generative_service.proto response_json_schema",
-             "provider-rules.md §1.5"),
+             "docs/providers.md §1.5"),
     notes="References, unions, null types and additionalProperties are kept; references "
           "are checked and unlisted keywords described.",
 )

@@ -25,7 +25,7 @@ PORTABLE = GEMINI._replace(
               "characters",
     max_tools=128,
     max_description=1024,
-    sources=("provider-rules.md §7 (Tool-name rules side by side, request-level limits)",),
+    sources=("docs/providers.md §7 (Tool-name rules side by side, request-level limits)",),
     notes="Accepted by gemini, vertex, openai and anthropic (non-strict): gemini's schema "
           "rules with the strictest name, tool-count and description limits.",
 )
