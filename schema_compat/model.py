@@ -238,7 +238,7 @@ class RequestLimit(NamedTuple):
     label: str  # "tools", "strict tools", "strict optional parameters", ...
     used: int
     limit: int
-    source: str  # the provider-rules.md rule id
+    source: str  # the docs/providers.md rule id
     # the tools that push it over ("server/tool"): each one whose own share takes the sum
     # past the limit, and every later one adding to it
     over_by: tuple[str, ...] = ()

@@ -1,7 +1,7 @@
 """Per-request limits: what one request may hold, summed over its tools.
 
 A client sends the tools of all its servers in one request, so these limits are per
-request, not per tool (provider-rules.md §7 "Request-level limits side by side"):
+request, not per tool (docs/providers.md §7 "Request-level limits side by side"):
 
 - Anthropic strict tool use (ANTS-05, structured-outputs#schema-complexity-limits): at most
   20 tools with `strict: true`, 24 optional parameters and 16 parameters using `anyOf` or a

@@ -1,7 +1,7 @@
 """Provider-ready output: exactly the `tools` value of a provider's request body, with the
 plan's names and strict flags, so a client builder can send it as it is.
 
-Shapes (provider-rules.md OAI-14, §4.1, §1; each checked in the tests against the
+Shapes (docs/providers.md OAI-14, §4.1, §1; each checked in the tests against the
 provider's official SDK types):
 
 - `openai-chat`: `[{"type": "function", "function": {name, description, parameters,

@@ -76,7 +76,7 @@ def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
             server_name(t.source) if t.source else "(tools)", 0) + 1
     servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
     return (f"{len(tools)} tools in one request; {profile.name} accepts at most {limit} "
-            f"({COUNT_SOURCES.get(profile.name, 'provider-rules.md')}): drop "
+            f"({COUNT_SOURCES.get(profile.name, 'docs/providers.md')}): drop "
             f"{len(tools) - limit} or more. By server: {servers}. Choose with --tool / "
             "--exclude-tool GLOB (a tool's name or server/tool), or `tools` / "
             "`exclude-tools` in the settings file")
