@@ -38,6 +38,13 @@ USUAL_EFFECT: dict[str, tuple[Accepts, Told]] = {
     "lossy": ("changed", "lost")}
 
 
+def effect_of(safety: Safety, accepts: Accepts | None, told: Told | None
+              ) -> tuple[Accepts, Told]:
+    """The effect declared, each part not declared being `safety`'s usual one."""
+    usual = USUAL_EFFECT[safety]
+    return (accepts or usual[0], told or usual[1])
+
+
 def safety_of(accepts: str, told: str) -> Safety:
     """The safety class of an effect, which it defines: lossless when the arguments
     accepted are equal and nothing the model was told is lost; hinted when they are wider
@@ -147,8 +154,7 @@ class Finding(NamedTuple):
     def fix_effect(self) -> tuple[Accepts, Told] | None:
         if self.fix_safety is None:
             return None
-        usual = USUAL_EFFECT[self.fix_safety]
-        return (self.fix_accepts or usual[0], self.fix_told or usual[1])
+        return effect_of(self.fix_safety, self.fix_accepts, self.fix_told)
 
 
 class Change(NamedTuple):
@@ -167,8 +173,7 @@ class Change(NamedTuple):
 
     @property
     def effect(self) -> tuple[Accepts, Told]:
-        usual = USUAL_EFFECT[self.safety]
-        return (self.accepts or usual[0], self.told or usual[1])
+        return effect_of(self.safety, self.accepts, self.told)
 
 
 # How far a tool is from being accepted: "compatible" needs nothing; the other values name

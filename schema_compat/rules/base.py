@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ..model import USUAL_EFFECT, Accepts, Path, Safety, Severity, Told, safety_of
+from ..model import Accepts, Path, Safety, Severity, Told, effect_of, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
@@ -85,8 +85,7 @@ class Edit(NamedTuple):
 
     @property
     def effect(self) -> tuple[Accepts, Told]:
-        usual = USUAL_EFFECT[self.safety]
-        return (self.accepts or usual[0], self.told or usual[1])
+        return effect_of(self.safety, self.accepts, self.told)
 
     @property
     def class_(self) -> Safety:
@@ -101,8 +100,7 @@ def effect_of_hit(safety: Safety | None, accepts: Accepts | None, told: Told | N
     """A finding's fix: its safety class and effect, from what the hit or rule declared."""
     if safety is None:
         return None
-    usual = USUAL_EFFECT[safety]
-    a, t = accepts or usual[0], told or usual[1]
+    a, t = effect_of(safety, accepts, told)
     return (safety if accepts is None and told is None else safety_of(a, t)), a, t
 
 
@@ -205,8 +203,7 @@ class Rule(NamedTuple):
     def effect(self) -> tuple[Accepts, Told] | None:
         if self.safety is None:
             return None
-        usual = USUAL_EFFECT[self.safety]
-        return (self.accepts or usual[0], self.told or usual[1])
+        return effect_of(self.safety, self.accepts, self.told)
 
     @property
     def family(self) -> str:
