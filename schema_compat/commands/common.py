@@ -334,26 +334,9 @@ def per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None
 
 def per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
     """A function giving each tool its plan: the base rules less its per-tool ignores."""
-    import fnmatch
+    from ..planner.request import tool_plans
 
-    from ..engine import Plan as PlanType
-
-    cache: dict[frozenset[str], PlanType] = {}
-
-    def plan_for(tool: Any) -> PlanType:
-        drop = frozenset(c for pattern, codes in per_tool.items()
-                         if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
-        if not drop:
-            return plan
-        if drop not in cache:
-            from ..rules.registry import select_codes
-
-            codes = [c for c in select_codes(plan.profile, None, sorted(drop))
-                     if c in plan.codes]
-            cache[drop] = PlanType(plan.profile, codes, plan.lossless_only)
-        return cache[drop]
-
-    return plan_for
+    return tool_plans(plan, per_tool)
 
 
 def write_file(path: str, text: str | Iterable[str]) -> None:

@@ -131,7 +131,7 @@ def strict_flag(profile: Profile) -> bool | None:
     return None
 
 
-def _tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
+def tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
                 ) -> Callable[[ToolDef], EnginePlan] | None:
     """Each tool's rules: the base plan's less the codes its per-tool ignores name (a
     tool-name glob -> rule codes, as the settings file's `per-tool-ignores`)."""
@@ -187,7 +187,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         raise PlanError(count_error(chosen, profile, limit))
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
     base = make_plan(profile, select_rules, ignore, lossless_only)
-    results = run_plan(chosen, base, _tool_plans(base, per_tool_ignores))
+    results = run_plan(chosen, base, tool_plans(base, per_tool_ignores))
     budget = strict_budget(profile)
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
@@ -201,7 +201,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         if fallback:
             fallback_plan = make_plan(budget.fallback, select_rules, ignore, lossless_only)
             plain = run_plan([chosen[i] for i in fallback], fallback_plan,
-                             _tool_plans(fallback_plan, per_tool_ignores))
+                             tool_plans(fallback_plan, per_tool_ignores))
             for i, r in zip(fallback, plain, strict=True):
                 results[i] = r
     prefix: NamePrefix = name_prefix
