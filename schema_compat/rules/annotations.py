@@ -1,4 +1,8 @@
-"""Keywords that annotate rather than constrain, and the catch-all for unknown fields.
+"""ANN: keywords that annotate rather than constrain, and the catch-all for unknown fields.
+
+Annotations (metadata, `examples`, `x-*` extensions, `default` where strict mode refuses
+it) tell the model something but restrict no value, so removing them loses nothing the
+provider would enforce: what they said moves into the description where it matters.
 
 The catch-all runs last and leaves alone every keyword another rule of the profile claims,
 so each keyword is reported once, by the rule that knows what it means.
@@ -10,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .dropping import drop_rule
+from .dropping import Drop, drop_rule
 from .effects import drop_safety
 from .hints import value_text, values_text, with_hint
 
@@ -67,13 +71,24 @@ def _text(k: str, v: Any) -> str | None:
     return describe(v) if describe else f"{k}: {value_text(v, 60)}."
 
 
-def detect_unknown(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_extension_keyword(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return (Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
+            for k in (node if isinstance(node, dict) else {}) if k.startswith("x-"))
+
+
+def fix_extension_keyword(node: Any, ctx: NodeContext) -> Fixed | None:
+    return Fixed({k: v for k, v in node.items() if not k.startswith("x-")},
+                 tuple(Edit((k,), "lossless", f"removed `{k}`") for k in node
+                       if k.startswith("x-")))
+
+
+def detect_unknown_keyword(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for k in _unknown(node, ctx):
         yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k,
                   *drop_safety(k, node[k], bool(_text(k, node[k])), node))
 
 
-def fix_unknown(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_unknown_keyword(node: Any, ctx: NodeContext) -> Fixed | None:
     keys = _unknown(node, ctx)
     if not keys:
         return None
@@ -97,11 +112,36 @@ def _examples_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     return None
 
 
+_SCHEMA_METADATA = Drop(METADATA, "`{keyword}` is not a field of the provider's schema", None)
+
+
+def detect_schema_metadata(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _SCHEMA_METADATA.detect(node, ctx)
+
+
+def fix_schema_metadata(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _SCHEMA_METADATA.fix(node, ctx)
+
+
+_EXAMPLES = Drop(("examples",),
+                 "`{keyword}` is not a field of the provider's schema",
+                 _examples_hint)
+
+
+def detect_examples(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _EXAMPLES.detect(node, ctx)
+
+
+def fix_examples(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _EXAMPLES.fix(node, ctx)
+
+
 RULES: list[Rule] = [
     drop_rule(
-        code="ANN001", name="schema-metadata", keywords=METADATA,
-        message="`{keyword}` is not a field of the provider's schema", hint=None,
-        safety="lossless", fix_title="Remove it",
+        code="ANN001", name="schema-metadata", drop=_SCHEMA_METADATA,
+        detect=detect_schema_metadata, fix=fix_schema_metadata,
+        safety="lossless",
+        fix_title="Remove it",
         docs=RuleDocs(
             what="Document metadata (`$schema`, `$id`, `$anchor`, `$comment`, …). It says "
                  "nothing the model needs.",
@@ -115,8 +155,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="ANN002", name="examples", keywords=("examples",),
-        message="`{keyword}` is not a field of the provider's schema", hint=_examples_hint,
+        code="ANN002", name="examples", drop=_EXAMPLES,
+        detect=detect_examples, fix=fix_examples,
         docs=RuleDocs(
             what="`examples` (a list). Gemini has only a singular `example`, at the root.",
             error='Invalid JSON payload received. Unknown name "examples" …',
@@ -133,13 +173,7 @@ RULES: list[Rule] = [
         gate=_has_extension,
         message="`x-*` extension keys are not fields of the provider's schema",
         safety="lossless", fix_title="Remove them",
-        detect=lambda node, ctx: (
-            Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
-            for k in (node if isinstance(node, dict) else {}) if k.startswith("x-")),
-        fix=lambda node, ctx: Fixed(
-            {k: v for k, v in node.items() if not k.startswith("x-")},
-            tuple(Edit((k,), "lossless", f"removed `{k}`") for k in node
-                  if k.startswith("x-"))),
+        detect=detect_extension_keyword, fix=fix_extension_keyword,
         docs=RuleDocs(
             what="Vendor extension keys such as `x-mcp-header` or `x-order`.",
             error='Invalid JSON payload received. Unknown name "x-mcp-header" at …',
@@ -154,7 +188,7 @@ RULES: list[Rule] = [
         gate=_may_be_unknown,
         message="keyword is not a field of the provider's schema", safety="hinted",
         fix_title="Remove it, keeping its meaning in `description`",
-        detect=detect_unknown, fix=fix_unknown,
+        detect=detect_unknown_keyword, fix=fix_unknown_keyword,
         docs=RuleDocs(
             what="Any other keyword the provider's schema does not have (`deprecated`, "
                  "`readOnly`, `contentMediaType`, a misspelling, …). Runs after every other "
@@ -171,3 +205,36 @@ RULES: list[Rule] = [
     ),
 ]
 
+
+
+# --- ANN005: `default` under strict mode --------------------------------------------------
+
+_DEFAULT_IN_STRICT = Drop(("default",), "`{keyword}` is not permitted in strict mode",
+                          lambda k, v, n: f"Default: {value_text(v)}.")
+
+
+def detect_default_in_strict(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _DEFAULT_IN_STRICT.detect(node, ctx)
+
+
+def fix_default_in_strict(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _DEFAULT_IN_STRICT.fix(node, ctx)
+
+
+RULES.append(drop_rule(
+    code="ANN005", name="default-in-strict", drop=_DEFAULT_IN_STRICT,
+    detect=detect_default_in_strict, fix=fix_default_in_strict, severity="warning",
+    docs=RuleDocs(
+        what="`default` under OpenAI strict mode. The docs do not list it; refusals are "
+             "observed in issues, so this is a warning.",
+        error="Invalid schema for function 'f': In context=('properties', 'error'), "
+              "'default' is not permitted.",
+        fix="Remove it; the description states the default.",
+        before={"type": "object", "properties": {"n": {"type": "integer", "default": 3}},
+                "required": ["n"], "additionalProperties": False},
+        after={"type": "object", "properties": {"n": {"type": "integer",
+                                                      "description": "Default: 3."}},
+               "required": ["n"], "additionalProperties": False},
+        sources=("[OAIS-08](../providers.md#oais-08)", "makenotion/notion-mcp-server#102"),
+    ),
+))

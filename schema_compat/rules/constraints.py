@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .dropping import drop_rule
+from .dropping import Drop, drop_rule
 from .hints import summarize, value_text, with_hint
 
 _EXCL = {"exclusiveMinimum": ("minimum", "greater than"),
@@ -131,6 +131,49 @@ def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
                             f"tuple `{key}` → one `items` schema; positions described"),))
 
 
+_MULTIPLE_OF = Drop(("multipleOf",),
+                    "`{keyword}` is not a field of the provider's schema",
+                    lambda k, v, n: f"Must be a multiple of {value_text(v)}.")
+
+
+def detect_multiple_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _MULTIPLE_OF.detect(node, ctx)
+
+
+def fix_multiple_of(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _MULTIPLE_OF.fix(node, ctx)
+
+
+_UNIQUE_ITEMS = Drop(("uniqueItems",),
+                     "`{keyword}` is not a field of the provider's schema",
+                     lambda k, v, n: "Items must be unique." if v is True else None)
+
+
+def detect_unique_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _UNIQUE_ITEMS.detect(node, ctx)
+
+
+def fix_unique_items(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _UNIQUE_ITEMS.fix(node, ctx)
+
+
+_CONTAINS = Drop(
+    ("contains", "minContains", "maxContains"),
+    "`{keyword}` is not a field of the provider's schema",
+    lambda k, v, n: (f"Must contain at least one {summarize(v)}."
+                     if k == "contains" else None))
+
+
+
+
+def detect_contains(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _CONTAINS.detect(node, ctx)
+
+
+def fix_contains(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _CONTAINS.fix(node, ctx)
+
+
 RULES: list[Rule] = [
     Rule(
         code="CON001", name="exclusive-bound", severity="error",
@@ -158,9 +201,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="CON002", name="multiple-of", keywords=("multipleOf",),
-        message="`{keyword}` is not a field of the provider's schema",
-        hint=lambda k, v, n: f"Must be a multiple of {value_text(v)}.",
+        code="CON002", name="multiple-of", drop=_MULTIPLE_OF,
+        detect=detect_multiple_of, fix=fix_multiple_of,
         docs=RuleDocs(
             what="`multipleOf`.",
             error='Invalid JSON payload received. Unknown name "multipleOf" …',
@@ -173,10 +215,9 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="CON003", name="unique-items", keywords=("uniqueItems",),
+        code="CON003", name="unique-items", drop=_UNIQUE_ITEMS,
+        detect=detect_unique_items, fix=fix_unique_items,
         reads_below=False,
-        message="`{keyword}` is not a field of the provider's schema",
-        hint=lambda k, v, n: "Items must be unique." if v is True else None,
         docs=RuleDocs(
             what="`uniqueItems` (Python `set[...]`, Zod sets).",
             error='Invalid JSON payload received. Unknown name "uniqueItems" …',
@@ -190,10 +231,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="CON004", name="contains", keywords=("contains", "minContains", "maxContains"),
-        message="`{keyword}` is not a field of the provider's schema",
-        hint=lambda k, v, n: (f"Must contain at least one {summarize(v)}."
-                              if k == "contains" else None),
+        code="CON004", name="contains", drop=_CONTAINS,
+        detect=detect_contains, fix=fix_contains,
         docs=RuleDocs(
             what="`contains` and its counts.",
             error='Invalid JSON payload received. Unknown name "contains" …',

@@ -1,7 +1,9 @@
 """The common fix: remove keywords the provider cannot take, describing what they said.
 
-Many rules differ only in which keywords they remove and how the description words them,
-so they are built from this one factory rather than written out again.
+Many rules differ only in which keywords they remove and how the description words them.
+A `Drop` holds that difference and does the work; each rule's family module names its own
+`detect_<rule-name>`/`fix_<rule-name>` that hand over to it, so that a rule's code still
+leads to functions named after it in its family's file.
 """
 
 from __future__ import annotations
@@ -10,44 +12,51 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model import Accepts, Safety, Severity, Told, safety_of
-from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
+from .base import Detector, Edit, Fixed, Fixer, Hit, NodeContext, Rule, RuleDocs
 from .effects import EXEMPTING, VALIDATION, drop_safety
 from .hints import with_hint
 
 HintFn = Callable[[str, Any, dict[str, Any]], "str | None"]
+AppliesFn = Callable[[str, Any, dict[str, Any]], bool]
 
 
-def drop_rule(
-    *,
-    code: str,
-    name: str,
-    keywords: tuple[str, ...],
-    message: str,
-    hint: HintFn | None,
-    docs: RuleDocs,
-    severity: Severity = "error",
-    safety: Safety = "hinted",
-    fix_title: str | None = None,
-    applies: Callable[[str, Any, dict[str, Any]], bool] | None = None,
-    reads_below: bool = True,
-) -> Rule:
-    """A rule flagging each of `keywords` on a node and removing it with a hint."""
+class Drop:
+    """Flags each of `keywords` on a node (where `applies` says so) and removes it, with
+    the hint `hint` words for it added to the description."""
 
-    def present(node: Any) -> list[str]:
+    __slots__ = ("applies", "hint", "keywords", "message")
+
+    keywords: tuple[str, ...]
+    message: str  # `{keyword}` stands for the keyword found
+    hint: HintFn | None
+    applies: AppliesFn | None
+
+    def __init__(self, keywords: tuple[str, ...], message: str, hint: HintFn | None,
+                 applies: AppliesFn | None = None) -> None:
+        self.keywords = keywords
+        self.message = message
+        self.hint = hint
+        self.applies = applies
+
+    def present(self, node: Any) -> list[str]:
         if not isinstance(node, dict):
             return []
-        return [k for k in keywords if k in node and (applies is None or applies(k, node[k], node))]
+        applies = self.applies
+        return [k for k in self.keywords
+                if k in node and (applies is None or applies(k, node[k], node))]
 
-    def detect(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-        for k in present(node):
+    def detect(self, node: Any, ctx: NodeContext) -> Iterable[Hit]:
+        hint = self.hint
+        for k in self.present(node):
             text = hint(k, node[k], node) if hint else None
-            yield Hit(message.format(keyword=k), (k,), k,
+            yield Hit(self.message.format(keyword=k), (k,), k,
                       *drop_safety(k, node[k], bool(text), node))
 
-    def fix(node: Any, ctx: NodeContext) -> Fixed | None:
-        keys = present(node)
+    def fix(self, node: Any, ctx: NodeContext) -> Fixed | None:
+        keys = self.present(node)
         if not keys:
             return None
+        hint = self.hint
         out = {k: v for k, v in node.items() if k not in keys}
         edits = []
         for k in keys:
@@ -59,9 +68,26 @@ def drop_rule(
                               else f"removed `{k}`", accepts=accepts, told=told))
         return Fixed(out, tuple(edits))
 
+
+def drop_rule(
+    *,
+    code: str,
+    name: str,
+    drop: Drop,
+    detect: Detector,
+    fix: Fixer,
+    docs: RuleDocs,
+    severity: Severity = "error",
+    safety: Safety = "hinted",
+    fix_title: str | None = None,
+    reads_below: bool = True,
+) -> Rule:
+    """The rule for `drop`; `detect` and `fix` are its family's functions handing over to
+    `drop.detect` and `drop.fix`."""
+    keywords = drop.keywords
     # The usual case, for the rule's docs: its first keyword removed, and described.
     usual: Accepts = "wider" if keywords[0] in VALIDATION else "equal"
-    told: Told = "described" if hint else "kept"
+    told: Told = "described" if drop.hint else "kept"
     cases: list[tuple[str, Accepts, Told]] = []
     if usual == "wider":
         cases.append(("a value that constrains nothing (`true`, `{}`, a zero minimum)",
@@ -70,7 +96,8 @@ def drop_rule(
         cases.append(("beside the keyword that then rules on what it exempted "
                       "(`additionalProperties`, `items`)", "changed", told))
     return Rule(
-        code=code, name=name, severity=severity, message=message.format(keyword=keywords[0]),
+        code=code, name=name, severity=severity,
+        message=drop.message.format(keyword=keywords[0]),
         safety=safety_of(usual, told), accepts=usual, told=told, cases=tuple(cases),
         fix_title=fix_title or "Remove it, keeping its meaning in `description`",
         detect=detect, fix=fix, docs=docs, claims=frozenset(keywords),

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .dropping import drop_rule
+from .dropping import Drop, drop_rule
 from .hints import summarize, value_text, with_hint
 
 
@@ -120,10 +120,77 @@ def fix_missing_properties(node: Any, ctx: NodeContext) -> Fixed:
                  (Edit(("properties",), "lossless", "added `properties: {}`"),))
 
 
+_ADDITIONAL_PROPERTIES = Drop(("additionalProperties",),
+                              "`{keyword}` is not a field of the provider's schema",
+                              _additional_hint)
+
+
+def detect_additional_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _ADDITIONAL_PROPERTIES.detect(node, ctx)
+
+
+def fix_additional_properties(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _ADDITIONAL_PROPERTIES.fix(node, ctx)
+
+
+_PATTERN_PROPERTIES = Drop(("patternProperties",),
+                           "`{keyword}` is not a field of the provider's schema",
+                           _pattern_hint)
+
+
+def detect_pattern_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _PATTERN_PROPERTIES.detect(node, ctx)
+
+
+def fix_pattern_properties(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _PATTERN_PROPERTIES.fix(node, ctx)
+
+
+_PROPERTY_NAMES = Drop(("propertyNames",),
+                       "`{keyword}` is not a field of the provider's schema",
+                       _property_names_hint)
+
+
+def detect_property_names(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _PROPERTY_NAMES.detect(node, ctx)
+
+
+def fix_property_names(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _PROPERTY_NAMES.fix(node, ctx)
+
+
+_UNEVALUATED = Drop(("unevaluatedProperties",
+                    "unevaluatedItems"),
+                    "`{keyword}` is not a field of the provider's schema",
+                    _unevaluated_hint)
+
+
+def detect_unevaluated(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _UNEVALUATED.detect(node, ctx)
+
+
+def fix_unevaluated(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _UNEVALUATED.fix(node, ctx)
+
+
+_DEPENDENCIES = Drop(("dependentRequired", "dependentSchemas",
+                     "dependencies"),
+                     "`{keyword}` is not a field of the provider's schema",
+                     _dependent_hint)
+
+
+def detect_dependencies(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _DEPENDENCIES.detect(node, ctx)
+
+
+def fix_dependencies(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _DEPENDENCIES.fix(node, ctx)
+
+
 RULES: list[Rule] = [
     drop_rule(
-        code="OBJ001", name="additional-properties", keywords=("additionalProperties",),
-        message="`{keyword}` is not a field of the provider's schema", hint=_additional_hint,
+        code="OBJ001", name="additional-properties", drop=_ADDITIONAL_PROPERTIES,
+        detect=detect_additional_properties, fix=fix_additional_properties,
         docs=RuleDocs(
             what="`additionalProperties` in any form. Pydantic's `extra='forbid'` and Zod's "
                  "`.strict()` emit `false`; `dict[str, X]` emits a schema.",
@@ -140,8 +207,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="OBJ002", name="pattern-properties", keywords=("patternProperties",),
-        message="`{keyword}` is not a field of the provider's schema", hint=_pattern_hint,
+        code="OBJ002", name="pattern-properties", drop=_PATTERN_PROPERTIES,
+        detect=detect_pattern_properties, fix=fix_pattern_properties,
         docs=RuleDocs(
             what="`patternProperties` (keys matched by regular expression).",
             error='Invalid JSON payload received. Unknown name "patternProperties" …',
@@ -153,9 +220,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="OBJ003", name="property-names", keywords=("propertyNames",),
-        message="`{keyword}` is not a field of the provider's schema",
-        hint=_property_names_hint,
+        code="OBJ003", name="property-names", drop=_PROPERTY_NAMES,
+        detect=detect_property_names, fix=fix_property_names,
         docs=RuleDocs(
             what="`propertyNames` (a schema every key must match).",
             error='Invalid JSON payload received. Unknown name "propertyNames" at …',
@@ -167,9 +233,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="OBJ004", name="unevaluated", keywords=("unevaluatedProperties",
-                                                     "unevaluatedItems"),
-        message="`{keyword}` is not a field of the provider's schema", hint=_unevaluated_hint,
+        code="OBJ004", name="unevaluated", drop=_UNEVALUATED,
+        detect=detect_unevaluated, fix=fix_unevaluated,
         docs=RuleDocs(
             what="`unevaluatedProperties` / `unevaluatedItems` (2019-09 and later).",
             error='Invalid JSON payload received. Unknown name "unevaluatedProperties" …',
@@ -182,9 +247,8 @@ RULES: list[Rule] = [
         ),
     ),
     drop_rule(
-        code="OBJ005", name="dependencies", keywords=("dependentRequired", "dependentSchemas",
-                                                      "dependencies"),
-        message="`{keyword}` is not a field of the provider's schema", hint=_dependent_hint,
+        code="OBJ005", name="dependencies", drop=_DEPENDENCIES,
+        detect=detect_dependencies, fix=fix_dependencies,
         docs=RuleDocs(
             what="`dependentRequired`, `dependentSchemas` and draft-7 `dependencies`.",
             error='Invalid JSON payload received. Unknown name "dependentRequired" …',

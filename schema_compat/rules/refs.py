@@ -107,13 +107,13 @@ def _message(kind: str, ref: Any, reason: str) -> str:
     return f"`$ref` {ref!r}"
 
 
-def detect_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_ref_unsupported(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     for hit in _kind_hits(root, ctx, "local", False):
         yield Hit(f"{hit.message} must be inlined: the provider has no references",
                   hit.rel, hit.keyword)
 
 
-def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_defs_unsupported(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     found = _analysis(root, ctx).defs
     if found is None:
         found = [(path, key) for path, node in iter_nodes(root) if isinstance(node, dict)
@@ -122,21 +122,21 @@ def detect_defs(root: Any, ctx: NodeContext) -> Iterable[Hit]:
         yield Hit(f"`{key}` is not a field the provider knows", (*path, key), key)
 
 
-def detect_recursive(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_recursive_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     for hit in _kind_hits(root, ctx, "local", True):
         yield Hit(f"{hit.message} is recursive; only {ctx.profile.unroll_depth} levels "
                   "can be described", hit.rel, hit.keyword)
 
 
-def detect_remote(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_remote_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     return _kind_hits(root, ctx, "remote", None)
 
 
-def detect_unresolvable(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_unresolvable_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     return _kind_hits(root, ctx, "unresolvable", None)
 
 
-def detect_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_ref_expansion_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not any(True for _ in _kind_hits(root, ctx, "local", None)):
         return
     a = _analysis(root, ctx)
@@ -188,13 +188,21 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed(new, edits, origins)
 
 
+# The reference rules share the one inlining (see above): each names it as its fix.
+fix_ref_unsupported = inline_fix
+fix_defs_unsupported = inline_fix
+fix_recursive_ref = inline_fix
+fix_remote_ref = inline_fix
+fix_unresolvable_ref = inline_fix
+
+
 def iter_refs_of(node: Any) -> Iterable[Path]:
     for path, sub in iter_nodes(node):
         if isinstance(sub, dict) and "$ref" in sub:
             yield path
 
 
-def detect_ref_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_ref_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "$ref" in node:
         extra = [k for k in node if k not in ("$ref", "description", "default")
                  and not k.startswith("$")]
@@ -203,7 +211,7 @@ def detect_ref_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                       "`default` may stand beside it", (), "$ref")
 
 
-def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_ref_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     resolver = RefResolver(ctx.root)
     target = resolver.resolve(node["$ref"])
     if target.kind != "local" or not isinstance(target.node, dict):
@@ -218,7 +226,7 @@ def fix_ref_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed(out, (Edit(("$ref",), "lossless", detail + " to keep them"),))
 
 
-def detect_required_recursion(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_recursion_through_required(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     for obj_path, name, _ in _required_recursion(root, ctx):
         yield Hit(f"property {name!r} leads back to a recursive reference but is required; "
                   "recursion may only pass through optional properties",
@@ -244,7 +252,7 @@ def _required_recursion(root: Any, ctx: NodeContext) -> list[tuple[Path, str, Pa
     return found
 
 
-def fix_required_recursion(root: Any, ctx: NodeContext) -> Fixed | None:
+def fix_recursion_through_required(root: Any, ctx: NodeContext) -> Fixed | None:
     found = _required_recursion(root, ctx)
     if not found:
         return None
@@ -282,7 +290,7 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
-        detect=detect_ref, fix=inline_fix,
+        detect=detect_ref_unsupported, fix=fix_ref_unsupported,
         docs=RuleDocs(
             what="A `$ref` in a dialect without references. Pydantic emits one for every "
                  "nested model. Gemini does not reject it everywhere: an array whose `items` "
@@ -306,7 +314,8 @@ RULES: list[Rule] = [
         triggers=_DEFS,
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
-        claims=frozenset({"$defs", "definitions"}), detect=detect_defs, fix=inline_fix,
+        claims=frozenset({"$defs", "definitions"}), detect=detect_defs_unsupported,
+        fix=fix_defs_unsupported,
         docs=RuleDocs(
             what="A `$defs` or `definitions` block, which the Gemini `parameters` Schema "
                  "object has no field for.",
@@ -324,8 +333,8 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="recursive `$ref` cannot be expressed", safety="lossy", accepts="wider",
         told="lost",
-        fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive,
-        fix=inline_fix,
+        fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive_ref,
+        fix=fix_recursive_ref,
         docs=RuleDocs(
             what="A reference to a schema that contains itself (a tree node with children "
                  "of its own type). A dialect without references cannot describe unbounded "
@@ -348,8 +357,8 @@ RULES: list[Rule] = [
         code="REF004", name="remote-ref", severity="error", scope="document",
         triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
-        fix_title="Replace with a placeholder (never fetched)", detect=detect_remote,
-        fix=inline_fix,
+        fix_title="Replace with a placeholder (never fetched)", detect=detect_remote_ref,
+        fix=fix_remote_ref,
         docs=RuleDocs(
             what="A `$ref` to another document (`http:`, `https:`, `file:` or a relative "
                  "file name). schema-compat never fetches or reads it: a tool listing from "
@@ -369,7 +378,8 @@ RULES: list[Rule] = [
         code="REF005", name="unresolvable-ref", severity="error", scope="document",
         triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
-        fix_title="Replace with a placeholder", detect=detect_unresolvable, fix=inline_fix,
+        fix_title="Replace with a placeholder", detect=detect_unresolvable_ref,
+        fix=fix_unresolvable_ref,
         docs=RuleDocs(
             what="A local `$ref` whose target does not exist in the document.",
             error="reference to undefined schema at properties.target_object.anyOf.1",
@@ -384,7 +394,7 @@ RULES: list[Rule] = [
         code="REF006", name="ref-expansion-too-large", severity="error", scope="document",
         triggers=_REF,
         message="inlining the references would make the schema too large", safety=None,
-        fix_title=None, detect=detect_too_large,
+        fix_title=None, detect=detect_ref_expansion_too_large,
         docs=RuleDocs(
             what="References that point at each other many times over: a few kilobytes "
                  "that would inline to millions of nodes. The size is measured before "
@@ -402,7 +412,7 @@ RULES: list[Rule] = [
         reads_root=True,
         message="`$ref` has sibling keywords", safety="lossless",
         fix_title="Inline the reference so the siblings can stay",
-        detect=detect_ref_siblings, fix=fix_ref_siblings,
+        detect=detect_ref_with_siblings, fix=fix_ref_with_siblings,
         docs=RuleDocs(
             what="A node holding `$ref` and other keywords besides `description` and "
                  "`default` (Pydantic puts `title` or `default` there).",
@@ -423,7 +433,7 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="recursion passes through a required property", safety="hinted",
         fix_title="Make the property optional (the server still requires it)",
-        detect=detect_required_recursion, fix=fix_required_recursion,
+        detect=detect_recursion_through_required, fix=fix_recursion_through_required,
         docs=RuleDocs(
             what="A recursive reference reached through a required property. Gemini "
                  "unrolls cycles to a limited depth, so they may only pass through optional "
@@ -442,3 +452,61 @@ RULES: list[Rule] = [
         ),
     ),
 ]
+
+
+# --- REF009: $ref with any sibling (OpenAI strict) ----------------------------------------
+
+def _ref_target(node: Any, ctx: NodeContext) -> Any:
+    if not (isinstance(node, dict) and isinstance(node.get("$ref"), str) and len(node) > 1):
+        return None
+    target = RefResolver(ctx.root).resolve(node["$ref"])
+    return target.node if target.kind == "local" and isinstance(target.node, dict) else None
+
+
+def detect_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if _ref_target(node, ctx) is not None:
+        extra = ", ".join(f"`{k}`" for k in node if k != "$ref")
+        yield Hit(f"`$ref` with {extra} beside it", ("$ref",), "$ref", "lossless")
+
+
+def fix_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
+    target = _ref_target(node, ctx)
+    if target is None:
+        return None
+    # a copy: the definition stays where it is, and one object at two places would be
+    # rewritten at both by the next pass with the change recorded at one
+    body = {k: json_copy(v) for k, v in target.items()
+            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
+    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
+                                str(node["$ref"]))
+    return Fixed(out, (Edit(("$ref",), "lossless", detail.replace(
+        "inlined", "inlined one level of", 1)),))
+
+
+RULES.append(Rule(
+    code="REF009", name="ref-with-any-sibling", severity="warning",
+    reads_root=True,
+    message="`$ref` must stand alone in strict mode", safety="lossless",
+    fix_title="Inline one level of the reference", detect=detect_ref_with_any_sibling,
+    fix=fix_ref_with_any_sibling,
+    docs=RuleDocs(
+        what="A `$ref` with any keyword beside it, even `description` (Pydantic emits "
+             "`{$ref, description}` for every documented nested model). The OpenAI SDK's "
+             "strict helper says such schemas cannot be used and inlines them; no API "
+             "error text is on record, so this is a warning.",
+        error="(OpenAI SDK, lib/_pydantic.py) \"we can't use `$ref`s if there are also "
+              "other properties defined\"",
+        fix="Replace the reference by its target's keywords (one level; a recursive "
+            "target keeps its inner references), merged exactly with the node's own "
+            "(descriptions joined; under `allOf` where they cannot be). Lossless.",
+        before={"type": "object", "properties": {"p": {
+            "$ref": "#/$defs/P", "description": "Where."}}, "required": ["p"],
+            "additionalProperties": False,
+            "$defs": {"P": {"type": "string"}}},
+        after={"type": "object", "properties": {"p": {
+            "type": "string", "description": "Where."}}, "required": ["p"],
+            "additionalProperties": False, "$defs": {"P": {"type": "string"}}},
+        sources=("openai/openai-python src/openai/lib/_pydantic.py",
+                 "[OAIS-10](../providers.md#oais-10)"),
+    ),
+))

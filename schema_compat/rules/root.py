@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .unions import fix_all_of, fix_union
+from .unions import fix_all_of_unsupported, fix_union
 
 ROOT_COMBINATORS = ("allOf", "anyOf", "oneOf")
 
@@ -40,7 +40,7 @@ def fix_root_shape(node: Any, ctx: NodeContext) -> Fixed | None:
     out: Any = node
     edits: list[Edit] = []
     if isinstance(out.get("allOf"), list):
-        fixed = fix_all_of(out, ctx)
+        fixed = fix_all_of_unsupported(out, ctx)
         if fixed is None:
             return None
         out, edits = fixed.node, [*edits, *fixed.edits]

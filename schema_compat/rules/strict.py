@@ -7,17 +7,14 @@ Anthropic strict takes no numeric or length bounds. Both have size limits.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
-from ..schema.jsoncopy import json_copy
-from ..schema.refs import local_target
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .dropping import drop_rule
+from .dropping import Drop, drop_rule
 from .hints import summarize, value_text, with_hint
-from .shape import looks_object, single_type
+from .shape import looks_object
 
 NULL_HINT = "Null when not given."
 
@@ -155,107 +152,6 @@ def fix_all_required(node: Any, ctx: NodeContext) -> Fixed | None:
                             told="described" if widened else "kept"),))
 
 
-# --- REF009: $ref with any sibling (OpenAI strict) ----------------------------------------
-
-def _ref_target(node: Any, ctx: NodeContext) -> Any:
-    from ..schema.refs import RefResolver
-
-    if not (isinstance(node, dict) and isinstance(node.get("$ref"), str) and len(node) > 1):
-        return None
-    target = RefResolver(ctx.root).resolve(node["$ref"])
-    return target.node if target.kind == "local" and isinstance(target.node, dict) else None
-
-
-def detect_ref_any_sibling(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if _ref_target(node, ctx) is not None:
-        extra = ", ".join(f"`{k}`" for k in node if k != "$ref")
-        yield Hit(f"`$ref` with {extra} beside it", ("$ref",), "$ref", "lossless")
-
-
-def fix_ref_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
-    from ..schema.refs import with_siblings
-
-    target = _ref_target(node, ctx)
-    if target is None:
-        return None
-    # a copy: the definition stays where it is, and one object at two places would be
-    # rewritten at both by the next pass with the change recorded at one
-    body = {k: json_copy(v) for k, v in target.items()
-            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
-    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
-                                str(node["$ref"]))
-    return Fixed(out, (Edit(("$ref",), "lossless", detail.replace(
-        "inlined", "inlined one level of", 1)),))
-
-
-# --- UNI008: oneOf -> anyOf --------------------------------------------------------------
-
-def _disjoint(branches: list[Any], root: Any = None) -> bool:
-    """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
-    branches of distinct plain types (not integer beside number), or objects told apart by
-    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
-    types = [single_type(b) for b in branches]
-    if None not in types and len(set(types)) == len(types) and not (
-            {"integer", "number"} <= set(types)):
-        return True
-    return _discriminated([local_target(b, root) or b for b in branches])
-
-
-def _discriminated(branches: list[Any]) -> bool:
-    """Objects (`type: object`) that all require one property, each allowing it a single
-    value (`const`, or a one-value `enum`) that no other branch allows."""
-    if len(branches) < 2 or not all(single_type(b) == "object" for b in branches):
-        return False
-    common: set[str] | None = None
-    for b in branches:
-        props, required = b.get("properties"), b.get("required")
-        if not isinstance(props, dict) or not isinstance(required, list):
-            return False
-        tags = {p for p in required if isinstance(p, str) and _single_value(props.get(p))}
-        common = tags if common is None else common & tags
-    for name in sorted(common or ()):
-        values = {json.dumps(_single_value(b["properties"][name]), sort_keys=True)
-                  for b in branches}
-        if len(values) == len(branches):
-            return True
-    return False
-
-
-def _single_value(schema: Any) -> tuple[Any] | None:
-    """The one value a schema allows, in a tuple (it may be null), if it allows one."""
-    if not isinstance(schema, dict):
-        return None
-    if "const" in schema:
-        value = schema["const"]
-    elif isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
-        value = schema["enum"][0]
-    else:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # 1.0 is 1 to JSON Schema
-    return (value,)
-
-
-def detect_one_of_any(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and node["oneOf"] and \
-            not isinstance(node.get("anyOf"), list):  # an empty one is UNI009's
-        yield Hit("`oneOf` is not permitted in strict mode", ("oneOf",), "oneOf",
-                  "lossless" if _disjoint(node["oneOf"], ctx.root) else "hinted")
-
-
-def fix_one_of_any(node: Any, ctx: NodeContext) -> Fixed | None:
-    if isinstance(node.get("anyOf"), list):
-        return None
-    branches = node["oneOf"]
-    out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    if _disjoint(branches, ctx.root):
-        return Fixed(out, (Edit(("oneOf",), "lossless",
-                                "`oneOf` → `anyOf` (its branches cannot overlap)"),))
-    out = with_hint(out, "Exactly one of the alternatives applies.")
-    return Fixed(out, (Edit(("oneOf",), "hinted",
-                            "`oneOf` → `anyOf`; \"exactly one\" is described"),))
-
-
 # --- LIM002-LIM004: size limits ----------------------------------------------------------
 
 def _object_depth(schema: Any) -> int:
@@ -348,6 +244,23 @@ _BOUND_WORDS = {"minimum": "Must be at least {v}.", "maximum": "Must be at most 
 
 _CLOSED = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
+_STRICT_BOUNDS = Drop(
+    ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"),
+    "`{keyword}` is not supported in strict mode",
+    lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
+    applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)))
+
+
+
+
+def detect_strict_bounds(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _STRICT_BOUNDS.detect(node, ctx)
+
+
+def fix_strict_bounds(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _STRICT_BOUNDS.fix(node, ctx)
+
+
 RULES: list[Rule] = [
     Rule(
         code="OBJ008", name="strict-open-object", severity="error",
@@ -407,55 +320,9 @@ RULES: list[Rule] = [
                      "laravel/ai#506"),
         ),
     ),
-    Rule(
-        code="UNI008", name="one-of-in-strict", severity="warning",
-        message="`oneOf` is not permitted in strict mode", safety="lossless",
-        fix_title="Rename it to `anyOf`", detect=detect_one_of_any, fix=fix_one_of_any,
-        claims=frozenset({"oneOf"}),
-        docs=RuleDocs(
-            what="`oneOf` under strict mode. Not in either provider's supported list; OpenAI "
-                 "refusing it is observed in issues, Anthropic's SDK rewrites it to `anyOf` "
-                 "(so a warning).",
-            error="Invalid schema for response_format 'example': In context=(), 'oneOf' is "
-                  "not permitted.",
-            fix="Use `anyOf`: lossless when no value can match two branches (different "
-                "types, or objects told apart by a required property's single value, as "
-                "tagged unions are), otherwise \"exactly one\" is described (hinted).",
-            before={"type": "object", "properties": {"v": {"oneOf": [
-                {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
-                "additionalProperties": False},
-            after={"type": "object", "properties": {"v": {"anyOf": [
-                {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
-                "additionalProperties": False},
-            sources=("[OAIS-08](../providers.md#oais-08), [ANTS-02](../providers.md#ants-02), "
-                     "[ANTS-08](../providers.md#ants-08)",
-                     "vercel-labs/json-render#180"),
-        ),
-    ),
     drop_rule(
-        code="ANN005", name="default-in-strict", keywords=("default",),
-        message="`{keyword}` is not permitted in strict mode", severity="warning",
-        hint=lambda k, v, n: f"Default: {value_text(v)}.",
-        docs=RuleDocs(
-            what="`default` under OpenAI strict mode. The docs do not list it; refusals are "
-                 "observed in issues, so this is a warning.",
-            error="Invalid schema for function 'f': In context=('properties', 'error'), "
-                  "'default' is not permitted.",
-            fix="Remove it; the description states the default.",
-            before={"type": "object", "properties": {"n": {"type": "integer", "default": 3}},
-                    "required": ["n"], "additionalProperties": False},
-            after={"type": "object", "properties": {"n": {"type": "integer",
-                                                          "description": "Default: 3."}},
-                   "required": ["n"], "additionalProperties": False},
-            sources=("[OAIS-08](../providers.md#oais-08)", "makenotion/notion-mcp-server#102"),
-        ),
-    ),
-    drop_rule(
-        code="CON007", name="strict-bounds",
-        keywords=("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"),
-        message="`{keyword}` is not supported in strict mode",
-        hint=lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
-        applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)),
+        code="CON007", name="strict-bounds", drop=_STRICT_BOUNDS,
+        detect=detect_strict_bounds, fix=fix_strict_bounds,
         docs=RuleDocs(
             what="Numeric and length bounds under Anthropic strict tool use: `minimum`, "
                  "`maximum`, `minLength`, `maxLength`, `maxItems`, and `minItems` above 1.",
@@ -511,33 +378,6 @@ RULES: list[Rule] = [
                 "parameters.",
             before=doc_examples.union_params(17), passing=doc_examples.union_params(16),
             sources=("[ANTS-05](../providers.md#ants-05)", "genkit-ai/genkit#5230"),
-        ),
-    ),
-    Rule(
-        code="REF009", name="ref-with-any-sibling", severity="warning",
-        reads_root=True,
-        message="`$ref` must stand alone in strict mode", safety="lossless",
-        fix_title="Inline one level of the reference", detect=detect_ref_any_sibling,
-        fix=fix_ref_any_sibling,
-        docs=RuleDocs(
-            what="A `$ref` with any keyword beside it, even `description` (Pydantic emits "
-                 "`{$ref, description}` for every documented nested model). The OpenAI SDK's "
-                 "strict helper says such schemas cannot be used and inlines them; no API "
-                 "error text is on record, so this is a warning.",
-            error="(OpenAI SDK, lib/_pydantic.py) \"we can't use `$ref`s if there are also "
-                  "other properties defined\"",
-            fix="Replace the reference by its target's keywords (one level; a recursive "
-                "target keeps its inner references), merged exactly with the node's own "
-                "(descriptions joined; under `allOf` where they cannot be). Lossless.",
-            before={"type": "object", "properties": {"p": {
-                "$ref": "#/$defs/P", "description": "Where."}}, "required": ["p"],
-                "additionalProperties": False,
-                "$defs": {"P": {"type": "string"}}},
-            after={"type": "object", "properties": {"p": {
-                "type": "string", "description": "Where."}}, "required": ["p"],
-                "additionalProperties": False, "$defs": {"P": {"type": "string"}}},
-            sources=("openai/openai-python src/openai/lib/_pydantic.py",
-                     "[OAIS-10](../providers.md#oais-10)"),
         ),
     ),
 ]

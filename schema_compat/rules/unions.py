@@ -200,7 +200,7 @@ def fix_empty_union(node: Any, ctx: NodeContext) -> Fixed | None:
                             for k in keys))
 
 
-def detect_one_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_one_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     yield from _empty_union(node, "oneOf")
     rest = _real_union(node, "oneOf")
     if rest is not None and not _nullable_of_one(node, "oneOf", rest, ctx):
@@ -214,7 +214,7 @@ def _nullable_of_one(node: dict[str, Any], key: str, rest: list[Any],
     return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.active
 
 
-def detect_any_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     yield from _empty_union(node, "anyOf")
     rest = _real_union(node, "anyOf")
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
@@ -386,6 +386,11 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
             return _repeated_branches(fixed, rest, uniq)
         return fixed
     return None
+
+
+# UNI002 and UNI003 share the fix: one merge, whichever union keyword holds the branches.
+fix_one_of_unsupported = fix_union
+fix_any_of_union = fix_union
 
 
 def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Fixed | None:
@@ -726,7 +731,7 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Fixed:
 
 # --- UNI004: allOf ---------------------------------------------------------------------
 
-def detect_all_of(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_all_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("allOf"), list):
         if _all_of_exact(node) is not None:
             yield Hit("`allOf` is not a field of the provider's schema", ("allOf",),
@@ -796,7 +801,7 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def fix_all_of(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
     exact = _all_of_exact(node)
     if exact is not None:
         said = f"merged {len(node['allOf'])} `allOf` branches into one schema"
@@ -816,12 +821,12 @@ def fix_all_of(node: Any, ctx: NodeContext) -> Fixed | None:
 
 # --- UNI005 / UNI006: not, if/then/else --------------------------------------------------
 
-def detect_not(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_not_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "not" in node:
         yield Hit("`not` is not a field of the provider's schema", ("not",), "not")
 
 
-def fix_not(node: Any, ctx: NodeContext) -> Fixed:
+def fix_not_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k != "not"}
     out = with_hint(out, f"Must not be {summarize(node['not'])}.")
     return Fixed(out, (Edit(("not",), "hinted", "removed `not`; described it instead"),))
@@ -830,14 +835,14 @@ def fix_not(node: Any, ctx: NodeContext) -> Fixed:
 _COND = ("if", "then", "else")
 
 
-def detect_conditional(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_conditional_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict):
         for k in _COND:
             if k in node:
                 yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k)
 
 
-def fix_conditional(node: Any, ctx: NodeContext) -> Fixed:
+def fix_conditional_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k not in _COND}
     if "if" in node:
         text = f"If it is {summarize(node['if'])}"
@@ -869,7 +874,7 @@ def _siblings(node: Any) -> list[str]:
     return [k for k in node if k != "anyOf"]
 
 
-def detect_any_of_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_any_of_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     extra = _siblings(node)
     if extra and not ctx.is_root:
         yield Hit("`anyOf` must be the only field of its node; this one also has "
@@ -898,7 +903,7 @@ def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
     return branches, conflicts
 
 
-def fix_any_of_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
     branches, conflicts = _push_down(node)
@@ -943,7 +948,7 @@ RULES: list[Rule] = [
         triggers=frozenset({"oneOf"}),
         message="`oneOf` is not supported", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"oneOf"}),
-        detect=detect_one_of, fix=fix_union,
+        detect=detect_one_of_unsupported, fix=fix_one_of_unsupported,
         docs=RuleDocs(
             what="`oneOf`, which the Gemini Schema object has no field for. Zod's "
                  "discriminatedUnion emits it.",
@@ -980,7 +985,7 @@ RULES: list[Rule] = [
         triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
-        detect=detect_any_of, fix=fix_union,
+        detect=detect_any_of_union, fix=fix_any_of_union,
         docs=RuleDocs(
             what="`anyOf` with several non-null branches. The Gemini API has accepted "
                  "`anyOf` since 2025-04, but clients that predate it reject unions "
@@ -1007,7 +1012,7 @@ RULES: list[Rule] = [
         triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
-        detect=detect_all_of, fix=fix_all_of,
+        detect=detect_all_of_unsupported, fix=fix_all_of_unsupported,
         docs=RuleDocs(
             what="`allOf`, used for inheritance and for `$ref` with siblings in older "
                  "drafts.",
@@ -1030,7 +1035,7 @@ RULES: list[Rule] = [
         code="UNI005", name="not-unsupported", severity="error",
         triggers=frozenset({"not"}),
         message="`not` is not supported", safety="hinted", fix_title="Describe it instead",
-        claims=frozenset({"not"}), detect=detect_not, fix=fix_not,
+        claims=frozenset({"not"}), detect=detect_not_unsupported, fix=fix_not_unsupported,
         docs=RuleDocs(
             what="`not`, which the provider's schema has no field for.",
             error='Invalid JSON payload received. Unknown name "not" …',
@@ -1047,7 +1052,7 @@ RULES: list[Rule] = [
         triggers=frozenset(_COND),
         message="`if`/`then`/`else` are not supported", safety="hinted",
         fix_title="Describe the condition instead", claims=frozenset(_COND),
-        detect=detect_conditional, fix=fix_conditional,
+        detect=detect_conditional_unsupported, fix=fix_conditional_unsupported,
         docs=RuleDocs(
             what="Conditional subschemas.",
             error='Invalid JSON payload received. Unknown name "if" …',
@@ -1064,7 +1069,7 @@ RULES: list[Rule] = [
         code="UNI007", name="any-of-with-siblings", severity="error",
         message="`anyOf` must be the only field of its node", safety="lossless",
         fix_title="Move the sibling fields into every branch",
-        detect=detect_any_of_siblings, fix=fix_any_of_siblings,
+        detect=detect_any_of_with_siblings, fix=fix_any_of_with_siblings,
         docs=RuleDocs(
             what="A node with `anyOf` and other fields beside it (`description`, `type`, "
                  "`nullable`, `default`). Vertex AI (Gemini 3 models) refuses it. Observed in "
@@ -1109,3 +1114,98 @@ RULES: list[Rule] = [
         ),
     ),
 ]
+
+
+# --- UNI008: oneOf -> anyOf --------------------------------------------------------------
+
+def _disjoint(branches: list[Any], root: Any = None) -> bool:
+    """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
+    branches of distinct plain types (not integer beside number), or objects told apart by
+    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
+    types = [single_type(b) for b in branches]
+    if None not in types and len(set(types)) == len(types) and not (
+            {"integer", "number"} <= set(types)):
+        return True
+    return _discriminated([local_target(b, root) or b for b in branches])
+
+
+def _discriminated(branches: list[Any]) -> bool:
+    """Objects (`type: object`) that all require one property, each allowing it a single
+    value (`const`, or a one-value `enum`) that no other branch allows."""
+    if len(branches) < 2 or not all(single_type(b) == "object" for b in branches):
+        return False
+    common: set[str] | None = None
+    for b in branches:
+        props, required = b.get("properties"), b.get("required")
+        if not isinstance(props, dict) or not isinstance(required, list):
+            return False
+        tags = {p for p in required if isinstance(p, str) and _single_value(props.get(p))}
+        common = tags if common is None else common & tags
+    for name in sorted(common or ()):
+        values = {json.dumps(_single_value(b["properties"][name]), sort_keys=True)
+                  for b in branches}
+        if len(values) == len(branches):
+            return True
+    return False
+
+
+def _single_value(schema: Any) -> tuple[Any] | None:
+    """The one value a schema allows, in a tuple (it may be null), if it allows one."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        value = schema["const"]
+    elif isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
+        value = schema["enum"][0]
+    else:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 1.0 is 1 to JSON Schema
+    return (value,)
+
+
+def detect_one_of_in_strict(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and node["oneOf"] and \
+            not isinstance(node.get("anyOf"), list):  # an empty one is UNI009's
+        yield Hit("`oneOf` is not permitted in strict mode", ("oneOf",), "oneOf",
+                  "lossless" if _disjoint(node["oneOf"], ctx.root) else "hinted")
+
+
+def fix_one_of_in_strict(node: Any, ctx: NodeContext) -> Fixed | None:
+    if isinstance(node.get("anyOf"), list):
+        return None
+    branches = node["oneOf"]
+    out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+    if _disjoint(branches, ctx.root):
+        return Fixed(out, (Edit(("oneOf",), "lossless",
+                                "`oneOf` → `anyOf` (its branches cannot overlap)"),))
+    out = with_hint(out, "Exactly one of the alternatives applies.")
+    return Fixed(out, (Edit(("oneOf",), "hinted",
+                            "`oneOf` → `anyOf`; \"exactly one\" is described"),))
+
+
+RULES.append(Rule(
+    code="UNI008", name="one-of-in-strict", severity="warning",
+    message="`oneOf` is not permitted in strict mode", safety="lossless",
+    fix_title="Rename it to `anyOf`", detect=detect_one_of_in_strict, fix=fix_one_of_in_strict,
+    claims=frozenset({"oneOf"}),
+    docs=RuleDocs(
+        what="`oneOf` under strict mode. Not in either provider's supported list; OpenAI "
+             "refusing it is observed in issues, Anthropic's SDK rewrites it to `anyOf` "
+             "(so a warning).",
+        error="Invalid schema for response_format 'example': In context=(), 'oneOf' is "
+              "not permitted.",
+        fix="Use `anyOf`: lossless when no value can match two branches (different "
+            "types, or objects told apart by a required property's single value, as "
+            "tagged unions are), otherwise \"exactly one\" is described (hinted).",
+        before={"type": "object", "properties": {"v": {"oneOf": [
+            {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
+            "additionalProperties": False},
+        after={"type": "object", "properties": {"v": {"anyOf": [
+            {"type": "string"}, {"type": "integer"}]}}, "required": ["v"],
+            "additionalProperties": False},
+        sources=("[OAIS-08](../providers.md#oais-08), [ANTS-02](../providers.md#ants-02), "
+                 "[ANTS-08](../providers.md#ants-08)",
+                 "vercel-labs/json-render#180"),
+    ),
+))
