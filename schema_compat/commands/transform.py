@@ -218,7 +218,9 @@ def _document_pieces(loaded: list[LoadedSource], tools: list[Any], taken: Taken,
 
 
 def _gemini_field(profile: str) -> str:
-    return "parametersJsonSchema" if profile == "gemini-json" else "parameters"
+    from ..profiles import PROFILES
+
+    return PROFILES[profile].wire_field
 
 
 def _mcp_tool(result: ToolResult) -> dict[str, Any]:

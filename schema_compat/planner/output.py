@@ -8,9 +8,9 @@ provider's official SDK types):
   strict}}]` (Chat Completions)
 - `openai-responses`: `[{"type": "function", name, description, parameters, strict}]`
 - `anthropic`: `[{name, description, input_schema, strict}]` (Messages API)
-- `gemini`: `[{"functionDeclarations": [{name, description, parameters}]}]`, with
-  `parametersJsonSchema` for the `gemini-json` profile; a tool without parameters has
-  none (GEM-12: an object with no properties is refused)
+- `gemini`: `[{"functionDeclarations": [{name, description, parameters}]}]`, the schema
+  in the profile's `wire_field` (`parametersJsonSchema` for `gemini-json`); a tool without
+  parameters has none (GEM-12: an object with no properties is refused)
 
 OpenAI tools always say `strict` (false too): Responses treats a missing one as "make it
 strict if you can" (OAI-13), which would change what was planned.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..profiles import PROFILES
 from .model import PlannedTool, RequestPlan
 
 TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas it takes
@@ -62,7 +63,7 @@ def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
                          f"{', '.join(TARGETS[target])}, not {request.provider}")
     out: list[dict[str, Any]] = []
     if target == "gemini":
-        field = "parametersJsonSchema" if request.provider == "gemini-json" else "parameters"
+        field = PROFILES[request.provider].wire_field
         declarations = []
         for t in request.tools:
             entry = _described(t, {"name": t.name})

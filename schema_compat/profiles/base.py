@@ -33,6 +33,11 @@ class Profile(NamedTuple):
     sources: tuple[str, ...] = ()
     notes: str = ""
     short: str = ""  # a column label for narrow terminals (the matrix); defaults to name
+    # The field of a Gemini function declaration that carries this profile's schemas:
+    # `parameters` (Gemini's OpenAPI subset) or `parametersJsonSchema` (JSON Schema). A
+    # document of declarations is written back with it, and `transform --to gemini` sends
+    # it. Profiles of other providers keep `parameters`, the field their schemas take there.
+    wire_field: str = "parameters"
 
     @property
     def label(self) -> str:

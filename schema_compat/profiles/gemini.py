@@ -49,6 +49,7 @@ GEMINI = Profile(
     short="GEM",
     title="Gemini API parameters",
     target="functionDeclarations[].parameters (OpenAPI 3.0 subset)",
+    wire_field="parameters",
     rules=RULE_ORDER,
     allowed_keywords=SCHEMA_FIELDS,
     name_pattern=NAME_PATTERN,

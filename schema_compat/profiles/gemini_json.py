@@ -24,6 +24,7 @@ GEMINI_JSON = Profile(
     short="GEM-J",
     title="Gemini API parametersJsonSchema",
     target="functionDeclarations[].parametersJsonSchema (JSON Schema)",
+    wire_field="parametersJsonSchema",
     rules=(
         "REF004", "REF005", "REF008", "TYP009", "TYP008", "VAL005", "TYP003", "REF007",
         "ANN001", "ANN003",

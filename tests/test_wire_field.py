@@ -1,0 +1,30 @@
+"""`Profile.wire_field`: the Gemini declaration field a profile's schemas go in, read from
+the profile wherever a schema is written into a declaration (no test of profile names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from schema_compat.planner import plan, provider_tools
+from schema_compat.profiles import PROFILES
+
+SCHEMA: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}},
+                          "required": ["q"]}
+FIELDS = ("parameters", "parametersJsonSchema", "parameters_json_schema")
+
+
+def test_only_gemini_json_sends_parametersjsonschema() -> None:
+    assert {name: p.wire_field for name, p in PROFILES.items()} == {
+        "gemini": "parameters", "gemini-json": "parametersJsonSchema", "vertex": "parameters",
+        "openai": "parameters", "openai-strict": "parameters", "anthropic": "parameters",
+        "anthropic-strict": "parameters", "portable": "parameters"}
+
+
+@pytest.mark.parametrize("profile", ["gemini", "gemini-json", "vertex", "portable"])
+def test_transform_to_gemini_sends_the_profiles_field(profile: str) -> None:
+    tools = [{"name": "search", "description": "Searches.", "inputSchema": SCHEMA}]
+    [body] = provider_tools(plan(tools, profile), "gemini")
+    [declaration] = body["functionDeclarations"]
+    assert [k for k in declaration if k in FIELDS] == [PROFILES[profile].wire_field]
