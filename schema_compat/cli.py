@@ -511,9 +511,31 @@ def proxy(
     log: Annotated[str | None, typer.Option("--log", help="Append the log here instead of "
                                             "stderr.", show_default=False)] = None,
     lossless_only: LosslessOpt = False,
+    config: Annotated[str | None, typer.Option(
+        "--config", help="Serve every server of this MCP client config as one server "
+        "(tools only).", show_default=False, rich_help_panel="Gateway (--config)")] = None,
+    name: Annotated[list[str] | None, typer.Option(
+        "--name", help="With --config: only these servers (name or glob; repeatable).",
+        show_default=False, rich_help_panel="Gateway (--config)")] = None,
+    name_prefix: Annotated[str, typer.Option(
+        "--name-prefix", help="With --config: how the client names tools (none, server, "
+        "mcp); names are made valid and unique after it.", rich_help_panel="Gateway (--config)")
+                           ] = "none",
+    strict_first: Annotated[list[str] | None, typer.Option(
+        "--strict-first", help="With --config: strict tools within a per-request budget "
+        "are chosen among these first (glob on name or server/tool; repeatable).",
+        show_default=False, rich_help_panel="Gateway (--config)")] = None,
+    tool: Annotated[list[str] | None, typer.Option(
+        "--tool", "-t", help="With --config: only tools whose name or server/tool matches "
+        "(glob; repeatable).", show_default=False, rich_help_panel="Gateway (--config)")] = None,
+    exclude_tool: Annotated[list[str] | None, typer.Option(
+        "--exclude-tool", help="With --config: leave out tools whose name or server/tool "
+        "matches (glob; repeatable).", show_default=False, rich_help_panel="Gateway (--config)")
+                            ] = None,
 ) -> None:
     """Serve an MCP server's tools over stdio with schemas the provider accepts, repairing
-    each call's arguments against the server's own schema.
+    each call's arguments against the server's own schema; with --config, every server of
+    a client config as one (a gateway).
 
     tools/list answers carry the transformed schemas (and names); each tools/call is renamed
     back and its arguments repaired (JSON text parsed, "true" and "3" read as values, the
@@ -521,18 +543,53 @@ def proxy(
     unchanged. Each rewrite and repair is logged to stderr (or --log FILE), never stdout.
     When the upstream exits or does not answer within --timeout, the client gets an error.
 
+    With --config FILE it starts every stdio server of that client config (Claude, Cursor,
+    VS Code, Gemini CLI formats; --name selects some) and lists all their tools as one
+    request planned for the provider: names made unique and valid (mapped back on each
+    call), schemas transformed, each call sent to its own server and repaired. A server's
+    tools/list_changed is passed on, the listing made anew. It answers the client's
+    handshake itself (both protocol eras) and serves tools only: resources, prompts and
+    completion requests get a JSON-RPC "method not found" error. A server that fails to
+    start is logged with its name and why, and the others are served; HTTP and SSE entries
+    are logged as not served (proxy each alone with --url or --sse).
+
     \b
     Examples:
       schema-compat proxy --provider gemini -- python server.py
       schema-compat proxy -p openai-strict --log /tmp/proxy.log -- npx -y some-mcp-server
       schema-compat proxy --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
       schema-compat proxy --sse http://127.0.0.1:8000/sse
+      schema-compat proxy --config ~/.cursor/mcp.json -p openai --name github --name slack
     """
     from .extract.config import ServerSpec
     from .profiles import PROFILES
 
     if provider.lower() not in PROFILES:
         fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    if config is not None:
+        if command or url or sse or header or env or cwd:
+            fail("--config serves the servers of a client config: give no -- CMD, --url, "
+                 "--sse, --header, --env or --cwd with it",
+                 "e.g. schema-compat proxy --config .mcp.json --provider openai")
+        from .planner import PREFIXES
+
+        if name_prefix not in PREFIXES:
+            fail(f"unknown --name-prefix {name_prefix!r}", f"one of: {', '.join(PREFIXES)}")
+        from .proxy.gateway import GatewayOptions
+        from .proxy.gateway_serve import serve_config
+        from .proxy.run import exit_now
+
+        options = GatewayOptions(provider.lower(), timeout=timeout,
+                                 lossless_only=lossless_only, name_prefix=name_prefix,
+                                 strict_first=strict_first or (), include=tool or (),
+                                 exclude=exclude_tool or ())
+        exit_now(serve_config(config, name or [], options, log))
+        return
+    gateway_only = {"--name": name, "--strict-first": strict_first, "--tool": tool,
+                    "--exclude-tool": exclude_tool, "--name-prefix": name_prefix != "none"}
+    if any(gateway_only.values()):
+        fail(f"{', '.join(k for k, v in gateway_only.items() if v)} apply to --config only",
+             "add --config FILE")
     if [bool(command), bool(url), bool(sse)].count(True) != 1:
         fail("give the upstream as -- CMD ARGS, --url URL or --sse URL (one of them)",
              "e.g. schema-compat proxy -- python server.py")
