@@ -9,21 +9,13 @@ typed records (named tuples) of `schema_compat.model`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from .engine import run
+from .mcp_tool import SdkTool, from_mcp, from_sdk
 from .model import Report, SourceError, ToolDef, ToolResult
 
 __all__ = ["ToolLike", "check", "load_tools", "transform"]
-
-
-@runtime_checkable
-class SdkTool(Protocol):
-    """The MCP SDK's `mcp.types.Tool` (a pydantic model): `name` and `input_schema`."""
-
-    name: str
-    input_schema: Any
-
 
 ToolLike = ToolDef | Mapping[str, Any] | SdkTool
 
@@ -36,17 +28,10 @@ def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
     return [t for s in sources for t in s.tools], errors
 
 
-def _sdk_tool(tool: SdkTool, index: int) -> ToolDef:
-    dump = getattr(tool, "model_dump", None)
-    raw: Mapping[str, Any] = (dump(by_alias=True, exclude_none=True, mode="json")
-                              if callable(dump) else {"name": tool.name})
-    return ToolDef(name=tool.name, schema=tool.input_schema,
-                   description=getattr(tool, "description", None), index=index, raw=raw)
-
-
 def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
-    """ToolDefs for the engine; a schema nested deeper than the file loader accepts is refused
-    here too (ValueError), since the engine's walkers recurse and would hit RecursionError."""
+    """ToolDefs for the engine, each tool read as a file's would be (`mcp_tool`); a schema
+    nested deeper than the file loader accepts is refused here too (ValueError), since the
+    engine's walkers recurse and would hit RecursionError."""
     from .jsonio import MAX_DEPTH, too_deep
 
     if isinstance(tools, Mapping | str | bytes):
@@ -57,11 +42,9 @@ def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
         if isinstance(t, ToolDef):
             out.append(t)
         elif isinstance(t, Mapping):
-            out.append(ToolDef(name=str(t.get("name", f"<tool {i}>")),
-                               schema=t.get("inputSchema"), description=t.get("description"),
-                               index=i, raw=t))
+            out.append(from_mcp(t, i))
         elif isinstance(t, SdkTool):
-            out.append(_sdk_tool(t, i))
+            out.append(from_sdk(t, i))
         else:
             raise TypeError(f"tools[{i}] is a {type(t).__name__}: expected an MCP tool dict, "
                             "a ToolDef or an mcp.types.Tool")

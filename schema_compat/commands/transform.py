@@ -224,15 +224,9 @@ def _gemini_field(profile: str) -> str:
 
 
 def _mcp_tool(result: ToolResult) -> dict[str, Any]:
-    """An MCP tool entry; an MCP-shaped input keeps its other fields (outputSchema, ...)."""
-    raw = result.tool.raw
-    entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
-        {"description": result.tool.description} if result.tool.description else {})
-    entry["name"] = result.transformed_name
-    schema = result.transformed_schema
-    entry["inputSchema"] = schema if schema is not None else {"type": "object",
-                                                             "properties": {}}
-    return entry
+    from ..mcp_tool import mcp_entry
+
+    return mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
 
 
 def _schema_for(result: ToolResult, shape: str) -> Any:

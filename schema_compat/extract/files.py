@@ -11,7 +11,8 @@ which fields hold its name and schema. `write_back` fills those slots in a copy;
 Recognition is strict about the wrapper (a document that matches no shape is one clear
 `SourceError`, never a guess) and forgiving inside it: extra metadata keys are ignored, and
 a malformed tool entry still becomes a `ToolDef` so the rules can say what is wrong with it
-instead of the whole file being rejected.
+instead of the whole file being rejected. Each tool object becomes a `ToolDef` through the
+one conversion `mcp_tool` holds, as a tool handed to the library API does.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..jsonio import (
     load_json_file,
     load_json_text,
 )
+from ..mcp_tool import from_mcp, tool_def
 from ..model import ServerInfo, SourceError, ToolDef
 
 __all__ = [
@@ -444,29 +446,22 @@ def _schema_tool_name(label: str) -> str:
 
 
 def _tool_at(document: Any, slot: _Slot, index: int, label: str) -> ToolDef:
-    placeholder = f"<tool {index}>"
     if slot.flavor == "schema":
-        return ToolDef(
-            name=_schema_tool_name(label),
-            schema=document,
-            description=None,
-            source=label,
-            index=index,
-            raw=document,
-        )
+        return tool_def(_schema_tool_name(label), document, None, index=index, source=label,
+                        raw=document)
     entry = _get(document, slot.path)
-    if not isinstance(entry, dict):
-        return ToolDef(name=placeholder, schema=None, source=label, index=index, raw={})
+    if slot.flavor == "mcp":
+        return from_mcp(entry, index, label)
+    if not isinstance(entry, dict):  # a nameless tool without a schema, for the rules
+        return tool_def(None, None, None, index=index, source=label, raw={})
     fields = _fields(entry, slot.flavor) or {}
-    name = fields.get("name")
-    description = fields.get("description")
     key = _schema_key(fields, slot.flavor)
-    return ToolDef(
-        name=name if isinstance(name, str) else placeholder,
-        schema=fields.get(key) if key is not None else None,
-        description=description if isinstance(description, str) else None,
-        source=label,
+    return tool_def(
+        fields.get("name"),
+        fields.get(key) if key is not None else None,
+        fields.get("description"),
         index=index,
+        source=label,
         raw=entry,
         schema_optional=slot.flavor in ("gemini", "openai-chat", "openai-flat"),
     )

@@ -91,11 +91,7 @@ def mcp_listing(request: RequestPlan) -> list[dict[str, Any]]:
     """The request as one MCP `tools/list` result's `tools`: each tool under its sent name
     with its transformed `inputSchema`, keeping its other fields (`title`, `annotations`,
     `outputSchema`, ...): what a proxy serving several servers as one lists."""
-    out = []
-    for t in request.tools:
-        raw = t.result.tool.raw
-        entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else _described(t, {})
-        entry["name"] = t.name
-        entry["inputSchema"] = _schema(t)
-        out.append(entry)
-    return out
+    from ..mcp_tool import mcp_entry
+
+    return [mcp_entry(t.result.tool, t.name, t.result.transformed_schema)
+            for t in request.tools]

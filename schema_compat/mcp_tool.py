@@ -1,0 +1,88 @@
+"""The one conversion between a tool object and a `ToolDef`, in both directions.
+
+A tool reaches the engine from a file (any shape `extract/files` reads), from library code
+(an MCP tool dict or the MCP SDK's `Tool`, `api`), or from a live `tools/list` answer the
+proxy relays. Each must become the same `ToolDef`, or `check` on a file, `check()` in code
+and the proxy would judge one tool three ways. The rule, kept here only:
+
+- a name that is not a string becomes the placeholder `<tool N>` (N its index), so the
+  name rules report the tool instead of a `str()` of whatever was there;
+- a description that is not a string is no description (NAM003 says so);
+- the schema is taken as it is, whatever its JSON type: the rules judge it;
+- `raw` is the tool object itself, so a writer can give back its other fields.
+
+The way back, a result as one MCP tool object, is here too (`mcp_entry`): the transform's
+MCP listing of several sources and the request planner's MCP listing write the same entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from .model import ToolDef
+
+__all__ = ["SdkTool", "from_mcp", "from_sdk", "mcp_entry", "placeholder_name", "tool_def"]
+
+
+@runtime_checkable
+class SdkTool(Protocol):
+    """The MCP SDK's `mcp.types.Tool` (a pydantic model): `name` and `input_schema`."""
+
+    name: str
+    input_schema: Any
+
+
+def placeholder_name(index: int) -> str:
+    """The name a tool without a string name is known by in reports."""
+    return f"<tool {index}>"
+
+
+def tool_def(name: Any, schema: Any, description: Any, *, index: int, source: str = "",
+             raw: Mapping[str, Any] | None = None, schema_optional: bool = False) -> ToolDef:
+    """A ToolDef from a tool's fields as found, whatever their JSON types (see above)."""
+    return ToolDef(
+        name=name if isinstance(name, str) else placeholder_name(index),
+        schema=schema,
+        description=description if isinstance(description, str) else None,
+        source=source,
+        index=index,
+        raw=raw,
+        schema_optional=schema_optional,
+    )
+
+
+def from_mcp(entry: Any, index: int, source: str = "") -> ToolDef:
+    """One entry of an MCP `tools/list` result's `tools`; an entry that is not an object is
+    a nameless tool without a schema, for the rules to report."""
+    if not isinstance(entry, Mapping):
+        return ToolDef(name=placeholder_name(index), schema=None, source=source, index=index,
+                       raw={})
+    return tool_def(entry.get("name"), entry.get("inputSchema"), entry.get("description"),
+                    index=index, source=source, raw=entry)
+
+
+def from_sdk(tool: SdkTool, index: int, source: str = "") -> ToolDef:
+    """The MCP SDK's `Tool`: its fields as `from_mcp` reads them, `raw` its JSON dump."""
+    dump = getattr(tool, "model_dump", None)
+    raw: Mapping[str, Any] = (dump(by_alias=True, exclude_none=True, mode="json")
+                              if callable(dump) else {"name": tool.name})
+    return tool_def(tool.name, tool.input_schema, getattr(tool, "description", None),
+                    index=index, source=source, raw=raw)
+
+
+_EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def mcp_entry(tool: ToolDef, name: str, schema: Any) -> dict[str, Any]:
+    """`tool` as one MCP tool object named `name` with `schema` as its `inputSchema`.
+
+    An MCP-shaped original keeps its other fields (`title`, `annotations`, `outputSchema`,
+    ...); a tool from another shape keeps its description. A tool without a schema gets
+    the empty object schema, since MCP requires one."""
+    raw, text = tool.raw, tool.description
+    entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
+        {"description": text} if isinstance(text, str) and text else {})
+    entry["name"] = name
+    entry["inputSchema"] = schema if schema is not None else dict(_EMPTY_OBJECT)
+    return entry

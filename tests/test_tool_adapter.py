@@ -1,0 +1,111 @@
+"""One MCP tool becomes one ToolDef, whichever way it comes in: a file, the library API or
+the MCP SDK's `Tool` (schema_compat/mcp_tool.py).
+
+The odd tools below are the cases where the three conversions used to disagree: the API
+turned a name that is not a string into its `str()` and kept a description that is not a
+string, where the file loader used the `<tool N>` placeholder and no description. Each case
+is sent through every entry point and must come out as the ToolDef written here, and be
+judged with the same findings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from mcp.types import Tool
+
+from schema_compat import check, transform
+from schema_compat.extract import load_source_text
+from schema_compat.model import ToolDef
+from schema_compat.planner import mcp_listing, plan
+
+OBJ: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}}}
+
+# (tool object, expected name, expected description, expected schema), each tool at index 0
+CASES: dict[str, tuple[dict[str, Any], str, str | None, Any]] = {
+    "number description": ({"name": "t", "description": 5, "inputSchema": OBJ},
+                           "t", None, OBJ),
+    "object description": ({"name": "t", "description": {"text": "x"}, "inputSchema": OBJ},
+                           "t", None, OBJ),
+    "null description": ({"name": "t", "description": None, "inputSchema": OBJ},
+                         "t", None, OBJ),
+    "number name": ({"name": 5, "description": "Reads.", "inputSchema": OBJ},
+                    "<tool 0>", "Reads.", OBJ),
+    "no name": ({"description": "Reads.", "inputSchema": OBJ}, "<tool 0>", "Reads.", OBJ),
+    "no schema": ({"name": "t", "description": "Reads."}, "t", "Reads.", None),
+    "array schema": ({"name": "t", "description": "Reads.", "inputSchema": [1, "two"]},
+                     "t", "Reads.", [1, "two"]),
+    "other fields": ({"name": "t", "title": "T", "description": "Reads.",
+                      "annotations": {"readOnlyHint": True}, "inputSchema": OBJ,
+                      "outputSchema": {"type": "object"}}, "t", "Reads.", OBJ),
+}
+IDS = list(CASES)
+
+
+def _expected(case: str, source: str) -> ToolDef:
+    tool, name, description, schema = CASES[case]
+    return ToolDef(name, schema, description, source, 0, tool)
+
+
+def _from_file(tool: dict[str, Any]) -> ToolDef:
+    [loaded] = load_source_text(json.dumps({"tools": [tool]}), "odd.json").tools
+    return loaded
+
+
+@pytest.mark.parametrize("case", IDS)
+def test_a_file_gives_the_tooldef(case: str) -> None:
+    assert _from_file(CASES[case][0]) == _expected(case, "odd.json")
+
+
+@pytest.mark.parametrize("case", IDS)
+def test_the_library_api_gives_the_tooldef(case: str) -> None:
+    [result] = check([CASES[case][0]], "gemini").results
+    assert result.tool == _expected(case, "")
+    [result] = transform([CASES[case][0]], "openai")
+    assert result.tool == _expected(case, "")
+
+
+@pytest.mark.parametrize("case", IDS)
+def test_file_and_api_are_judged_alike(case: str) -> None:
+    """The findings (and their messages, which name the tool) are the same either way."""
+    tool = CASES[case][0]
+    for provider in ("gemini", "openai-strict"):
+        [by_dict] = check([tool], provider).results
+        [by_file] = check([_from_file(tool)], provider).results
+        assert [(f.code, f.path, f.message) for f in by_dict.findings] == \
+            [(f.code, f.path, f.message) for f in by_file.findings]
+
+
+def test_a_number_name_is_reported_under_the_placeholder() -> None:
+    [result] = check([CASES["number name"][0]], "gemini").results
+    assert result.tool.name == "<tool 0>"
+    assert "'5'" not in " ".join(f.message for f in result.findings)
+
+
+def test_an_sdk_tool_gives_the_tooldef_a_dict_gives() -> None:
+    tool = CASES["other fields"][0]
+    [by_sdk] = check([Tool.model_validate(tool)], "gemini").results
+    [by_dict] = check([tool], "gemini").results
+    for field in ("name", "schema", "description", "source", "index", "schema_optional"):
+        assert getattr(by_sdk.tool, field) == getattr(by_dict.tool, field), field
+    assert by_sdk.tool.raw["annotations"] == {"readOnlyHint": True}
+    assert by_sdk.findings == by_dict.findings
+
+
+def test_the_way_back_keeps_an_mcp_tools_fields_and_names_it_as_sent() -> None:
+    """A planned request as one MCP listing: each tool under its sent name with its
+    transformed schema; an MCP original's other fields come back as they were (a malformed
+    description too: the way back does not edit them), and a tool with no schema gets an
+    empty object schema, which MCP requires."""
+    tools = [CASES["other fields"][0], CASES["no schema"][0] | {"name": "u"},
+             {"name": "v", "description": 5, "inputSchema": OBJ}]
+    entries = mcp_listing(plan({"fs": tools}, "openai", name_prefix="server"))
+    assert [e["name"] for e in entries] == ["fs_t", "fs_u", "fs_v"]
+    assert {k: v for k, v in entries[0].items() if k != "inputSchema"} == {
+        "name": "fs_t", "title": "T", "description": "Reads.",
+        "annotations": {"readOnlyHint": True}, "outputSchema": {"type": "object"}}
+    assert entries[1] == {"name": "fs_u", "description": "Reads.",
+                          "inputSchema": {"type": "object", "properties": {}}}
+    assert entries[2]["description"] == 5
