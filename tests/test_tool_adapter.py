@@ -1,5 +1,5 @@
-"""One MCP tool becomes one ToolDef, whichever way it comes in: a file, the library API or
-the MCP SDK's `Tool` (schema_compat/mcp_tool.py).
+"""One MCP tool becomes one ToolDef, whichever way it comes in: a file, the library API, the
+MCP SDK's `Tool`, or a listing the proxy relays (schema_compat/mcp_tool.py).
 
 The odd tools below are the cases where the three conversions used to disagree: the API
 turned a name that is not a string into its `str()` and kept a description that is not a
@@ -20,6 +20,7 @@ from schema_compat import check, transform
 from schema_compat.extract import load_source_text
 from schema_compat.model import ToolDef
 from schema_compat.planner import mcp_listing, plan
+from schema_compat.proxy.relay import Relay
 
 OBJ: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}}}
 
@@ -54,6 +55,25 @@ def _from_file(tool: dict[str, Any]) -> ToolDef:
     return loaded
 
 
+def _from_proxy(tool: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+                ) -> tuple[list[ToolDef], list[Any], Relay]:
+    """The ToolDefs the proxy's relay hands the engine for a one-tool listing, and the
+    listing the client is sent."""
+    from schema_compat import engine
+
+    seen: list[ToolDef] = []
+    real = engine.run_plan
+
+    def spy(tools: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.extend(tools)
+        return real(tools, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "run_plan", spy)
+    relay = Relay("gemini", 10.0, lambda _: None)
+    sent = relay.rewrite_listing({"tools": [tool]})["tools"]
+    return seen, sent, relay
+
+
 @pytest.mark.parametrize("case", IDS)
 def test_a_file_gives_the_tooldef(case: str) -> None:
     assert _from_file(CASES[case][0]) == _expected(case, "odd.json")
@@ -82,6 +102,25 @@ def test_a_number_name_is_reported_under_the_placeholder() -> None:
     [result] = check([CASES["number name"][0]], "gemini").results
     assert result.tool.name == "<tool 0>"
     assert "'5'" not in " ".join(f.message for f in result.findings)
+
+
+@pytest.mark.parametrize("case", [c for c in IDS if isinstance(CASES[c][0].get("name"), str)])
+def test_the_proxy_gives_the_tooldef(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen, sent, relay = _from_proxy(CASES[case][0], monkeypatch)
+    assert seen == [_expected(case, "upstream")]
+    assert relay.names == {"t": "t"}
+    # the client's entry keeps every field the upstream sent
+    assert set(CASES[case][0]) <= set(sent[0])
+
+
+@pytest.mark.parametrize("case", ["number name", "no name"])
+def test_the_proxy_passes_a_tool_without_a_string_name_through(
+        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client would call such a tool by a name the upstream does not know."""
+    seen, sent, relay = _from_proxy(CASES[case][0], monkeypatch)
+    assert seen == []
+    assert sent == [CASES[case][0]]
+    assert relay.names == {}
 
 
 def test_an_sdk_tool_gives_the_tooldef_a_dict_gives() -> None:

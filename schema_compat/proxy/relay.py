@@ -31,7 +31,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import SAFETIES, ToolDef
+from ..mcp_tool import from_mcp
+from ..model import SAFETIES
 
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
@@ -239,9 +240,9 @@ class Relay:
 
         self.transforms += 1
         self._validators.clear()
-        defs = [ToolDef(name=t["name"], schema=t.get("inputSchema"),
-                        description=t.get("description"), source="upstream", index=i, raw=t)
-                for i, t in enumerate(tools)
+        # a tool without a string name is passed through as it came: the client could not
+        # call it by a name the proxy made up
+        defs = [from_mcp(t, i, "upstream") for i, t in enumerate(tools)
                 if isinstance(t, dict) and isinstance(t.get("name"), str)]
         by_index = {d.index: r for d, r in zip(defs, run_plan(defs, self.plan), strict=True)}
         new_tools: list[Any] = []
