@@ -66,8 +66,13 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
      verbose, show_config, baseline, write_baseline, live, *_) = options
+    from .requests import RequestOpts, check_requests, request_settings
+
+    request_opts = RequestOpts(options.request, options.strict_first, options.name_prefix,
+                               options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                fail_on=fail_on, lossless_only=lossless_only)
+                                fail_on=fail_on, lossless_only=lossless_only, tool=tool,
+                                **request_opts._asdict())
     if show_config:
         from ..settings import describe
 
@@ -88,11 +93,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
-    from .requests import RequestOpts, check_requests, request_settings
-
-    requests = request_settings(given, RequestOpts(options.request, options.strict_first,
-                                                   options.name_prefix, options.exclude_tool),
-                                tool)
+    requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
