@@ -37,28 +37,28 @@ if TYPE_CHECKING:
 
 
 class CheckOptions(NamedTuple):
-    """Every option of `check`, with the defaults typer declares for it in cli.py."""
+    """Every option of `check` (options.py holds their flags, defaults and help)."""
 
-    sources: list[str] | None = None
-    provider: str = "gemini"
-    tool: list[str] | None = None
-    json_out: bool = False
-    output_format: str = "text"  # one of cli.Format
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    fail_on: str = "error"  # one of cli.FailOn
-    lossless_only: bool = False
-    verbose: bool = False
-    show_config: bool = False
-    baseline: str | None = None
-    write_baseline: str | None = None
-    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    sources: list[str] | None
+    provider: str
+    tool: list[str] | None
+    json_out: bool
+    output_format: str  # one of options.FORMAT's choices
+    select: list[str] | None
+    ignore: list[str] | None
+    fail_on: str  # one of options.FAIL_ON's choices
+    lossless_only: bool
+    verbose: bool
+    show_config: bool
+    baseline: str | None
+    write_baseline: str | None
+    live: LiveOpts  # --server, --url, ... (the same for every command)
     # what one request is (commands/requests.py); a check plans nothing, it shows each
     # request-level limit with its use
-    request: str = "auto"
-    strict_first: list[str] | None = None
-    name_prefix: str = "none"
-    exclude_tool: list[str] | None = None
+    request: str
+    strict_first: list[str] | None
+    name_prefix: str
+    exclude_tool: list[str] | None
 
 
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
