@@ -26,13 +26,12 @@ from schema_compat.extract import (
     LoadedSource,
     SourceLoadError,
     detect_shape,
-    iter_write_back,
     load_source_text,
     load_sources,
-    write_back,
 )
 from schema_compat.jsonio import dump_json
 from schema_compat.model import SourceError
+from schema_compat.output.write_back import iter_write_back, write_back
 
 TESTS = Path(__file__).resolve().parent
 SHAPES_DIR = TESTS / "data" / "shapes"

@@ -148,3 +148,26 @@ def test_the_way_back_keeps_an_mcp_tools_fields_and_names_it_as_sent() -> None:
     assert entries[1] == {"name": "fs_u", "description": "Reads.",
                           "inputSchema": {"type": "object", "properties": {}}}
     assert entries[2]["description"] == 5
+
+
+def test_the_way_back_from_another_shape_is_an_mcp_tool(tmp_path: Any) -> None:
+    """Tools of two sources are written as one MCP listing: an OpenAI tool becomes an MCP
+    tool with its description, its schema under `inputSchema` and nothing of its wrapper."""
+    from schema_compat.extract import load_sources
+    from schema_compat.output.document import transformed_document
+    from schema_compat.profiles import PROFILES
+
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [CASES["other fields"][0]]}))
+    (tmp_path / "b.json").write_text(json.dumps([
+        {"type": "function", "function": {"name": "w", "description": "Writes.",
+                                          "parameters": OBJ}},
+        {"type": "function", "function": {"name": "x", "description": 7}}]))
+    loaded, errors = load_sources([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    assert errors == []
+    tools = [t for src in loaded for t in src.tools]
+    document = transformed_document(loaded, transform(tools, "openai"), PROFILES["openai"])
+    t, w, x = document["tools"]
+    assert t["title"] == "T" and t["outputSchema"] == {"type": "object"}
+    assert w == {"description": "Writes.", "name": "w", "inputSchema": w["inputSchema"]}
+    assert w["inputSchema"]["properties"] == OBJ["properties"]
+    assert x == {"name": "x", "inputSchema": {"type": "object", "properties": {}}}

@@ -3,10 +3,14 @@ the profile wherever a schema is written into a declaration (no test of profile 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from schema_compat import transform
+from schema_compat.extract import load_source_text
+from schema_compat.output.document import transformed_document
 from schema_compat.planner import plan, provider_tools
 from schema_compat.profiles import PROFILES
 
@@ -20,6 +24,19 @@ def test_only_gemini_json_sends_parametersjsonschema() -> None:
         "gemini": "parameters", "gemini-json": "parametersJsonSchema", "vertex": "parameters",
         "openai": "parameters", "openai-strict": "parameters", "anthropic": "parameters",
         "anthropic-strict": "parameters", "portable": "parameters"}
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+@pytest.mark.parametrize("given", ["parameters", "parametersJsonSchema"])
+def test_a_declaration_is_written_back_in_the_profiles_field(profile: str, given: str) -> None:
+    text = json.dumps({"functionDeclarations": [
+        {"name": "search", "description": "Searches.", given: SCHEMA}]})
+    source = load_source_text(text, "decl.json")
+    results = transform(list(source.tools), profile)
+    [written] = transformed_document([source], results, PROFILES[profile])[
+        "functionDeclarations"]
+    assert [k for k in written if k in FIELDS] == [PROFILES[profile].wire_field]
+    assert list(written) == ["name", "description", PROFILES[profile].wire_field]
 
 
 @pytest.mark.parametrize("profile", ["gemini", "gemini-json", "vertex", "portable"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .common import (
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..model import Report, RequestInfo, SourceError, ToolResult
-    from ..transform_out import Taken
     from .requests import RequestSettings
 
 
@@ -54,7 +53,7 @@ class TransformOptions(NamedTuple):
     strict_first: list[str] | None = None
     name_prefix: str = "none"
     exclude_tool: list[str] | None = None
-    to: str | None = None  # provider-ready output: one request's `tools` (planner/output.py)
+    to: str | None = None  # provider-ready output: one request's `tools` (output/provider.py)
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
@@ -62,10 +61,11 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     (sources, provider, output, tool, json_out, select, ignore, lossless_only, force, quiet,
      live, *_) = options
     from ..jsonio import dump_json, has_surrogate
+    from ..output.document import transformed_document
     from .requests import RequestOpts, request_settings
 
     if options.to and "provider" not in given:  # the target's own profile
-        from ..planner.output import DEFAULT_PROFILE
+        from ..output.provider import DEFAULT_PROFILE
 
         provider = DEFAULT_PROFILE.get(options.to, provider)
         given = {*given, "provider"}
@@ -91,14 +91,14 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     if planned is not None:
         results, infos, text = planned
         if text is None:
-            text = dump_json(_write_back(loaded, results, plan.profile.name))
+            text = dump_json(transformed_document(loaded, results, plan.profile))
         report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
         return _finish(report, text, output, json_out, quiet, errors)
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
         # after the transform: only the whole document tells, so it is built in full.
         results = run_tools(tools, plan, per_tool)
-        text = dump_json(_write_back(loaded, results, plan.profile.name))
+        text = dump_json(transformed_document(loaded, results, plan.profile))
     else:
         # On a terminal, the document itself shows progress; a spinner would garble it.
         with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
@@ -142,7 +142,7 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
         return None
     text = None
     if to:
-        from ..planner.output import TARGETS
+        from ..output.provider import TARGETS
 
         if plan.profile.name not in TARGETS[to]:
             fail(f"--to {to} takes the schemas of {', '.join(TARGETS[to])}, not "
@@ -153,7 +153,7 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
     results, plans = plan_requests(groups, plan, requests, per_tool)
     if to:
         from ..jsonio import dump_json
-        from ..planner.output import provider_tools
+        from ..output.provider import provider_tools
 
         text = dump_json(provider_tools(plans[0], to) if plans else [])
     order = {(t.source, t.index): i for i, t in enumerate(tools)}
@@ -167,72 +167,16 @@ def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan
     """Transform the tools while the document is written (to `output`, else to stdout
     unless --json), one tool at a time; returns what the summary and --json read."""
     from ..engine import iter_plan
-    from ..transform_out import Taken
+    from ..output.document import document_pieces
+    from ..output.results import Taken
 
     plan_for = per_tool_plans(plan, per_tool) if per_tool else None
     taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
     if output or not json_out:
-        pieces = _document_pieces(loaded, tools, taken, plan.profile.name)
+        pieces = document_pieces(loaded, tools, taken, plan.profile)
         if output:
             write_file(output, pieces)
         else:
             for piece in pieces:
                 sys.stdout.write(piece)
     return taken.rest()
-
-
-def _write_back(loaded: list[LoadedSource], results: list[ToolResult], profile: str) -> Any:
-    from ..extract.files import write_back
-
-    by_source: dict[str, dict[int, ToolResult]] = {}
-    for r in results:
-        by_source.setdefault(r.tool.source, {})[r.tool.index] = r
-    if len(loaded) == 1:
-        src = loaded[0]
-        chosen = by_source.get(src.label, {})
-        replacements = {i: (r.transformed_name, _schema_for(r, src.shape))
-                        for i, r in chosen.items()}
-        return write_back(src, replacements, gemini_field=_gemini_field(profile))
-    return {"tools": [_mcp_tool(r) for r in results]}
-
-
-def _document_pieces(loaded: list[LoadedSource], tools: list[Any], taken: Taken,
-                     profile: str) -> Iterator[str]:
-    """The text of `dump_json(_write_back(...))` in pieces, each tool transformed (by
-    `taken`) only when its place in the document is written."""
-    from ..extract.files import iter_write_back
-    from ..jsonio import iter_indented
-
-    if len(loaded) == 1:
-        src = loaded[0]
-
-        def take(index: int) -> tuple[str, Any]:
-            r = taken.take(src.label, index)
-            return r.transformed_name, _schema_for(r, src.shape)
-
-        return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
-                               gemini_field=_gemini_field(profile))
-    places = [("tools", i) for i in range(len(tools))]
-    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
-                         fill=lambda _: _mcp_tool(taken.next()))
-
-
-def _gemini_field(profile: str) -> str:
-    from ..profiles import PROFILES
-
-    return PROFILES[profile].wire_field
-
-
-def _mcp_tool(result: ToolResult) -> dict[str, Any]:
-    from ..mcp_tool import mcp_entry
-
-    return mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
-
-
-def _schema_for(result: ToolResult, shape: str) -> Any:
-    """A Gemini declaration for a tool without arguments omits `parameters` entirely."""
-    schema = result.transformed_schema
-    if shape == "gemini" and isinstance(schema, dict) and schema.get("type") == "object" \
-            and not schema.get("properties") and len(schema) <= 2:
-        return None
-    return schema

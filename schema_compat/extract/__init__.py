@@ -1,4 +1,6 @@
-"""Where tools come from: files (`files`), live MCP servers (`live`), client configs (`config`).
+"""Where tools come from: files (`files`, in the shapes `shapes` recognises), live MCP
+servers (`live`), client configs (`config`). This package only reads: writing tools back
+in their shape is `schema_compat.output`.
 
 Only the file loader is re-exported here: `live` imports the MCP SDK (~1 s), which the
 file path must never pay for.
@@ -11,10 +13,8 @@ from .files import (
     LoadedSource,
     SourceLoadError,
     detect_shape,
-    iter_write_back,
     load_source_text,
     load_sources,
-    write_back,
 )
 
 __all__ = [
@@ -22,8 +22,6 @@ __all__ = [
     "LoadedSource",
     "SourceLoadError",
     "detect_shape",
-    "iter_write_back",
     "load_source_text",
     "load_sources",
-    "write_back",
 ]

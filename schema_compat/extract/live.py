@@ -42,7 +42,7 @@ from mcp_types import CONNECTION_CLOSED, Implementation
 from .. import __version__
 from ..model import ServerInfo, SourceError
 from .config import ServerSpec, server_environment
-from .files import LoadedSource, SourceLoadError, _from_document
+from .files import LoadedSource, SourceLoadError, from_document
 from .starting import LiveError, Started, fetch_servers, resolved
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
@@ -592,7 +592,7 @@ async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
             continue
         tools, info = result
         try:
-            sources.append(_from_document({"tools": tools}, spec.name)._replace(server=info))
+            sources.append(from_document({"tools": tools}, spec.name)._replace(server=info))
         except SourceLoadError as exc:
             errors.append(exc.error)
     return sources, errors

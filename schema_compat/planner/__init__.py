@@ -12,10 +12,11 @@ accepts (strict budgets, unique valid names, tool counts), every decision with i
 
 from __future__ import annotations
 
+# the request as it is sent (re-exported: the planner's users build requests with them)
+from ..output.provider import TARGETS, mcp_listing, provider_tools
 from .budgets import BUDGETS, StrictBudget, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
-from .output import TARGETS, mcp_listing, provider_tools
 from .request import PLANNER_CODES, plan, request_limits
 from .strict import gain
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import make_plan, run_plan
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
+from ..output.provider import TARGETS
 from ..paths import jsonpath, pointer
-from ..planner.output import TARGETS
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
@@ -262,16 +262,17 @@ def cell_detail(run: Run, provider: str, index: int) -> dict[str, Any]:
 def transformed_text(run: Run, provider: str) -> str:
     """The document `schema-compat transform --provider PROVIDER` writes for this input:
     the same shape, each tool's name and schema replaced."""
-    from ..commands.transform import _write_back
     from ..jsonio import dump_json
+    from ..output.document import transformed_document
 
-    return dump_json(_write_back([run.source], run.sent(provider), provider))
+    results = run.sent(provider)
+    return dump_json(transformed_document([run.source], results, run.plans[provider].profile))
 
 
 def request_text(run: Run, provider: str, target: str) -> str:
     """The `tools` value of `target`'s request body (`transform --to TARGET`)."""
     from ..jsonio import dump_json
-    from ..planner.output import provider_tools
+    from ..output.provider import provider_tools
 
     takes = TARGETS.get(target)
     if takes is None:

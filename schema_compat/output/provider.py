@@ -1,5 +1,6 @@
-"""Provider-ready output: exactly the `tools` value of a provider's request body, with the
-plan's names and strict flags, so a client builder can send it as it is.
+"""Provider-ready output (`transform --to`): exactly the `tools` value of a provider's
+request body, with the plan's names and strict flags, so a client builder can send it as
+it is; and a planned request as one MCP listing, for a proxy serving several servers.
 
 Shapes (docs/providers.md OAI-14, §4.1, §1; each checked in the tests against the
 provider's official SDK types):
@@ -18,10 +19,13 @@ strict if you can" (OAI-13), which would change what was planned.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..mcp_tool import mcp_entry
 from ..profiles import PROFILES
-from .model import PlannedTool, RequestPlan
+
+if TYPE_CHECKING:
+    from ..planner.model import PlannedTool, RequestPlan
 
 TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas it takes
     "openai-chat": ("openai", "openai-strict", "portable"),
@@ -91,7 +95,5 @@ def mcp_listing(request: RequestPlan) -> list[dict[str, Any]]:
     """The request as one MCP `tools/list` result's `tools`: each tool under its sent name
     with its transformed `inputSchema`, keeping its other fields (`title`, `annotations`,
     `outputSchema`, ...): what a proxy serving several servers as one lists."""
-    from ..mcp_tool import mcp_entry
-
     return [mcp_entry(t.result.tool, t.name, t.result.transformed_schema)
             for t in request.tools]

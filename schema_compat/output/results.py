@@ -1,17 +1,17 @@
-"""The results of `transform`, taken one tool at a time while its output is written.
+"""The results a command keeps while its output is written, and no more.
 
-On a large listing most of `transform`'s memory went to holding every result at once: each
-transformed schema (until the whole document could be built), each finding and each change
-record (for the summary on stderr). The writer now asks for each tool when its place in the
-document comes; what is kept afterwards is only what the summary, the exit code and `--json`
-read.
+`transform` writes each tool's result when its place in the document comes (`Taken` hands
+them out in the document's order), so a large listing is never held whole: afterwards only
+what the summary, the exit code and `--json` read is kept (`lean`). The text, SARIF, GitHub
+and Markdown reports of `check` and `transform` only count changes that are not lossy, so
+those are kept as one shared record per rule and effect (`compact_changes`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .model import Change, ToolResult
+from ..model import Change, ToolResult
 
 __all__ = ["Taken", "compact_changes", "lean"]
 

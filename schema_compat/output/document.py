@@ -1,0 +1,70 @@
+"""The document `transform` writes for its results.
+
+One source comes back in its own shape (`write_back`), so the output can replace the input
+as it is; the tools of several sources have no one shape to go back to, and are written as
+one MCP `tools/list` result. The document is built whole (`transformed_document`) or
+written in pieces while each tool is transformed (`document_pieces`): both give the same
+text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..mcp_tool import mcp_entry
+
+if TYPE_CHECKING:
+    from ..extract.files import LoadedSource
+    from ..model import ToolDef, ToolResult
+    from ..profiles import Profile
+    from .results import Taken
+
+__all__ = ["document_pieces", "transformed_document"]
+
+
+def transformed_document(loaded: Sequence[LoadedSource], results: Sequence[ToolResult],
+                         profile: Profile) -> Any:
+    """The document for `results` (tools of `loaded`, transformed for `profile`)."""
+    from .write_back import write_back
+
+    if len(loaded) == 1:
+        src = loaded[0]
+        replacements = {r.tool.index: (r.transformed_name, _schema_for(r, src.shape))
+                        for r in results if r.tool.source == src.label}
+        return write_back(src, replacements, gemini_field=profile.wire_field)
+    return {"tools": [_mcp_tool(r) for r in results]}
+
+
+def document_pieces(loaded: Sequence[LoadedSource], tools: Sequence[ToolDef], taken: Taken,
+                    profile: Profile) -> Iterator[str]:
+    """The text of `dump_json(transformed_document(...))` in pieces, each tool transformed
+    (by `taken`) only when its place in the document is written."""
+    from ..jsonio import iter_indented
+    from .write_back import iter_write_back
+
+    if len(loaded) == 1:
+        src = loaded[0]
+
+        def take(index: int) -> tuple[str, Any]:
+            r = taken.take(src.label, index)
+            return r.transformed_name, _schema_for(r, src.shape)
+
+        return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
+                               gemini_field=profile.wire_field)
+    places = [("tools", i) for i in range(len(tools))]
+    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
+                         fill=lambda _: _mcp_tool(taken.next()))
+
+
+def _mcp_tool(result: ToolResult) -> dict[str, Any]:
+    return mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
+
+
+def _schema_for(result: ToolResult, shape: str) -> Any:
+    """A Gemini declaration for a tool without arguments omits `parameters` entirely."""
+    schema = result.transformed_schema
+    if shape == "gemini" and isinstance(schema, dict) and schema.get("type") == "object" \
+            and not schema.get("properties") and len(schema) <= 2:
+        return None
+    return schema
