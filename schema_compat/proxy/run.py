@@ -19,13 +19,7 @@ from typing import IO, Any
 from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
 from .relay import Relay
 
-__all__ = ["Proxy", "exit_now", "serve", "start"]
-
-
-class _Refused(Exception):
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message, self.hint = message, hint
+__all__ = ["Proxy", "exit_now", "launch", "serve", "start"]
 
 
 def exit_now(code: int) -> None:
@@ -106,20 +100,26 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
             return 2
     if spec.kind != "stdio":
         return Proxy(spec, sink, None)
-    env = server_environment(spec)
     try:
-        command = resolve_command(spec, env)
-        try:
-            proc = _start_upstream([command, *spec.args], env, spec.cwd, sink)
-        except OSError as exc:
-            raise _Refused(f"cannot start {spec.command}: {exc.strerror or exc}",
-                           "check the command and its permissions") from None
-    except (_Refused, CommandError) as exc:
+        proc = launch(spec, sink)
+    except CommandError as exc:
         print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
         if sink is not sys.stderr:
             sink.close()
         return 2
     return Proxy(spec, sink, proc)
+
+
+def launch(spec: ServerSpec, errlog: IO[str]) -> subprocess.Popen[bytes]:
+    """A stdio server started in its environment (`server_environment`), its command
+    checked first (`resolve_command`); CommandError says why it cannot start."""
+    env = server_environment(spec)
+    command = resolve_command(spec, env)
+    try:
+        return _start_upstream([command, *spec.args], env, spec.cwd, errlog)
+    except OSError as exc:
+        raise CommandError(f"cannot start {spec.command}: {exc.strerror or exc}",
+                           "check the command and its permissions") from None
 
 
 def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,

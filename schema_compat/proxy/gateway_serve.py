@@ -1,0 +1,385 @@
+"""`schema-compat proxy --config FILE`: every stdio server of a client config started, each
+held in a session of the gateway's own, and all of them served over the proxy's stdio as one
+server (the logic is gateway.py's; the line transport is pipes.py's, on asyncio alone).
+
+Start-up: every upstream is started at once, before the engine is imported; each is then
+initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and listed, all
+in parallel. The client's own handshake is answered at once; its tools/list and tools/call
+wait until every upstream is served or has failed (each has --timeout), and then the tools
+are planned once. An upstream that cannot be started, exits, refuses both eras or does not
+answer is logged with its name and the reason, and the others are served.
+
+HTTP and SSE entries of the config are logged as not served (yet): `schema-compat proxy
+--url` serves one of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
+from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Upstream
+from .pipes import _encode, _exit_code, _Lines, _parse, _read_lines, _stop, _wait_exit
+from .relay import Message, negotiate
+from .run import launch
+
+__all__ = ["serve_config", "serve_gateway"]
+
+_TICK = 0.1
+_MAX_PAGES = 100
+
+
+class _Process:
+    """One upstream's process (the one serving now: a server restarted for the 2026-07-28
+    era gets a new one), the writer to its stdin, the futures of the gateway's own
+    requests to it."""
+
+    def __init__(self, upstream: Upstream, spec: ServerSpec,
+                 proc: subprocess.Popen[bytes]) -> None:
+        self.upstream, self.spec, self.proc = upstream, spec, proc
+        assert proc.stdin is not None
+        self.writer = _Lines(proc.stdin)
+        self.waiters: dict[str, asyncio.Future[Message | None]] = {}
+        self.eof = asyncio.Event()
+
+
+def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
+                 log_file: str | None = None) -> int:
+    """Serve the servers of the client config at `path` (those `names` select, each an
+    exact name or a glob) until the client disconnects; 2, the error said on one line, when
+    the config is unusable, a name selects no server, or the log cannot be opened."""
+    try:
+        for name in names:  # each on its own: one that selects nothing is named
+            load_config(path, [name])
+        specs, errors = load_config(path, list(names) or None)
+    except ConfigError as exc:
+        print(f"schema-compat: error: {exc.error.one_line()}", file=sys.stderr)
+        return 2
+    sink: IO[str] = sys.stderr
+    if log_file:
+        try:
+            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"schema-compat: error: cannot open --log {log_file}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+    try:
+        refused = [(e.source, e.message + (f" ({e.hint})" if e.hint else "")) for e in errors]
+        return serve_gateway(specs, refused, options, sink)
+    finally:
+        if sink is not sys.stderr:
+            sink.close()
+
+
+def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]],
+                  options: GatewayOptions, sink: IO[str]) -> int:
+    """Serve the config's servers until the client disconnects. `refused` are the
+    servers the config could not set up, as (name, reason): logged, not served."""
+
+    def log(line: str) -> None:
+        try:
+            sink.write(f"schema-compat proxy: {line}\n")
+            sink.flush()
+        except (OSError, ValueError):
+            pass
+
+    started: list[tuple[ServerSpec, subprocess.Popen[bytes]]] = []
+    failed: list[tuple[str, str]] = list(refused)
+    for spec in specs:
+        if spec.kind != "stdio":
+            failed.append((spec.name, f"a {spec.kind} server ({spec.url}) is not served by "
+                           "--config yet; `schema-compat proxy --url` serves it alone"))
+            continue
+        try:
+            started.append((spec, launch(spec, sink)))
+        except CommandError as exc:
+            failed.append((spec.name, f"{exc.message} ({exc.hint})"))
+    try:
+        asyncio.run(_serve(started, failed, options, log, sink))
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.kill()
+    return 0
+
+
+async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
+                 failed: list[tuple[str, str]], options: GatewayOptions, log: Any,
+                 sink: IO[str]) -> None:
+    loop = asyncio.get_running_loop()
+    client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
+    await client_writer.open()
+    gc.disable()  # the engine's objects live as long as the proxy: see pipes.py
+    try:
+        gateway = Gateway(options, log)
+        processes = [_Process(gateway.add(spec.name), spec, proc) for spec, proc in started]
+    finally:
+        gc.freeze()
+        gc.enable()
+    for name, reason in failed:
+        log(f"{name}: not served: {reason}")
+    stop = asyncio.Event()
+    ready = asyncio.Event()
+    tasks: list[asyncio.Future[Any]] = []
+    held: list[Message] = []  # tools requests that came before the upstreams were settled
+
+    def to_client(messages: list[Message]) -> None:
+        for msg in messages:
+            client_writer.write(_encode(msg))
+
+    def to_upstream(process: _Process, messages: list[Message]) -> None:
+        if process.upstream.state in ("ready", "starting"):
+            for msg in messages:
+                process.writer.write(_encode(msg))
+
+    by_name = {p.upstream.name: p for p in processes}
+
+    def from_client(line: bytes) -> None:
+        msg = _parse(line)
+        if msg is None:
+            if line.strip():
+                log("ignored a message from the client that is not JSON-RPC")
+            return
+        if msg.get("method") in ("tools/list", "tools/call") and not ready.is_set():
+            held.append(msg)
+            return
+        handle(msg)
+
+    def handle(msg: Message) -> None:
+        answers, forwards = gateway.from_client(msg)
+        to_client(answers)
+        for name, forwarded in forwards:
+            to_upstream(by_name[name], [forwarded])
+
+    def reader(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
+        def from_upstream(line: bytes) -> None:
+            if proc is not process.proc:  # the process a restart replaced
+                return
+            msg = _parse(line)
+            if msg is None:
+                if line.strip():
+                    log(f"{process.upstream.name}: ignored a line that is not JSON-RPC: "
+                        f"{line[:200]!r}")
+                return
+            if msg.get("method") == "notifications/tools/list_changed" and "id" not in msg:
+                if process.upstream.state == "ready":
+                    tasks.append(asyncio.ensure_future(relist(process)))
+                return
+            answers, back = gateway.from_upstream(process.upstream, msg)
+            to_client(answers)
+            to_upstream(process, back)
+            rid = msg.get("id")
+            if isinstance(rid, str) and rid in process.waiters and "method" not in msg:
+                answer = process.upstream.relay.own_answers.pop(rid, None)
+                if not process.waiters[rid].done():
+                    process.waiters[rid].set_result(answer)
+
+        return from_upstream
+
+    def ask_of(process: _Process) -> Any:
+        async def ask(msg: Message) -> Message | None:
+            if process.eof.is_set():
+                return None
+            rid = msg["id"]
+            future: asyncio.Future[Message | None] = loop.create_future()
+            process.waiters[rid] = future
+            process.writer.write(_encode(msg))
+            try:
+                return await asyncio.wait_for(future, options.timeout)
+            except TimeoutError:
+                return None
+            finally:
+                process.waiters.pop(rid, None)
+                process.upstream.relay.own_answers.pop(rid, None)
+
+        return ask
+
+    async def exited(process: _Process) -> str:
+        code = await _wait_exit(process.proc, 0.5)
+        return "it exited" + (f" with exit code {code}" if code is not None else "")
+
+    async def attach(process: _Process) -> None:
+        await process.writer.open()
+        assert process.proc.stdout is not None
+        await _read_lines(process.proc.stdout, reader(process, process.proc),
+                          upstream_eof(process, process.proc),
+                          (client_writer, process.writer))
+
+    async def restart(process: _Process) -> None:
+        """The same server in a new process: one that refused `initialize` may have
+        settled its connection's era, so the 2026-07-28 era is asked of a fresh one."""
+        process.writer.close()
+        await _stop(process.proc)
+        process.proc = launch(process.spec, sink)
+        assert process.proc.stdin is not None
+        process.writer = _Lines(process.proc.stdin)
+        process.eof = asyncio.Event()
+        await attach(process)
+
+    async def connect(process: _Process) -> None:
+        """Initialize and list one upstream; on failure, say why, and serve the others."""
+        upstream = process.upstream
+        try:
+            reason = await _handshake(process, ask_of(process))
+            if reason is not None and reason.startswith(_REFUSED) and not process.eof.is_set():
+                log(f"{upstream.name}: {reason}; asking a new process for the 2026-07-28 era")
+                await restart(process)
+                reason = await _modern(process, ask_of(process), reason)
+            if reason is None:
+                tools = await _list(process, ask_of(process))
+                if tools is None:
+                    reason = f"it did not list its tools within {options.timeout:g}s"
+                else:
+                    upstream.tools = tools
+        except Exception as exc:  # a bug must not cost the other upstreams
+            reason = f"{type(exc).__name__}: {exc}"
+        if reason is not None and process.eof.is_set():
+            reason = await exited(process)
+        if reason is None:
+            upstream.state = "ready"
+            era = upstream.relay.era or ""
+            log(f"{upstream.name}: {len(upstream.tools)} tools ({era} era, "
+                f"{upstream.relay.protocol_version})")
+            return
+        upstream.state, upstream.reason = "failed", reason
+        log(f"{upstream.name}: not served: {reason}")
+        process.writer.close()
+        await _stop(process.proc)
+
+    async def relist(process: _Process) -> None:
+        """An upstream's tools changed: list them again, plan anew, tell the client."""
+        log(f"{process.upstream.name}: tools/list_changed: listing its tools again")
+        await ready.wait()
+        tools = await _list(process, ask_of(process))
+        if tools is None:
+            log(f"{process.upstream.name}: the new listing did not come; the old one stays")
+            return
+        process.upstream.tools = tools
+        gateway.replan()
+        to_client(gateway.tools_changed())
+
+    def upstream_eof(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
+        def on_eof() -> None:
+            if proc is not process.proc:
+                return
+            process.eof.set()
+            for future in process.waiters.values():
+                if not future.done():
+                    future.set_result(None)
+            if not stop.is_set() and process.upstream.state == "ready":
+                tasks.append(asyncio.ensure_future(gone(process)))
+
+        return on_eof
+
+    async def gone(process: _Process) -> None:
+        out = gateway.upstream_gone(process.upstream, await exited(process))
+        to_client(out.to_client)
+
+    async def settle() -> None:
+        await asyncio.gather(*(connect(p) for p in processes))
+        gateway.replan()
+        ready.set()
+        for msg in held:
+            handle(msg)
+        held.clear()
+
+    async def watchdog() -> None:
+        while True:
+            await asyncio.sleep(_TICK)
+            for process in processes:
+                out = process.upstream.relay.expire()
+                to_client(out.to_client)
+                to_upstream(process, out.to_upstream)
+                if _exit_code(process.proc) is not None and not process.eof.is_set():
+                    upstream_eof(process, process.proc)()
+
+    for process in processes:
+        await attach(process)
+    await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
+                      from_client, stop.set, (client_writer,))
+    if os.name == "posix":
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    tasks.append(asyncio.ensure_future(settle()))
+    tasks.append(asyncio.ensure_future(watchdog()))
+    try:
+        await stop.wait()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for process in processes:
+            process.writer.close()
+        await asyncio.gather(*(_stop(p.proc) for p in processes))
+        await client_writer.drain(0.01)
+        client_writer.close()
+
+
+_REFUSED = "it refused initialize"
+
+
+async def _handshake(process: _Process, ask: Any) -> str | None:
+    """Open the gateway's session with an upstream by `initialize`: the handshake era, which
+    most servers speak and in which they send list_changed on stdio as it happens. None
+    when it is open, else why not (a refusal starts with _REFUSED)."""
+    from .. import __version__
+
+    relay = process.upstream.relay
+    answer = await ask(relay.own_request("initialize", {
+        "protocolVersion": HANDSHAKE_VERSIONS[-1], "capabilities": {},
+        "clientInfo": {"name": GATEWAY_NAME, "version": __version__}}))
+    if answer is None:
+        return f"it did not answer initialize within {relay.timeout:g}s"
+    result = answer.get("result")
+    if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+        relay.era, relay.protocol_version = "legacy", result["protocolVersion"]
+        process.writer.write(_encode({"jsonrpc": "2.0",
+                                      "method": "notifications/initialized"}))
+        return None
+    refusal = answer.get("error")
+    message = refusal.get("message") if isinstance(refusal, dict) else None
+    return f"{_REFUSED} ({message})"
+
+
+async def _modern(process: _Process, ask: Any, refused: str) -> str | None:
+    """The 2026-07-28 era, found as the SDK's auto mode finds it (`negotiate`), and a
+    `subscriptions/listen` stream for its tool list changes. None when it is open."""
+    from .. import __version__
+
+    relay = process.upstream.relay
+    await negotiate(relay, ask)
+    if relay.era != "modern":
+        return f"{refused}, and answered server/discover with no 2026-07-28 version"
+    relay.envelope = {"io.modelcontextprotocol/clientInfo": {"name": GATEWAY_NAME,
+                                                              "version": __version__},
+                      "io.modelcontextprotocol/clientCapabilities": {}}
+    listen = relay.own_request("subscriptions/listen",
+                               {"notifications": {"toolsListChanged": True}})
+    process.writer.write(_encode(listen))  # acknowledged by a notification; never answered
+    return None
+
+
+async def _list(process: _Process, ask: Any) -> list[Any] | None:
+    """Every page of the upstream's tools, as it lists them; None when an answer did not
+    come."""
+    relay = process.upstream.relay
+    tools: list[Any] = []
+    cursor: Any = None
+    for _ in range(_MAX_PAGES):
+        answer = await ask(relay.own_listing_request(cursor))
+        result = answer.get("result") if answer else None
+        if not isinstance(result, dict):
+            return None
+        page = result.get("tools")
+        if isinstance(page, list):
+            tools += [t for t in page if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        cursor = result.get("nextCursor")
+        if not cursor:
+            break
+    return tools

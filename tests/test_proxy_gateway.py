@@ -1,0 +1,278 @@
+"""`schema-compat proxy --config FILE`: every server of a client config as one MCP server,
+through the official SDK's client (ClientSession over stdio_client, both protocol eras).
+
+The upstreams are our SDK-built test servers (tests/servers/): `proxy_upstream.py` twice,
+under two names and with a different `WHO` in each `env` block, so that every tool name
+clashes and the `env` tool's answer says which of the two answered; and `modern_server.py`,
+which speaks the 2026-07-28 era alone (it refuses `initialize`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client._probe import negotiate_auto
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+from schema_compat import check
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
+
+from launch import PY, REPO_ROOT, SERVERS
+
+UPSTREAM = SERVERS / "proxy_upstream.py"
+MODERN = SERVERS / "modern_server.py"
+UPSTREAM_TOOLS = ["slow", "env", "grow", "die", "add"]
+Body = Callable[[ClientSession], Awaitable[Any]]
+
+
+def _entry(script: Path, **env: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"command": PY, "args": [str(script)]}
+    if env:
+        entry["env"] = env
+    return entry
+
+
+def _config(tmp_path: Path, servers: dict[str, Any]) -> Path:
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    return _config(tmp_path, {"a": _entry(UPSTREAM, WHO="a"), "b": _entry(UPSTREAM, WHO="b"),
+                              "modern": _entry(MODERN)})
+
+
+def _session(config: Path, body: Body, *options: str, era: str = "legacy",
+             log: Path | None = None, notes: list[str] | None = None) -> Any:
+    """The SDK's client starts `schema-compat proxy --config CONFIG OPTIONS`, opens its
+    session in `era` ("legacy": initialize; "auto": server/discover first), runs `body`.
+    The methods of the notifications it receives are appended to `notes`."""
+
+    async def on_message(message: Any) -> None:
+        root = getattr(message, "root", message)
+        method = getattr(root, "method", None)
+        if notes is not None and isinstance(method, str):
+            notes.append(method)
+
+    async def main() -> Any:
+        args = ["-m", "schema_compat", "proxy", "--config", str(config), *options]
+        if log is not None:
+            args += ["--log", str(log)]
+        params = StdioServerParameters(command=PY, args=args, cwd=str(REPO_ROOT),
+                                       env=dict(os.environ))
+        with open(os.devnull, "w") as devnull:
+            async with stdio_client(params, errlog=devnull) as (read, write), \
+                    ClientSession(read, write, message_handler=on_message) as session:
+                if era == "auto":
+                    await negotiate_auto(session)
+                else:
+                    await session.initialize()
+                return await body(session)
+
+    return anyio.run(main)
+
+
+def _text(result: Any) -> str:
+    return "\n".join(c.text for c in result.content)
+
+
+def _who(result: Any) -> Any:
+    return json.loads(_text(result))["WHO"]
+
+
+def _log_lines(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("era", ["legacy", "auto"])
+def test_every_servers_tools_are_listed_and_each_call_reaches_its_own_server(
+        config: Path, tmp_path: Path, era: str) -> None:
+    """The second server's tools clash with the first's: they are listed as `b_*` and a
+    call to `b_env` reaches b (its WHO), `env` reaches a; the 2026-07-28-only server is
+    served too; `b_add`'s text integers are repaired against b's own schema."""
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        listed = (await session.list_tools()).tools
+        return (listed, await session.call_tool("env", {"names": ["WHO"]}),
+                await session.call_tool("b_env", {"names": ["WHO"]}),
+                await session.call_tool("echo", {"text": "from modern"}),
+                await session.call_tool("b_add", {"a": "2", "b": 3, "more": ["4"]}))
+
+    listed, env_a, env_b, echo, added = _session(config, body, era=era, log=log)
+    assert [t.name for t in listed] == [*UPSTREAM_TOOLS, *(f"b_{t}" for t in UPSTREAM_TOOLS),
+                                        "search_notes", "schedule", "echo"]
+    # schemas transformed for the provider (gemini, the default): nothing left it refuses
+    report = check([{"name": t.name, "description": t.description,
+                     "inputSchema": t.input_schema} for t in listed], "gemini")
+    assert [(r.tool.name, f.code) for r in report.results for f in r.findings
+            if f.severity == "error"] == []
+    assert (_who(env_a), _who(env_b)) == ("a", "b")
+    assert _text(echo) == "from modern"
+    assert not added.is_error and _text(added) == "9"
+    lines = _log_lines(log)
+    assert "schema-compat proxy: tools/call b_add: sent to b as 'add'" in lines
+    assert 'schema-compat proxy: b: tools/call add: repaired $.a: "2" → 2 (integer)' in lines
+    assert "schema-compat proxy: modern: 3 tools (modern era, 2026-07-28)" in lines
+
+
+def test_list_changed_is_passed_on_and_the_listing_made_anew(config: Path) -> None:
+    """b's `grow` adds `extra_1` and sends list_changed: the client is told, its next
+    listing has the tool (no clash: its own name), and a call to it reaches b."""
+    notes: list[str] = []
+
+    async def body(session: ClientSession) -> Any:
+        before = [t.name for t in (await session.list_tools()).tools]
+        added = _text(await session.call_tool("b_grow", {}))
+        with anyio.fail_after(10):
+            while "notifications/tools/list_changed" not in notes:
+                await anyio.sleep(0.02)
+        after = [t.name for t in (await session.list_tools()).tools]
+        return before, added, after, _text(await session.call_tool("extra_1", {"value": "5"}))
+
+    before, added, after, called = _session(config, body, notes=notes)
+    assert added == "extra_1"
+    assert "extra_1" not in before
+    assert after == [*before[:10], "extra_1", *before[10:]]  # b's tools, then modern's
+    assert called == "extra_1:5"
+    assert notes.count("notifications/tools/list_changed") == 1
+
+
+def test_a_broken_upstream_is_reported_with_its_name_while_the_others_serve(
+        tmp_path: Path) -> None:
+    config = _config(tmp_path, {
+        "crashes": _entry(SERVERS / "crash_server.py"),
+        "missing": {"command": "no-such-mcp-server-command"},
+        "good": _entry(UPSTREAM, WHO="good"),
+        "remote": {"url": "http://127.0.0.1:9/mcp"},
+        "prompted": {"command": "${input:token}"},
+    })
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        return ([t.name for t in (await session.list_tools()).tools],
+                _who(await session.call_tool("env", {"names": ["WHO"]})))
+
+    names, who = _session(config, body, log=log)
+    assert (names, who) == (UPSTREAM_TOOLS, "good")
+    lines = _log_lines(log)
+    assert "schema-compat proxy: crashes: not served: it exited with exit code 3" in lines
+    assert "Error: API_TOKEN is not set" in lines  # the server's own stderr, in the log
+    assert ("schema-compat proxy: missing: not served: command not found: "
+            "no-such-mcp-server-command (install it, or give its full path)") in lines
+    assert any(line.startswith("schema-compat proxy: remote: not served: a http server "
+                               "(http://127.0.0.1:9/mcp) is not served by --config")
+               for line in lines)
+    assert any(line.startswith("schema-compat proxy: prompted: not served: command needs "
+                               "${input:token}") for line in lines)
+
+
+def test_the_failures_go_to_stderr_without_log(tmp_path: Path) -> None:
+    config = _config(tmp_path, {"crashes": _entry(SERVERS / "crash_server.py"),
+                                "good": _entry(UPSTREAM)})
+    requests = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"}}},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--config", str(config)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    for request in requests:
+        proc.stdin.write(json.dumps(request) + "\n")
+    proc.stdin.flush()
+    answers = [json.loads(proc.stdout.readline()) for _ in requests]
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert answers[0]["result"]["capabilities"] == {"tools": {"listChanged": True}}
+    assert answers[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == UPSTREAM_TOOLS
+    assert "schema-compat proxy: crashes: not served: it exited with exit code 3" in \
+        err.splitlines()
+
+
+def test_name_selects_servers(config: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        return [t.name for t in (await session.list_tools()).tools]
+
+    assert _session(config, body, "--name", "modern", "--name", "b") == \
+        [*UPSTREAM_TOOLS, "search_notes", "schedule", "echo"]  # b's alone: nothing clashes
+
+
+def test_an_unknown_name_is_a_one_line_error_listing_the_servers(config: Path) -> None:
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--config", str(config),
+                           "--name", "a", "--name", "nope"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=REPO_ROOT, timeout=30)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"schema-compat: error: {config}: no server named nope (servers here: a, b, modern)"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--url", "http://127.0.0.1:9/mcp"], "--config serves the servers of a client config"),
+    (["--", "python", "x.py"], "--config serves the servers of a client config"),
+    (["--name-prefix", "nope"], "unknown --name-prefix 'nope'"),
+])
+def test_options_that_do_not_go_with_config(config: Path, args: list[str],
+                                            message: str) -> None:
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--config", str(config),
+                           *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          cwd=REPO_ROOT, timeout=30)
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(f"schema-compat: error: {message}")
+
+
+def test_gateway_options_without_config_are_an_error() -> None:
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--name", "a", "--", PY,
+                           str(UPSTREAM)], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=REPO_ROOT, timeout=30)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "schema-compat: error: --name apply to --config only (add --config FILE)"]
+
+
+def test_requests_other_than_tools_get_a_method_not_found_error(config: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        await session.send_ping()
+        with pytest.raises(MCPError) as caught:
+            await session.list_resources()
+        return caught.value.error
+
+    error = _session(config, body, "--name", "a")
+    assert error.code == -32601
+    assert "resources/list is not served" in error.message
+
+
+def test_an_unknown_tool_is_an_error(config: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        with pytest.raises(MCPError) as caught:
+            await session.call_tool("nope", {})
+        return caught.value.error
+
+    error = _session(config, body, "--name", "a")
+    assert (error.code, error.message) == (-32602, "Unknown tool: nope")
+
+
+def test_name_prefix_and_exclude_tool_reach_the_planner(config: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        return [t.name for t in (await session.list_tools()).tools]
+
+    names = _session(config, body, "--name-prefix", "server", "--exclude-tool", "*/die",
+                     "--exclude-tool", "modern/*")
+    assert names == [f"{s}_{t}" for s in "ab" for t in UPSTREAM_TOOLS if t != "die"]
