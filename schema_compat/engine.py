@@ -29,8 +29,8 @@ from .model import (
 from .profiles import Profile, get_profile
 from .rules import refs as ref_rules
 from .rules.base import Edit, Fixed, Hit, NodeContext, Rule, effect_of_hit
-from .rules.naming import ToolInfo
 from .rules.registry import RULES, select_codes
+from .rules.support import ToolInfo
 from .schema.jsoncopy import json_copy, json_tree_copy
 from .schema.refs import DEFS_KEYWORDS, Kids
 from .schema.walker import children, iter_nodes_keyed, rewrite

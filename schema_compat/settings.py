@@ -4,10 +4,11 @@ Found the way ruff finds its configuration: walk up from the current directory a
 first directory that has one (`.schema-compat.toml` before `pyproject.toml`; a
 `pyproject.toml` without the table is passed over). Command-line flags win over the file,
 and every setting remembers where its value came from, so `check --show-config` can say.
-Stdlib only (tomllib, imported when there is a file to read: most runs find none). The walk
-uses `os.path`, and `pathlib` is imported only for a file found: with the `urllib.parse` and
-`ipaddress` it imports, it costs ~3 ms of a `check`'s start-up. The records are a named tuple
-and small classes, not dataclasses, for the same reason (`dataclasses` imports `inspect`).
+Which settings there are, their flags and defaults come from the option table (options.py).
+Settings are looked for on every `check`, so this module is stdlib only and imports little at
+start-up: the walk uses `os.path`; `pathlib` and `tomllib` are imported only for a file found;
+the records are a named tuple and small classes rather than dataclasses (which import
+`inspect`).
 """
 
 from __future__ import annotations
@@ -16,37 +17,21 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .options import PROVIDER, SETTINGS, Option, setting_default, setting_value
+
 if TYPE_CHECKING:
     from pathlib import Path
 
 DOTFILE = ".schema-compat.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "schema-compat"
-FAIL_ON = ("error", "warning", "info")
 
-# Setting name -> (the flag that overrides it, what the value is, in words).
+# Setting name -> (the flag that overrides it, what the value is, in words), and its default:
+# both from the option table (options.py), in the order `check --show-config` lists them.
 KEYS: dict[str, tuple[str, str]] = {
-    "provider": ("--provider", "a profile name, a list of them, or \"all\""),
-    "select": ("--select", "a list of rule codes, prefixes or names"),
-    "ignore": ("--ignore", "a list of rule codes, prefixes or names"),
-    "per-tool-ignores": ("", "a table: tool-name glob = list of rule codes"),
-    "fail-on": ("--fail-on", "one of \"error\", \"warning\", \"info\""),
-    "lossless-only": ("--lossless-only", "true or false"),
-    # what one request is, and how the request planner settles it (planner/)
-    "request": ("--request", "one of \"auto\", \"all\", \"per-source\""),
-    "strict-first": ("--strict-first", "a list of tool-name globs"),
-    "name-prefix": ("--name-prefix", "one of \"none\", \"server\", \"mcp\""),
-    "tools": ("--tool", "a list of tool-name globs"),
-    "exclude-tools": ("--exclude-tool", "a list of tool-name globs"),
-}
-DEFAULTS: dict[str, Any] = {
-    "provider": "gemini", "select": [], "ignore": [], "per-tool-ignores": {},
-    "fail-on": "error", "lossless-only": False,
-    "request": "auto", "strict-first": [], "name-prefix": "none", "tools": [],
-    "exclude-tools": [],
-}
-REQUEST_MODES = ("auto", "all", "per-source")
-NAME_PREFIXES = ("none", "server", "mcp")
+    o.setting: (o.flags[0] if o.flags else "", setting_value(o)) for o in SETTINGS}
+DEFAULTS: dict[str, Any] = {o.setting: setting_default(o) for o in SETTINGS}
+_BY_KEY: dict[str, Option] = {o.setting: o for o in SETTINGS}
 
 
 class SettingsError(Exception):
@@ -181,28 +166,25 @@ def _str_list(value: Any, where: str, what: str) -> list[str]:
 
 
 def _check_value(key: str, value: Any, where: str) -> Any:
+    option = _BY_KEY[key]
     what = KEYS[key][1]
-    if key == "provider":
+    if key == PROVIDER.setting:  # one name, or several as a list or a comma-separated string
         items = _str_list(value, where, what)
         if not items:
             raise SettingsError(f"{where} must be {what}")
         return items[0] if isinstance(value, str) and len(items) == 1 else items
-    if key in ("select", "ignore", "strict-first", "tools", "exclude-tools"):
+    if option.kind == "multi":
         return _str_list(value, where, what)
-    if key in ("request", "name-prefix"):
-        if value not in (REQUEST_MODES if key == "request" else NAME_PREFIXES):
-            raise SettingsError(f"{where} must be {what}, not {value!r}")
-        return value
-    if key == "per-tool-ignores":
+    if option.kind == "table":  # per-tool-ignores
         if not isinstance(value, dict):
             raise SettingsError(f"{where} must be {what}")
         return {str(k): _str_list(v, f"{where}.{k}", "a list of rule codes")
                 for k, v in value.items()}
-    if key == "fail-on":
-        if value not in FAIL_ON:
+    if option.kind == "choice":
+        if value not in option.choices:
             raise SettingsError(f"{where} must be {what}, not {value!r}")
         return value
-    if not isinstance(value, bool):  # lossless-only
+    if not isinstance(value, bool):  # a flag's setting
         raise SettingsError(f"{where} must be {what}, not {value!r}")
     return value
 

@@ -7,7 +7,6 @@ short path hands back to typer.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,13 @@ from hypothesis import strategies as st
 from inprocess import run_main
 
 from schema_compat import cli, entry
-from schema_compat.commands.argv import COMMANDS, MIN_SECONDS, CommandLine, read_command_line
+from schema_compat import options as table
+from schema_compat.commands.argv import (
+    PLAIN_COMMANDS,
+    CommandLine,
+    flag_table,
+    read_command_line,
+)
 from schema_compat.commands.check import CheckOptions
 from schema_compat.commands.common import LiveOpts, options_of
 from schema_compat.commands.diff import DiffOptions
@@ -43,14 +48,16 @@ def _typer_command(name: str) -> Any:
     return typer.main.get_command(cli.app).commands[name]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_table_names_every_option_of_the_typer_command_and_nothing_else(name: str) -> None:
-    table, positional = COMMANDS[name]
+@pytest.mark.parametrize("name", PLAIN_COMMANDS)
+def test_flags_read_here_are_the_typer_command_options_and_nothing_else(name: str) -> None:
+    """Both readers are built from options.py: what typer made of the table is what the
+    short path reads (flags, parameter, kind, choices, range, positional arguments)."""
+    flags = flag_table(name)
     params = _typer_command(name).params
-    options = [p for p in params if p.param_type_name == "option"]
-    declared = {flag: p for p in options for flag in [*p.opts, *p.secondary_opts]}
-    assert set(table) == set(declared)
-    for flag, spec in table.items():
+    declared = {flag: p for p in params if p.param_type_name == "option"
+                for flag in [*p.opts, *p.secondary_opts]}
+    assert set(flags) == set(declared)
+    for flag, spec in flags.items():
         param = declared[flag]
         assert spec.param == param.name, flag
         if param.is_flag:
@@ -61,28 +68,27 @@ def test_table_names_every_option_of_the_typer_command_and_nothing_else(name: st
             assert spec.kind == "choice", flag
             assert list(spec.choices) == [str(c) for c in param.type.choices], flag
         elif param.type.name == "float range":
-            assert spec.kind == "seconds", flag
-            assert param.type.min == MIN_SECONDS and not param.type.min_open, flag
+            assert spec.kind == "float", flag
+            assert param.type.min == spec.minimum and not param.type.min_open, flag
         else:
             assert spec.kind == "value", flag
     arguments = [p for p in params if p.param_type_name == "argument"]
-    assert tuple(p.name for p in arguments) == positional
-    assert [p.nargs for p in arguments] == [1] * (len(positional) - 1) + [-1]
+    assert tuple(p.name for p in arguments) == tuple(a.param for a in table.arguments(name))
+    assert [p.nargs for p in arguments] == [1] * (len(arguments) - 1) + [-1]
 
 
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_defaults_are_the_typer_command_defaults(name: str) -> None:
-    """The options record lists the typer command's parameters in order, the live-source
-    ones gathered in its `live`, each with the same default."""
-    parameters = inspect.signature(getattr(cli, name)).parameters
-    declared = {p: v.default for p, v in parameters.items()
-                if p != "ctx" and v.default is not inspect.Parameter.empty}
-    kind = OPTIONS_TYPES[name]
-    own = {k: v for k, v in kind._field_defaults.items() if k != "live"}
-    assert declared == {**own, **LiveOpts._field_defaults}
-    assert kind._field_defaults["live"] == LiveOpts()
-    assert list(parameters)[1:] == [f for f in kind._fields if f != "live"] + \
-        list(LiveOpts._fields)
+@pytest.mark.parametrize("name", PLAIN_COMMANDS)
+def test_a_command_line_with_no_options_holds_the_typer_defaults(name: str) -> None:
+    """Every parameter the command line leaves out is handed over at typer's default, and
+    the options record has a field for each."""
+    args = [name, "read_files"] if name == "diff" else [name]
+    line = read_command_line(args)
+    assert line is not None
+    typer_defaults = {p.name: p.default for p in _typer_command(name).params
+                      if not p.required}
+    assert {k: v for k, v in line.values.items() if k != "tool_name"} == typer_defaults
+    record = options_of(OPTIONS_TYPES[name], line.values)
+    assert record.live == LiveOpts(**{o.param: o.default for o in table.LIVE_OPTIONS})
 
 
 @pytest.mark.parametrize(("args", "values"), [
@@ -103,8 +109,9 @@ def test_defaults_are_the_typer_command_defaults(name: str) -> None:
      {"server": ["python s.py"], "timeout": 5.0, "env": ["A=1", "B=2"]}),
 ])
 def test_plain_command_lines_are_read(args: list[str], values: dict[str, Any]) -> None:
-    assert read_command_line(args) == CommandLine(args[0], values, frozenset(values))
-    options_of(OPTIONS_TYPES[args[0]], values)  # every parameter is one the command has
+    everything = {**table.defaults(args[0]), **values}
+    assert read_command_line(args) == CommandLine(args[0], everything, frozenset(values))
+    options_of(OPTIONS_TYPES[args[0]], everything)  # every parameter is one the command has
 
 
 @pytest.mark.parametrize("args", [
@@ -156,18 +163,18 @@ _POSITIONAL = {"sources": ["tools.json", "missing.json", "-", "sub"],
 def _command_lines(draw: st.DrawFn) -> list[str]:
     """A command, then option and positional tokens in any order, written every way click
     takes them, plus an occasional form the short path must hand to typer."""
-    name = draw(st.sampled_from(list(COMMANDS)))
-    table = COMMANDS[name][0]
+    name = draw(st.sampled_from(PLAIN_COMMANDS))
+    flags = flag_table(name)
     args = [name]
     if name == "diff" and draw(st.integers(0, 9)):
         args.append(draw(st.sampled_from(_POSITIONAL["tool_name"])))
-    usable = [f for f, s in table.items() if s.kind == "flag" or s.param in _VALUES]
+    usable = [f for f, s in flags.items() if s.kind == "flag" or s.param in _VALUES]
     for _ in range(draw(st.integers(0, 5))):
         if draw(st.booleans()):
             args.append(draw(st.sampled_from(_POSITIONAL["sources"])))
             continue
         flag = draw(st.sampled_from(usable))
-        spec = table[flag]
+        spec = flags[flag]
         if spec.kind == "flag":
             args.append(flag)
             continue
@@ -218,8 +225,8 @@ def _run_in(workdir: Path, main: Callable[[], None], args: list[str]
 def _each_option() -> list[list[str]]:
     """Every option of every command once, with a usable value, on the example file."""
     lines = []
-    for name, (table, _) in COMMANDS.items():
-        for flag, spec in table.items():
+    for name in PLAIN_COMMANDS:
+        for flag, spec in flag_table(name).items():
             tool = ["read_files"] if name == "diff" else []
             value = [] if spec.kind == "flag" else [_VALUES[spec.param][0]]
             lines.append([name, *tool, flag, *value, "tools.json"])

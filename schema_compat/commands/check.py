@@ -37,28 +37,28 @@ if TYPE_CHECKING:
 
 
 class CheckOptions(NamedTuple):
-    """Every option of `check`, with the defaults typer declares for it in cli.py."""
+    """Every option of `check` (options.py holds their flags, defaults and help)."""
 
-    sources: list[str] | None = None
-    provider: str = "gemini"
-    tool: list[str] | None = None
-    json_out: bool = False
-    output_format: str = "text"  # one of cli.Format
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    fail_on: str = "error"  # one of cli.FailOn
-    lossless_only: bool = False
-    verbose: bool = False
-    show_config: bool = False
-    baseline: str | None = None
-    write_baseline: str | None = None
-    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    sources: list[str] | None
+    provider: str
+    tool: list[str] | None
+    json_out: bool
+    output_format: str  # one of options.FORMAT's choices
+    select: list[str] | None
+    ignore: list[str] | None
+    fail_on: str  # one of options.FAIL_ON's choices
+    lossless_only: bool
+    verbose: bool
+    show_config: bool
+    baseline: str | None
+    write_baseline: str | None
+    live: LiveOpts  # --server, --url, ... (the same for every command)
     # what one request is (commands/requests.py); a check plans nothing, it shows each
     # request-level limit with its use
-    request: str = "auto"
-    strict_first: list[str] | None = None
-    name_prefix: str = "none"
-    exclude_tool: list[str] | None = None
+    request: str
+    strict_first: list[str] | None
+    name_prefix: str
+    exclude_tool: list[str] | None
 
 
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
@@ -66,8 +66,13 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
      verbose, show_config, baseline, write_baseline, live, *_) = options
+    from .requests import RequestOpts, check_requests, request_settings
+
+    request_opts = RequestOpts(options.request, options.strict_first, options.name_prefix,
+                               options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                fail_on=fail_on, lossless_only=lossless_only)
+                                fail_on=fail_on, lossless_only=lossless_only, tool=tool,
+                                **request_opts._asdict())
     if show_config:
         from ..settings import describe
 
@@ -88,11 +93,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
-    from .requests import RequestOpts, check_requests, request_settings
-
-    requests = request_settings(given, RequestOpts(options.request, options.strict_first,
-                                                   options.name_prefix, options.exclude_tool),
-                                tool)
+    requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")

@@ -266,15 +266,19 @@ def provider_names(text: str) -> list[str]:
 
 def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
     """The settings in force: flags given on the command line, then the nearest settings
-    file, then the defaults. `given` names the parameters the command line set; the others
-    in `flags` hold their defaults, which a settings file overrides."""
+    file, then the defaults. `flags` are named as the command's parameters, each the
+    setting options.py gives it (a list option's commas split); `given` names those the
+    command line set: the others hold their defaults, which a settings file overrides."""
+    from ..options import SETTINGS
     from ..settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
 
+    by_param = {o.param: o for o in SETTINGS}
     from_flags = {}
     for param, value in flags.items():
         if param in given:
-            key = param.replace("_", "-")
-            from_flags[key] = split_list(value) or [] if param in ("select", "ignore") else value
+            option = by_param[param]
+            from_flags[option.setting] = (split_list(value) or [] if option.repeatable
+                                          else value)
     found = find_settings_file()
     try:
         file = load_file(*found) if found else FileSettings()

@@ -25,16 +25,16 @@ from .common import (
 
 
 class DiffOptions(NamedTuple):
-    """Every option of `diff`, with the defaults typer declares for it in cli.py."""
+    """Every option of `diff` (options.py holds their flags, defaults and help)."""
 
     tool_name: str
-    sources: list[str] | None = None
-    provider: str = "gemini"
-    json_out: bool = False
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    lossless_only: bool = False
-    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    sources: list[str] | None
+    provider: str
+    json_out: bool
+    select: list[str] | None
+    ignore: list[str] | None
+    lossless_only: bool
+    live: LiveOpts  # --server, --url, ... (the same for every command)
 
 
 def run_diff(options: DiffOptions, given: Collection[str]) -> int:

@@ -26,27 +26,27 @@ import subprocess
 import sys
 from typing import NamedTuple, NoReturn
 
+from ..options import DEFAULT_PROVIDER
 from .common import EXIT_OK, LiveOpts, fail, load_inputs, print_errors, provider_names
 
 SETTINGS = ".schema-compat.toml"
 PRE_COMMIT = ".pre-commit-config.yaml"
 WORKFLOW = ".github/workflows/schema-compat.yml"
-SNAPSHOT = "mcp-tools.json"
 
 
 class InitOptions(NamedTuple):
-    """Every option of `init`, with the defaults typer declares for it in cli.py."""
+    """Every option of `init` (options.py holds their flags, defaults and help)."""
 
-    provider: str | None = None
-    server: str | None = None
-    env: list[str] | None = None
-    cwd: str | None = None
-    config: str | None = None
-    name: list[str] | None = None
-    snapshot: str = SNAPSHOT
-    install_from: str | None = None
-    directory: str = "."
-    timeout: float = 30.0
+    provider: str | None
+    server: str | None
+    env: list[str] | None
+    cwd: str | None
+    config: str | None
+    name: list[str] | None
+    snapshot: str
+    install_from: str | None
+    directory: str
+    timeout: float
 
 
 class Planned(NamedTuple):
@@ -72,7 +72,7 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
         server = _ask("Command that starts your MCP server over stdio (e.g. python server.py)")
     if provider is None:
         provider = _ask("Provider to check against (see `schema-compat profiles`)",
-                        "gemini") if interactive else "gemini"
+                        DEFAULT_PROVIDER) if interactive else DEFAULT_PROVIDER
     _check_provider(provider)
     if (options.env or options.cwd) and not server:
         fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .common import LiveOpts, fail, resolve_settings, split_list
+from ..options import NAME_PREFIX, REQUEST
+from .common import LiveOpts, fail, resolve_settings
 
 if TYPE_CHECKING:
     from ..engine import Plan
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
 
 
 class RequestOpts(NamedTuple):
-    """The request options of `check` and `transform`, as the command line gave them."""
+    """The request options of `check` and `transform`, as the command line gave them (named
+    as the commands' parameters)."""
 
-    request: str = "auto"
-    strict_first: list[str] | None = None
-    name_prefix: str = "none"
-    exclude_tool: list[str] | None = None
+    request: str
+    strict_first: list[str] | None
+    name_prefix: str
+    exclude_tool: list[str] | None
 
 
 class RequestSettings(NamedTuple):
@@ -47,20 +49,11 @@ class RequestSettings(NamedTuple):
 
 def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] | None
                      ) -> RequestSettings:
-    for param, value in (("request", opts.request), ("name_prefix", opts.name_prefix)):
-        allowed = ("auto", "all", "per-source") if param == "request" else (
-            "none", "server", "mcp")
-        if value not in allowed:
-            fail(f"--{param.replace('_', '-')} {value!r}: choose one of {', '.join(allowed)}")
-    names = set(given)
-    if "tool" in names:
-        names.add("tools")
-    if "exclude_tool" in names:
-        names.add("exclude_tools")
-    settings = resolve_settings(
-        names, request=opts.request, strict_first=split_list(opts.strict_first) or [],
-        name_prefix=opts.name_prefix, tools=split_list(tool) or [],
-        exclude_tools=split_list(opts.exclude_tool) or [])
+    for option in (REQUEST, NAME_PREFIX):
+        value = getattr(opts, option.param)
+        if value not in option.choices:
+            fail(f"{option.flags[0]} {value!r}: choose one of {', '.join(option.choices)}")
+    settings = resolve_settings(given, tool=tool, **opts._asdict())
     return RequestSettings(settings["request"], list(settings["strict-first"]),
                            settings["name-prefix"], list(settings["tools"]) or None,
                            list(settings["exclude-tools"]))

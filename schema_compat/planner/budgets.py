@@ -10,7 +10,7 @@ request, not per tool (docs/providers.md §7 "Request-level limits side by side"
 - Tool counts: OpenAI 128 (OAI-04), Vertex AI 128 (VTX-08), Gemini API 512 (GEM-18).
 
 Optional parameters and unions are counted as rule LIM004 counts them
-(`rules.strict.tally_complexity`), so the planner and the check agree.
+(`rules.limits.tally_complexity`), so the planner and the check agree.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..profiles import Profile
-from ..rules.strict import tally_complexity
+from ..rules.limits import tally_complexity
 
 
 class StrictBudget(NamedTuple):

@@ -4,25 +4,33 @@ An MCP client starts the proxy each time it starts the server behind it, and wai
 importing typer and the CLI first would delay the upstream's own start by as much. A command
 line this module can read for sure is run from `entry.py` directly; anything else (`--help`,
 an unknown or malformed option, a usage error) returns None and goes to the typer command in
-cli.py, which says what is wrong. Only the standard library is imported before the upstream
-starts (and the server spec's module); an unknown provider is found while it starts, and
-then it is stopped and typer says so.
+cli.py, which says what is wrong. The flags read and their defaults come from the option
+table (options.py), as typer's do. Only the standard library (with the option table and the
+server spec's module) is imported before the upstream starts; an unknown provider is found
+while it starts, and then it is stopped and typer says so.
 """
 
 from __future__ import annotations
 
+from ..options import PROXY_GATEWAY, options
+
 __all__ = ["ProxyLine", "read_proxy_line"]
 
-_VALUED = {"--provider", "-p", "--url", "--sse", "--header", "--env", "--cwd", "--timeout",
-           "--log"}
-_REPEATED = {"--header", "--env"}
+# The options read here: all of proxy's (options.py) but those of --config, which typer reads.
+_READ = {o.param: o for o in options("proxy") if o not in PROXY_GATEWAY}
+_VALUED = {flag for o in _READ.values() if o.kind != "flag" for flag in o.flags}
+_REPEATED = {flag for o in _READ.values() if o.repeatable for flag in o.flags}
+_PROVIDER: str = _READ["provider"].default
+_TIMEOUT: float = _READ["timeout"].default
+_MIN_TIMEOUT: float = _READ["timeout"].minimum or 0.0
+_LOSSLESS_ONLY = _READ["lossless_only"].flags
 
 
 class ProxyLine:
     """The options of one proxy command line (a plain class: `dataclasses` costs ~30 ms to
     import, before the upstream could start)."""
 
-    def __init__(self, *, provider: str = "gemini", timeout: float = 60.0,
+    def __init__(self, *, provider: str = _PROVIDER, timeout: float = _TIMEOUT,
                  log: str | None = None, lossless_only: bool = False, url: str | None = None,
                  sse: str | None = None, command: list[str] | None = None,
                  headers: dict[str, str] | None = None, env: dict[str, str] | None = None,
@@ -53,7 +61,7 @@ def read_proxy_line(args: list[str]) -> ProxyLine | None:
         if not arg.startswith("-"):  # the command starts (no interspersed options)
             line.command = args[i:]
             break
-        if arg == "--lossless-only":
+        if arg in _LOSSLESS_ONLY:
             line.lossless_only = True
             i += 1
             continue
@@ -75,13 +83,13 @@ def read_proxy_line(args: list[str]) -> ProxyLine | None:
 def _fill(line: ProxyLine, values: dict[str, list[str]]) -> ProxyLine | None:
     if "--provider" in values and "-p" in values:
         return None
-    line.provider = (values.get("--provider") or values.get("-p") or ["gemini"])[-1].lower()
+    line.provider = (values.get("--provider") or values.get("-p") or [_PROVIDER])[-1].lower()
     if "--timeout" in values:
         try:
             line.timeout = float(values["--timeout"][-1])
         except ValueError:
             return None
-        if not line.timeout >= 0.1:
+        if not line.timeout >= _MIN_TIMEOUT:
             return None
     line.log = values.get("--log", [None])[-1]
     line.url = values.get("--url", [None])[-1]

@@ -25,6 +25,7 @@ from ..model import (
     ServerInfo,
     ToolResult,
 )
+from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
 from .requests import request_lines
 from .styled import PlainOutput, Styled, plain_output
@@ -42,7 +43,6 @@ SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
 STATUS_STYLE = {"COMPATIBLE": "green", "INCOMPATIBLE": "bold red"}
 UNFIXABLE_STYLE = "bold red"
-_DEFAULT_PROVIDER = "gemini"
 _MAX_NAMES = 8
 
 
@@ -160,7 +160,7 @@ def print_line(console: Output, text: Styled) -> None:
 
 
 def _provider_flag(provider: str) -> str:
-    if provider == _DEFAULT_PROVIDER:
+    if provider == DEFAULT_PROVIDER:  # a hint's command line leaves the default out
         return ""
     import shlex  # here, not at start-up: only the hints quote
 

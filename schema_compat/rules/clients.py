@@ -1,4 +1,5 @@
-"""What the client libraries in front of a provider misread, though the provider accepts it.
+"""CNV: what the client libraries in front of a provider misread, though the provider
+accepts it.
 
 LangChain's Gemini converter (`@langchain/google-common`, `removeAdditionalProperties`) walks
 every key of a schema, the `properties` map included, as if each were a keyword: a property
@@ -23,7 +24,7 @@ _MISREAD = {
 }
 
 
-def detect_keyword_property(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_keyword_property_name(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     props = node.get("properties") if isinstance(node, dict) else None
     if not isinstance(props, dict) or _MISREAD.keys().isdisjoint(props):
         return ()
@@ -38,7 +39,7 @@ RULES: list[Rule] = [
         reads_below=False,
         triggers=frozenset({"properties"}),
         message="a property named like a keyword that LangChain's Gemini converter misreads",
-        safety=None, fix_title=None, detect=detect_keyword_property,
+        safety=None, fix_title=None, detect=detect_keyword_property_name,
         docs=RuleDocs(
             what="A property named `anyOf`, `oneOf`, `additionalProperties` or "
                  "`exclusiveMinimum`. Gemini accepts it; LangChain's converter "

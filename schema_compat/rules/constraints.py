@@ -1,5 +1,12 @@
-"""Value constraints the provider lacks: exclusive bounds, multipleOf, uniqueItems,
-contains, tuples (prefixItems) and formats it does not know."""
+"""CON: constraints on values that the provider's schema cannot state.
+
+Exclusive bounds, `multipleOf`, `uniqueItems`, `contains`, tuples (`prefixItems`), formats
+it does not know, and under Anthropic strict tool use every numeric and length bound. Each
+narrows what the server accepts; the provider only needs the shape of the arguments, so the
+constraint is removed and said in the description (hinted), or rewritten exactly where the
+dialect has an equivalent (an exclusive bound, a tuple of one type). The server still
+validates, so nothing it refuses gets through.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def detect_exclusive(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_exclusive_bound(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
         return
     for k in _EXCL:
@@ -29,7 +36,7 @@ def detect_exclusive(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                       else "hinted")
 
 
-def fix_exclusive(node: Any, ctx: NodeContext) -> Fixed:
+def fix_exclusive_bound(node: Any, ctx: NodeContext) -> Fixed:
     """Integers get the exact inclusive bound; numbers get a sentence, never a wrong bound."""
     out = dict(node)
     edits = []
@@ -81,14 +88,14 @@ def _format_ok(node: dict[str, Any], ctx: NodeContext) -> bool:
     return node["format"] in allowed
 
 
-def detect_format(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_unsupported_format(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "format" in node and not _format_ok(node, ctx):
         return (Hit(f"`format: {value_text(node['format'])}` is not accepted for "
                     f"`type: {node.get('type')}`", ("format",), "format"),)
     return ()
 
 
-def fix_format(node: Any, ctx: NodeContext) -> Fixed:
+def fix_unsupported_format(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k != "format"}
     fmt = node["format"]
     if fmt == "enum" or not isinstance(fmt, str):
@@ -98,7 +105,7 @@ def fix_format(node: Any, ctx: NodeContext) -> Fixed:
                             f"removed `format: {fmt}`; the description names it"),))
 
 
-def detect_prefix_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_tuple_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and (isinstance(node.get("prefixItems"), list)
                                    or isinstance(node.get("items"), list)):
         key = "prefixItems" if "prefixItems" in node else "items"
@@ -106,7 +113,7 @@ def detect_prefix_items(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     return ()
 
 
-def fix_prefix_items(node: Any, ctx: NodeContext) -> Fixed:
+def fix_tuple_items(node: Any, ctx: NodeContext) -> Fixed:
     key = "prefixItems" if isinstance(node.get("prefixItems"), list) else "items"
     positions = [p for p in node[key] if isinstance(p, (dict, bool))]
     out = {k: v for k, v in node.items() if k not in (key, "additionalItems")}
@@ -174,6 +181,28 @@ def fix_contains(node: Any, ctx: NodeContext) -> Fixed | None:
     return _CONTAINS.fix(node, ctx)
 
 
+_BOUND_WORDS = {"minimum": "Must be at least {v}.", "maximum": "Must be at most {v}.",
+                "minLength": "At least {v} characters.", "maxLength": "At most {v} characters.",
+                "minItems": "At least {v} items.", "maxItems": "At most {v} items.",
+                "minProperties": "At least {v} keys.", "maxProperties": "At most {v} keys."}
+
+_STRICT_BOUNDS = Drop(
+    ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"),
+    "`{keyword}` is not supported in strict mode",
+    lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
+    applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)))
+
+
+
+
+def detect_strict_bounds(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    return _STRICT_BOUNDS.detect(node, ctx)
+
+
+def fix_strict_bounds(node: Any, ctx: NodeContext) -> Fixed | None:
+    return _STRICT_BOUNDS.fix(node, ctx)
+
+
 RULES: list[Rule] = [
     Rule(
         code="CON001", name="exclusive-bound", severity="error",
@@ -181,7 +210,7 @@ RULES: list[Rule] = [
         triggers=frozenset(_EXCL),
         message="exclusive bounds are not supported", safety="hinted",
         fix_title="Exact inclusive bound for integers, a description for numbers",
-        claims=frozenset(_EXCL), detect=detect_exclusive, fix=fix_exclusive,
+        claims=frozenset(_EXCL), detect=detect_exclusive_bound, fix=fix_exclusive_bound,
         docs=RuleDocs(
             what="`exclusiveMinimum` / `exclusiveMaximum` (Zod's `.positive()`, Pydantic's "
                  "`gt`/`lt`), in the 2019+ numeric form or draft 4's boolean form.",
@@ -252,7 +281,7 @@ RULES: list[Rule] = [
         message="tuple arrays are not supported", safety="hinted",
         fix_title="One `items` schema, positions described",
         claims=frozenset({"prefixItems", "additionalItems"}),
-        detect=detect_prefix_items, fix=fix_prefix_items,
+        detect=detect_tuple_items, fix=fix_tuple_items,
         docs=RuleDocs(
             what="`prefixItems` (2020-12) or a list-valued `items` (draft 4-7): a schema per "
                  "position. Pydantic emits it for `tuple[int, int]`.",
@@ -276,7 +305,7 @@ RULES: list[Rule] = [
         triggers=frozenset({"format"}),
         message="`format` value not accepted", safety="hinted",
         fix_title="Remove it, naming it in `description`", claims=frozenset({"format"}),
-        detect=detect_format, fix=fix_format,
+        detect=detect_unsupported_format, fix=fix_unsupported_format,
         docs=RuleDocs(
             what="A `format` the provider does not take. Gemini `parameters` takes `enum` "
                  "and `date-time` on strings, `int32`/`int64` on integers, `float`/`double` "
@@ -289,6 +318,23 @@ RULES: list[Rule] = [
             after={"type": "object", "properties": {"url": {"type": "string",
                                                             "description": "Format: uri."}}},
             sources=("[GEM-08](../providers.md#gem-08)", "google-gemini/gemini-cli#3178"),
+        ),
+    ),
+    drop_rule(
+        code="CON007", name="strict-bounds", drop=_STRICT_BOUNDS,
+        detect=detect_strict_bounds, fix=fix_strict_bounds,
+        docs=RuleDocs(
+            what="Numeric and length bounds under Anthropic strict tool use: `minimum`, "
+                 "`maximum`, `minLength`, `maxLength`, `maxItems`, and `minItems` above 1.",
+            error="400 invalid_request_error naming the unsupported keyword (\"If you use an "
+                  "unsupported feature, you'll receive a 400 error with details\").",
+            fix="Remove it; the description states the bound (as Anthropic's SDK does).",
+            before={"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}},
+                    "required": ["n"], "additionalProperties": False},
+            after={"type": "object", "properties": {"n": {
+                "type": "integer", "description": "Must be at least 1."}},
+                "required": ["n"], "additionalProperties": False},
+            sources=("[ANTS-02](../providers.md#ants-02), [ANTS-08](../providers.md#ants-08)",),
         ),
     ),
 ]

@@ -1,34 +1,19 @@
-"""Tool-level rules: names, duplicate names, descriptions, how many tools.
+"""NAM: what the model knows a tool by, its name and its description.
 
-Renaming changes what the model calls, so it is lossy and recorded in the report's name
-map; a client or proxy maps calls back through it.
+Providers restrict the characters and length of a tool's name and require names to be
+unique in a request. Renaming changes what the model calls, so it is lossy and recorded in
+the report's name map; a client or proxy maps calls back through it. Descriptions are
+the server's words and are never rewritten: a missing or over-long one is reported only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from collections.abc import Set as AbstractSet
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from typing import Any
 
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-
-
-class ToolInfo(NamedTuple):
-    """What tool rules look at: one tool among its siblings in the same run."""
-
-    name: str
-    description: str | None
-    position: int  # 0-based position among all tools of the run
-    # Names of the tools before this one (after renaming), as a set: asked "is it taken?" once
-    # per tool, which over a listing of n tools must not cost n each time. The engine hands
-    # over its running set; it is read during this tool's turn only.
-    names_before: AbstractSet[str]
-    total: int
-    schema: Any = None  # the tool's schema (the transformed one when judging the result)
-    # per-request sums of the tools before this one, for rules with a `tally`
-    tallies_before: Mapping[str, int] = {}  # one shared default: read only, never mutated
 
 
 def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str,
@@ -63,25 +48,25 @@ def _letter_first(ctx: NodeContext) -> bool:
     return ctx.profile.name_pattern.startswith("^[A-Za-z_]")
 
 
-def detect_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_invalid_tool_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not ctx.profile.name_regex.fullmatch(tool.name):
         yield Hit(f"tool name {tool.name!r} breaks the provider's rule: "
                   f"{ctx.profile.name_rule}", (), "name")
 
 
-def fix_name(tool: Any, ctx: NodeContext) -> Fixed:
+def fix_invalid_tool_name(tool: Any, ctx: NodeContext) -> Fixed:
     new = sanitize(tool.name, ctx.profile.name_regex, _max_len(ctx), _allowed_chars(ctx),
                    _letter_first(ctx))
     return Fixed(new, (Edit((), "lossy", f"renamed {tool.name!r} → {new!r}", accepts="equal",
                             told="lost"),))
 
 
-def detect_duplicate(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_duplicate_tool_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     if tool.name in tool.names_before:
         yield Hit(f"another tool is already named {tool.name!r}", (), "name")
 
 
-def fix_duplicate(tool: Any, ctx: NodeContext) -> Fixed:
+def fix_duplicate_tool_name(tool: Any, ctx: NodeContext) -> Fixed:
     n = 2
     while True:
         suffix = f"_{n}"
@@ -93,25 +78,18 @@ def fix_duplicate(tool: Any, ctx: NodeContext) -> Fixed:
                             accepts="equal", told="lost"),))
 
 
-def detect_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_missing_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     text = tool.description  # asked twice per tool: no stripped copy of a long description
     if not (isinstance(text, str) and text and not text.isspace()):
         yield Hit("the tool has no description; the model has only its name to go on",
                   (), "description")
 
 
-def detect_long_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_description_too_long(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     limit = ctx.profile.max_description
     if limit is not None and isinstance(tool.description, str) and len(tool.description) > limit:
         yield Hit(f"the description has {len(tool.description)} characters; the provider "
                   f"has refused more than {limit}", (), "description")
-
-
-def detect_too_many(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
-    limit = ctx.profile.max_tools
-    if limit is not None and tool.position >= limit:
-        yield Hit(f"tool {tool.position + 1} of {tool.total}: the provider accepts at most "
-                  f"{limit} per request", (), None)
 
 
 RULES: list[Rule] = [
@@ -119,7 +97,8 @@ RULES: list[Rule] = [
         code="NAM001", name="invalid-tool-name", severity="error", scope="tool",
         message="tool name breaks the provider's rule", safety="lossy", accepts="equal",
         told="lost",
-        fix_title="Rename (recorded in the name map)", detect=detect_name, fix=fix_name,
+        fix_title="Rename (recorded in the name map)", detect=detect_invalid_tool_name,
+        fix=fix_invalid_tool_name,
         docs=RuleDocs(
             what="A tool name with characters or a length the provider refuses: slashes, "
                  "spaces, a leading digit, more than 64 characters for Gemini.",
@@ -138,7 +117,8 @@ RULES: list[Rule] = [
     Rule(
         code="NAM002", name="duplicate-tool-name", severity="error", scope="tool",
         message="two tools share a name", safety="lossy", accepts="equal", told="lost",
-        fix_title="Rename with a numeric suffix", detect=detect_duplicate, fix=fix_duplicate,
+        fix_title="Rename with a numeric suffix", detect=detect_duplicate_tool_name,
+        fix=fix_duplicate_tool_name,
         docs=RuleDocs(
             what="A name used by an earlier tool of the same run, including after renaming "
                  "(`a/b` and `a_b` both become `a_b`).",
@@ -154,7 +134,7 @@ RULES: list[Rule] = [
     Rule(
         code="NAM003", name="missing-description", severity="info", scope="tool",
         message="tool has no description", safety=None, fix_title=None,
-        detect=detect_description,
+        detect=detect_missing_description,
         docs=RuleDocs(
             what="A tool without a description. The Gemini proto marks it required; "
                  "enforcement is unverified, so this is informational.",
@@ -166,24 +146,9 @@ RULES: list[Rule] = [
         ),
     ),
     Rule(
-        code="LIM001", name="too-many-tools", severity="error", scope="tool",
-        message="more tools than one request may declare", safety=None, fix_title=None,
-        detect=detect_too_many,
-        docs=RuleDocs(
-            what="Tools past the provider's per-request limit (512 function declarations "
-                 "for Gemini).",
-            error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
-                  "declarations can be specified.",
-            fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
-            before=doc_examples.many_tools(21), passing=doc_examples.many_tools(20),
-            profile="anthropic-strict",
-            sources=("[GEM-18](../providers.md#gem-18)", "google-gemini/gemini-cli#19083"),
-        ),
-    ),
-    Rule(
         code="NAM004", name="description-too-long", severity="warning", scope="tool",
         message="tool description longer than the provider has accepted", safety=None,
-        fix_title=None, detect=detect_long_description,
+        fix_title=None, detect=detect_description_too_long,
         docs=RuleDocs(
             what="A tool description longer than the provider's observed limit (1,024 "
                  "characters for OpenAI function tools, seen 2024-11 to 2025-04 and reported "

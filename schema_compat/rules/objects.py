@@ -1,5 +1,11 @@
-"""Object keywords: additional and pattern properties, property names, dependencies,
-`required` that names nothing, and empty parameter objects."""
+"""OBJ: what an object schema says about its keys.
+
+Additional and pattern properties, property names, dependencies, `required` naming no
+property, empty parameter objects, objects without `properties`; and strict mode's two
+demands, every object closed (`additionalProperties: false`) and every property required
+(optional ones taking `null`). Strict mode's are a profile's choice, not a different kind
+of rule: they are object rules that only the strict profiles enable.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
 from .hints import summarize, value_text, with_hint
+from .shape import is_object_schema
 
 
 def _additional_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
@@ -96,7 +103,7 @@ def fix_dangling_required(node: Any, ctx: NodeContext) -> Fixed:
     return Fixed(out, tuple(edits) or (Edit(("required",), "lossless", "cleaned `required`"),))
 
 
-def detect_empty_root(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_empty_parameters(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if ctx.is_root and isinstance(node, dict) and node.get("type") == "object" \
             and not node.get("properties") and "anyOf" not in node and "oneOf" not in node:
         yield Hit("the tool takes no parameters; send the declaration without `parameters`",
@@ -107,14 +114,14 @@ def _allows_object(kind: Any) -> bool:
     return kind == "object" or (isinstance(kind, list) and "object" in kind)
 
 
-def detect_missing_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_object_without_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and _allows_object(node.get("type")) \
             and "properties" not in node \
             and not any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref")):
         yield Hit("object schema without `properties`", (), "properties", "lossless")
 
 
-def fix_missing_properties(node: Any, ctx: NodeContext) -> Fixed:
+def fix_object_without_properties(node: Any, ctx: NodeContext) -> Fixed:
     # An empty `properties` constrains nothing, so validation is unchanged.
     return Fixed({**node, "properties": {}},
                  (Edit(("properties",), "lossless", "added `properties: {}`"),))
@@ -186,6 +193,137 @@ def detect_dependencies(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def fix_dependencies(node: Any, ctx: NodeContext) -> Fixed | None:
     return _DEPENDENCIES.fix(node, ctx)
 
+
+NULL_HINT = "Null when not given."
+
+
+# --- OBJ008: additionalProperties false on every object ----------------------------------
+
+def _declared(node: dict[str, Any]) -> bool:
+    """The object lists its properties (at least one: closing an empty one leaves only
+    `{}`) and requires none it does not list."""
+    props, req = node.get("properties"), node.get("required")
+    return isinstance(props, dict) and bool(props) and (
+        not isinstance(req, list) or all(r in props for r in req if isinstance(r, str)))
+
+
+def detect_strict_open_object(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    if is_object_schema(node) and node.get("additionalProperties") is not False:
+        absent = "additionalProperties" not in node
+        yield Hit("strict mode needs `additionalProperties: false` on every object",
+                  () if absent else ("additionalProperties",), "additionalProperties",
+                  "lossless" if absent and _declared(node) else "lossy", "narrower",
+                  "kept" if absent and _declared(node) else "described")
+
+
+def fix_strict_open_object(node: Any, ctx: NodeContext) -> Fixed:
+    if "additionalProperties" not in node:
+        if _declared(node):
+            return Fixed({**node, "additionalProperties": False}, (Edit(
+                (), "lossy", "added `additionalProperties: false`; keys not listed can no "
+                "longer be sent", accepts="narrower", told="kept"),))
+        out = with_hint({**node, "additionalProperties": False},
+                        "The server also accepts keys not listed here.")
+        return Fixed(out, (Edit((), "lossy", "added `additionalProperties: false` to an "
+                                             "object with undeclared keys; they can no "
+                                             "longer be sent", accepts="narrower",
+                                told="described"),))
+    extra = node["additionalProperties"]
+    out = with_hint({**node, "additionalProperties": False},
+                    f"The server also accepts other keys ({summarize(extra)}).")
+    return Fixed(out, (Edit(("additionalProperties",), "lossy",
+                            f"`additionalProperties: {value_text(extra, 40)}` became `false`; "
+                            "other keys can no longer be sent", accepts="narrower",
+                            told="described"),))
+
+
+# --- OBJ009: every property required, optional ones nullable -----------------------------
+
+def _missing(node: Any) -> list[str]:
+    if not is_object_schema(node) or not isinstance(node.get("properties"), dict):
+        return []
+    req = node.get("required")
+    req = req if isinstance(req, list) else []
+    return [k for k in node["properties"] if k not in req]
+
+
+def _accepts_null(schema: Any) -> bool:
+    if schema is True or schema == {}:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    t = schema.get("type")
+    if t == "null" or (isinstance(t, list) and "null" in t):
+        # (an `enum` that is no list is VAL005's, removed before this matters)
+        return not isinstance(schema.get("enum"), list) or None in schema["enum"]
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and any(_accepts_null(b) for b in schema[key]):
+            return True
+    return False
+
+
+def make_nullable(schema: Any) -> Any:
+    """The schema, also accepting `null` (a type list where it can, else an anyOf)."""
+    if _accepts_null(schema) or not isinstance(schema, dict):
+        return schema
+    t = schema.get("type")
+    if (isinstance(t, (str, list)) and t != "null"
+            and not any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "const"))):
+        out = dict(schema)
+        out["type"] = [t, "null"] if isinstance(t, str) else [*t, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        return with_hint(out, NULL_HINT)
+    if isinstance(schema.get("anyOf"), list):
+        return with_hint({**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}, NULL_HINT)
+    inner = {k: v for k, v in schema.items() if k not in ("description", "title")}
+    out = {k: v for k, v in schema.items() if k in ("description", "title")}
+    out["anyOf"] = [inner, {"type": "null"}]
+    return with_hint(out, NULL_HINT)
+
+
+def _no_required(node: Any) -> bool:
+    return is_object_schema(node) and isinstance(node.get("properties"), dict) \
+        and not isinstance(node.get("required"), list)
+
+
+def detect_strict_optional_property(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    missing = _missing(node)
+    if not missing and _no_required(node):
+        yield Hit("strict mode needs `required`, even when empty", (), "required",
+                  "lossless")
+    elif missing:
+        yield Hit("strict mode needs every property in `required`; missing "
+                  + ", ".join(repr(m) for m in missing[:5])
+                  + (" …" if len(missing) > 5 else ""),
+                  # The finding points at `required` when there is one, else at the object:
+                  # a path must reach a node of the original.
+                  ("required",) if "required" in node else (), "required", "lossy",
+                  "changed" if any(not _accepts_null(node["properties"][m]) for m in missing)
+                  else "narrower")
+
+
+def fix_strict_optional_property(node: Any, ctx: NodeContext) -> Fixed | None:
+    missing = _missing(node)
+    if not missing:
+        if not _no_required(node):
+            return None
+        return Fixed({**node, "required": []},
+                     (Edit(("required",), "lossless", "added an empty `required`"),))
+    props = dict(node["properties"])
+    for name in missing:
+        props[name] = make_nullable(props[name])
+    out = {**node, "properties": props, "required": list(node["properties"])}
+    # Absent is no longer accepted (narrower); null now is, where it was not (wider).
+    widened = any(props[name] is not node["properties"][name] for name in missing)
+    return Fixed(out, (Edit(("required",), "lossy",
+                            "made " + ", ".join(f"`{m}`" for m in missing) + " required and "
+                            "nullable (send null to leave one out; drop nulls before calling "
+                            "the server)", accepts="changed" if widened else "narrower",
+                            told="described" if widened else "kept"),))
+
+
+_CLOSED = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
 RULES: list[Rule] = [
     drop_rule(
@@ -287,7 +425,7 @@ RULES: list[Rule] = [
         code="OBJ007", name="empty-parameters", severity="warning",
         triggers=frozenset({"type"}),
         message="parameters object without properties", safety=None, fix_title=None,
-        detect=detect_empty_root, root_only=True,
+        detect=detect_empty_parameters, root_only=True,
         docs=RuleDocs(
             what="A tool without arguments declared as `{type: object, properties: {}}`. "
                  "Gemini rejected this in 2024-25 reports; current behaviour is unverified, "
@@ -304,8 +442,8 @@ RULES: list[Rule] = [
     Rule(
         code="OBJ010", name="object-without-properties", severity="warning",
         message="object schema without `properties`", safety="lossless",
-        fix_title="Add an empty `properties`", detect=detect_missing_properties,
-        fix=fix_missing_properties,
+        fix_title="Add an empty `properties`", detect=detect_object_without_properties,
+        fix=fix_object_without_properties,
         docs=RuleDocs(
             what="`type: object` with no `properties` keyword, typically a tool that takes "
                  "no arguments. OpenAI has refused it on some paths; seen in an issue only, "
@@ -316,6 +454,65 @@ RULES: list[Rule] = [
             before={"type": "object"},
             after={"type": "object", "properties": {}},
             sources=("[OAI-10](../providers.md#oai-10)", "spring-projects/spring-ai#4776"),
+        ),
+    ),
+    Rule(
+        code="OBJ008", name="strict-open-object", severity="error",
+        message="strict mode needs `additionalProperties: false` on every object",
+        safety="lossy", accepts="narrower", told="kept",
+        cases=(("on an object whose other keys are described (or a map)", "narrower",
+                "described"),),
+        fix_title="Set `additionalProperties: false`",
+        detect=detect_strict_open_object, fix=fix_strict_open_object,
+        claims=frozenset({"additionalProperties"}),
+        docs=RuleDocs(
+            what="An object without `additionalProperties: false` (absent, `true`, or a "
+                 "schema for map values). OpenAI strict mode requires it on every object "
+                 "(documented); Anthropic's SDK always adds it (its docs reject anything but "
+                 "`false`; whether a missing one is refused is unverified).",
+            error="Invalid schema for function 'f': In context=('properties', 'permissions'), "
+                  "'additionalProperties' is required to be supplied and to be false.",
+            fix="Add `additionalProperties: false`. The object then refuses keys it does not "
+                "list, which the server accepted: narrower, so lossy. When it was absent "
+                "from an object that lists its properties, nothing the model was told "
+                "changes (only undeclared keys are closed off); when it was `true` or a "
+                "schema (a map), or the object lists no properties or requires unlisted "
+                "ones, the other keys are described.",
+            before=_CLOSED, after={**_CLOSED, "additionalProperties": False},
+            sources=("[OAIS-01](../providers.md#oais-01), [ANTS-03](../providers.md#ants-03)",
+                     "lastmile-ai/openai-agents-mcp#2",
+                     "openai/openai-agents-python#1023"),
+        ),
+    ),
+    Rule(
+        code="OBJ009", name="strict-optional-property", severity="error",
+        message="strict mode needs every property in `required`", safety="lossy",
+        accepts="changed", told="described",
+        cases=(("when the optional properties accept null already", "narrower", "kept"),
+               ("adding an empty `required`", "equal", "kept")),
+        fix_title="Require every property; optional ones become nullable",
+        detect=detect_strict_optional_property, fix=fix_strict_optional_property,
+        docs=RuleDocs(
+            what="An object whose `required` does not list every property. OpenAI strict "
+                 "mode requires them all; an optional parameter is expressed as one that "
+                 "may be `null`.",
+            error="Invalid schema for function 'f': In context=(), 'required' is required to "
+                  "be supplied and to be an array including every key in properties. "
+                  "Missing 'id'.",
+            fix="List every property in `required`; each optional one also accepts `null` "
+                "(`type: [T, \"null\"]`, or an `anyOf` with `{type: null}` where a type list "
+                "cannot say it) and its description says so. Hinted: the model sends `null` "
+                "where it used to leave the key out, so a client or proxy drops null values "
+                "of these properties before calling the server.",
+            before={"type": "object", "properties": {"q": {"type": "string"},
+                                                      "n": {"type": "integer"}},
+                    "required": ["q"], "additionalProperties": False},
+            after={"type": "object", "properties": {
+                "q": {"type": "string"},
+                "n": {"type": ["integer", "null"], "description": NULL_HINT}},
+                "required": ["q", "n"], "additionalProperties": False},
+            sources=("[OAIS-02](../providers.md#oais-02)", "ash-project/ash_ai#155",
+                     "laravel/ai#506"),
         ),
     ),
 ]

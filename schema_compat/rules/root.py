@@ -1,4 +1,5 @@
-"""The parameters root: OpenAI, Anthropic and Vertex refuse a root union and a typeless root.
+"""ROOT: the parameters root, where OpenAI, Anthropic and Vertex refuse a union and a
+missing type.
 
 Only the root is concerned: nested unions are fine for these providers, so the merge logic
 of `unions` is applied here to the top-level node alone.
@@ -15,7 +16,7 @@ from .unions import fix_all_of_unsupported, fix_union
 ROOT_COMBINATORS = ("allOf", "anyOf", "oneOf")
 
 
-def detect_root_shape(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_root_combinator(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not ctx.is_root or not isinstance(node, dict):
         return
     found = [k for k in ROOT_COMBINATORS if isinstance(node.get(k), list)]
@@ -24,19 +25,19 @@ def detect_root_shape(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   "object", (key,), key, "lossless" if key == "allOf" else "hinted")
 
 
-def detect_root_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+def detect_root_without_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if ctx.is_root and isinstance(node, dict) and "type" not in node and not any(
             k in node for k in ROOT_COMBINATORS):
         yield Hit("the parameters root has no `type`; it must say `type: object`", (),
                   "type", "lossless")
 
 
-def fix_root_type(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_root_without_type(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed({"type": "object", **node},
                  (Edit(("type",), "lossless", "added `type: object` to the root"),))
 
 
-def fix_root_shape(node: Any, ctx: NodeContext) -> Fixed | None:
+def fix_root_combinator(node: Any, ctx: NodeContext) -> Fixed | None:
     out: Any = node
     edits: list[Edit] = []
     if isinstance(out.get("allOf"), list):
@@ -63,8 +64,8 @@ RULES: list[Rule] = [
     Rule(
         code="ROOT001", name="root-combinator", severity="error",
         message="the parameters root is a union", safety="hinted",
-        fix_title="Merge the root branches into one object", detect=detect_root_shape,
-        fix=fix_root_shape, root_only=True,
+        fix_title="Merge the root branches into one object", detect=detect_root_combinator,
+        fix=fix_root_combinator, root_only=True,
         docs=RuleDocs(
             what="`anyOf`, `oneOf` or `allOf` at the top level of the parameters (Zod's "
                  "`z.union` of objects, a Pydantic discriminated union as the whole input), "
@@ -98,7 +99,7 @@ RULES: list[Rule] = [
     Rule(
         code="ROOT002", name="root-without-type", severity="error",
         message="the parameters root has no `type`", safety="lossless",
-        fix_title="Add `type: object`", detect=detect_root_type, fix=fix_root_type,
+        fix_title="Add `type: object`", detect=detect_root_without_type, fix=fix_root_without_type,
         root_only=True,
         docs=RuleDocs(
             what="Parameters without a root `type` (`{}`, or only `properties`). Anthropic's "

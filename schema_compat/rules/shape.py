@@ -33,6 +33,15 @@ def looks_object(node: Any) -> bool:
     return t == "object" or (t is None and ("properties" in node or "required" in node))
 
 
+
+def is_object_schema(node: Any) -> bool:
+    """Whether the node describes objects: it looks like one (`looks_object`) or its type
+    list includes "object"."""
+    if not isinstance(node, dict):
+        return False
+    t = node.get("type")
+    return looks_object(node) or (isinstance(t, list) and "object" in t)
+
 def infer_type(node: dict[str, Any]) -> str | None:
     """The type a typeless node evidently has, from its other keywords; None if any."""
     if any(k in node for k in ("properties", "required", "additionalProperties",

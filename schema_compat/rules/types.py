@@ -1,5 +1,11 @@
-"""Types and shapes: type arrays, missing or unknown types, arrays without items,
-boolean schemas, values that are not schemas at all, and the root's type."""
+"""TYP: types and shapes: type arrays, missing or unknown types, arrays without items,
+boolean schemas, values that are not schemas at all, and the root's type.
+
+A provider reads a node by the kind of value it describes: a node whose type is missing,
+a list the dialect cannot hold, or no JSON type at all, or a position holding something
+that is not a schema, is refused or misread. These rules rewrite such nodes into a shape
+the provider takes, and say in the description what the rewrite could not keep.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,78 @@
+"""`schema-compat repair`: the command's work, from its options to an exit status.
+
+cli.py declares the command (its options come from the table in options.py); what it does
+lives here, beside the other commands' work, so that cli.py holds only the typer app.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NamedTuple
+
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    LiveOpts,
+    fail,
+    load_inputs,
+    print_errors,
+    provider_plan,
+    run_tools,
+)
+
+
+class RepairOptions(NamedTuple):
+    """Every option of `repair` (options.py holds their flags, defaults and help)."""
+
+    sources: list[str] | None
+    tool: str
+    args: str
+    provider: str | None
+    json_out: bool
+    live: LiveOpts
+
+
+def run_repair(options: RepairOptions) -> int:
+    """The exit status of a `repair`: 0 when the repaired arguments are valid, 1 when the
+    schema still rejects them."""
+    from ..jsonio import JsonInputError, dump_json, load_json_bytes, load_json_file
+    from ..repair_args import repair as repair_arguments
+
+    sources, tool, args, provider, json_out, live = options
+    if not tool:
+        fail("--tool NAME is required", "name the tool whose arguments these are")
+    if not args:
+        fail("--args is required", "give JSON text, @FILE, or - for stdin")
+    if args == "-" and "-" in (sources or []):
+        fail("stdin cannot hold both the SOURCE and --args", "put one of them in a file")
+    try:
+        if args == "-" or args.startswith("@"):
+            arguments = load_json_file("-" if args == "-" else args[1:])
+        else:
+            arguments = load_json_bytes(args.encode("utf-8", "surrogatepass"), "--args")
+    except JsonInputError as exc:
+        fail(exc.error.one_line().replace("--args: ", "--args ", 1))
+    loaded, errors = load_inputs(sources, live)
+    if errors:
+        print_errors(errors)
+        return EXIT_USAGE
+    tools = [t for s in loaded for t in s.tools]
+    chosen = [t for t in tools if t.name == tool]
+    if not chosen and provider:
+        plan = provider_plan(provider, None, None, False)
+        chosen = [r.tool for r in run_tools(tools, plan) if r.transformed_name == tool]
+    if not chosen:
+        names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
+        fail(f"no tool named {tool!r}", f"tools here: {names}" if names else
+             "no tools were read")
+    result = repair_arguments(chosen[0].schema, arguments)
+    if json_out:
+        sys.stdout.write(dump_json(result.to_dict()))
+    else:
+        sys.stdout.write(dump_json(result.arguments))
+        for c in result.coercions:
+            print(f"repaired {c.describe()}", file=sys.stderr)
+        for err in result.errors:
+            print(f"invalid {err}", file=sys.stderr)
+    return EXIT_OK if result.valid else EXIT_FINDINGS

@@ -1,0 +1,158 @@
+"""The option table (options.py) is where every option is declared: each of its options must
+show in the typer command's `--help` with its help text and default, be read by the short
+path (commands/argv.py) for the commands that have one, and be a setting of
+`.schema-compat.toml` exactly where the table gives it a key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from schema_compat import cli, settings
+from schema_compat import options as table
+from schema_compat.commands.argv import PLAIN_COMMANDS, flag_table, read_command_line
+from schema_compat.proxy.argv import read_proxy_line
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+TABLE_OPTIONS = [(name, option) for name in table.COMMANDS for option in table.options(name)]
+
+
+def _squeezed(text: str) -> str:
+    """Text without whitespace: help is wrapped, and click also breaks lines after a `-`."""
+    return "".join(text.split())
+
+
+def _help(name: str) -> str:
+    result = CliRunner().invoke(cli.app, [name, "--help"], env=ENV)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _click_params(name: str) -> dict[str, Any]:
+    group = typer.main.get_command(cli.app)
+    return {p.name: p for p in group.commands[name].params}  # type: ignore[attr-defined]
+
+
+def test_the_table_lists_every_command() -> None:
+    built = typer.main.get_command(cli.app).commands  # type: ignore[attr-defined]
+    assert set(table.COMMANDS) == set(built)
+
+
+@pytest.mark.parametrize(("name", "option"), TABLE_OPTIONS,
+                         ids=[f"{n} {o.flags[0]}" for n, o in TABLE_OPTIONS])
+def test_each_option_is_in_the_commands_help(name: str, option: table.Option) -> None:
+    shown = _help(name)
+    written = ", ".join(sorted(option.flags, key=lambda f: f.startswith("--")))  # -p, --provider
+    assert any(ln.strip().startswith(written) for ln in shown.splitlines()), written
+    assert _squeezed(option.help) in _squeezed(shown)
+    if option.kind == "choice":
+        assert f"<{'|'.join(option.choices)}>" in _squeezed(shown)
+    default = _click_params(name)[option.param].default
+    assert default == option.default
+    # click shows no default for an unset value, a flag left off or an empty text
+    unset = option.default is None or option.default is False or option.default == ""
+    shows_default = option.show_default and not unset
+    after = _squeezed(shown).split(_squeezed(option.help), 1)[1]
+    assert after.startswith("[default:") == shows_default, option
+    if shows_default:
+        assert after.startswith(f"[default:{option.default}"), option
+
+
+@pytest.mark.parametrize("name", list(table.COMMANDS))
+def test_the_typer_command_has_the_tables_parameters_in_order(name: str) -> None:
+    assert list(_click_params(name)) == [p.param for p in table.COMMANDS[name]]
+
+
+def _usable(option: table.Option) -> tuple[list[str], Any]:
+    """Command-line words that give the option a valid value, and the value handed over."""
+    if option.kind == "flag":
+        return [option.flags[0]], True
+    if option.kind == "choice":
+        return [option.flags[0], option.choices[-1]], option.choices[-1]
+    if option.kind == "float":
+        return [option.flags[0], "5"], 5.0
+    text = "x.json"
+    return [option.flags[0], text], [text] if option.kind == "multi" else text
+
+
+PLAIN_OPTIONS = [(n, o) for n, o in TABLE_OPTIONS if n in PLAIN_COMMANDS]
+
+
+@pytest.mark.parametrize(("name", "option"), PLAIN_OPTIONS,
+                         ids=[f"{n} {o.flags[0]}" for n, o in PLAIN_OPTIONS])
+def test_each_option_of_a_plain_command_is_read_without_typer(name: str,
+                                                               option: table.Option) -> None:
+    assert all(flag_table(name)[flag] == option for flag in option.flags)
+    words, value = _usable(option)
+    head = [name, "read_files"] if name == "diff" else [name]
+    line = read_command_line([*head, *words])
+    assert line is not None
+    assert option.param in line.given
+    assert line.values[option.param] == value
+
+
+@pytest.mark.parametrize("option", table.options("proxy"), ids=lambda o: o.flags[0])
+def test_proxy_options_but_the_gateways_are_read_without_typer(option: table.Option) -> None:
+    """proxy/argv.py reads every proxy option but those of --config (typer reads those)."""
+    words, _ = _usable(option)
+    upstream = ["--", "python", "server.py"]
+    if option.param in ("url", "sse"):
+        words, upstream = [option.flags[0], "http://127.0.0.1:9/x"], []
+    elif option.param == "header":
+        words, upstream = [option.flags[0], "A: b"], ["--url", "http://127.0.0.1:9/mcp"]
+    elif option.param == "env":
+        words = [option.flags[0], "K=V"]
+    line = read_proxy_line([*words, *upstream])
+    assert (line is None) == (option in table.PROXY_GATEWAY)
+    if line is not None and option.kind != "multi":  # (lists are read into dicts)
+        expected = True if option.kind == "flag" else words[1]
+        assert vars(line)[option.param] == (float(expected) if option.kind == "float"
+                                            else expected)
+
+
+def test_the_settings_are_the_options_with_a_settings_key() -> None:
+    keyed = {o.setting: o for _, o in TABLE_OPTIONS if o.setting}
+    assert set(keyed) | {"per-tool-ignores"} == set(settings.KEYS)
+    for key, option in keyed.items():
+        assert settings.KEYS[key][0] == option.flags[0]
+        assert settings.DEFAULTS[key] == ([] if option.repeatable else option.default)
+    # only the commands that read a settings file take an option that has a key
+    assert {n for n, o in TABLE_OPTIONS if o.setting} == set(table.READS_SETTINGS)
+
+
+def test_show_config_names_each_setting_with_the_flag_that_set_it(tmp_path: Path) -> None:
+    """Every setting's flag given on one `check` command line: --show-config says each value
+    came from that flag."""
+    args = ["check", "--show-config"]
+    expected = {}
+    for option in table.SETTINGS:
+        if not option.flags:
+            continue
+        words, _ = _usable(option)
+        if option is table.PROVIDER:
+            words = [option.flags[0], "openai"]
+        args += words
+        expected[option.setting] = option.flags[0]
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    origins = {ln.split(" = ")[0]: ln.rsplit("# ", 1)[1] for ln in proc.stdout.splitlines()[1:]}
+    assert origins == {**expected, "per-tool-ignores": "default"}
+
+
+@pytest.mark.parametrize("option", [o for o in table.SETTINGS if o.kind == "choice"],
+                         ids=lambda o: o.setting)
+def test_a_settings_file_takes_exactly_an_options_choices(option: table.Option) -> None:
+    for choice in option.choices:
+        assert settings.validate({option.setting: choice}, "f") == {option.setting: choice}
+    with pytest.raises(settings.SettingsError, match=f"f: {option.setting} must be one of"):
+        settings.validate({option.setting: "bogus"}, "f")
