@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp.client import Client
 from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -276,3 +277,25 @@ def test_name_prefix_and_exclude_tool_reach_the_planner(config: Path) -> None:
     names = _session(config, body, "--name-prefix", "server", "--exclude-tool", "*/die",
                      "--exclude-tool", "modern/*")
     assert names == [f"{s}_{t}" for s in "ab" for t in UPSTREAM_TOOLS if t != "die"]
+
+
+def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -> None:
+    """The official client in the 2026-07-28 era (`Client`, auto mode: server/discover)
+    opens `subscriptions/listen` for tool changes: the gateway acknowledges it, and b's
+    `grow` arrives on it as an event, after which the listing has the new tool."""
+    async def main() -> Any:
+        params = StdioServerParameters(
+            command=PY, args=["-m", "schema_compat", "proxy", "--config", str(config)],
+            cwd=str(REPO_ROOT), env=dict(os.environ))
+        async with Client(params, mode="auto") as client:
+            era = client.protocol_version
+            async with client.listen(tools_list_changed=True) as subscription:
+                added = _text(await client.call_tool("b_grow", {}))
+                with anyio.fail_after(10):
+                    event = await subscription.__anext__()
+            names = [t.name for t in (await client.list_tools()).tools]
+            return era, added, type(event).__name__, names
+
+    era, added, event, names = anyio.run(main)
+    assert (era, added, event) == ("2026-07-28", "extra_1", "ToolsListChanged")
+    assert "extra_1" in names
