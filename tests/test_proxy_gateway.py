@@ -299,3 +299,20 @@ def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -
     era, added, event, names = anyio.run(main)
     assert (era, added, event) == ("2026-07-28", "extra_1", "ToolsListChanged")
     assert "extra_1" in names
+
+
+def test_a_request_the_planner_refuses_is_an_error_for_the_listing(config: Path,
+                                                                   tmp_path: Path) -> None:
+    """A --tool glob that matches no tool is the planner's error: logged, and the client's
+    tools/list gets it as a JSON-RPC error (nothing is listed that was not asked for)."""
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        with pytest.raises(MCPError) as caught:
+            await session.list_tools()
+        return caught.value.error
+
+    error = _session(config, body, "--name", "a", "--tool", "no_such_*", log=log)
+    assert (error.code, error.message) == (
+        -32603, "schema-compat proxy: no tool matches 'no_such_*'")
+    assert "schema-compat proxy: error: no tool matches 'no_such_*'" in _log_lines(log)
