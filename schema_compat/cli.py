@@ -24,7 +24,9 @@ import typer
 
 from . import __version__
 from . import options as table
-from .commands.common import fail, options_of, run_guarded
+from .commands.exits import fail
+from .commands.guard import run_guarded
+from .commands.inputs import options_of
 
 if TYPE_CHECKING:
     from typer.models import CommandInfo
@@ -245,8 +247,8 @@ def proxy(**values: Any) -> None:
     tools/list_changed is passed on, the listing made anew. It answers the client's
     handshake itself (both protocol eras) and serves tools only: resources, prompts and
     completion requests get a JSON-RPC "method not found" error. A server that fails to
-    start is logged with its name and why, and the others are served; HTTP and SSE entries
-    are logged as not served (proxy each alone with --url or --sse).
+    start is logged with its name and why, and the others are served; HTTP and SSE servers
+    are reached through the MCP SDK's client transports (the live extra).
 
     \b
     Examples:

@@ -68,7 +68,7 @@ def _run_without_typer(line: CommandLine) -> None:
     gc.disable()
     try:
         from . import engine, extract, settings  # noqa: F401
-        from .commands.common import run_guarded
+        from .commands.guard import run_guarded
 
         status = _command(line)
     finally:
@@ -82,7 +82,7 @@ def _run_without_typer(line: CommandLine) -> None:
 
 
 def _command(line: CommandLine) -> Callable[[], int]:
-    from .commands.common import options_of
+    from .commands.inputs import options_of
 
     if line.command == "check":
         from .commands.check import CheckOptions, run_check

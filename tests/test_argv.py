@@ -30,8 +30,8 @@ from schema_compat.commands.argv import (
     read_command_line,
 )
 from schema_compat.commands.check import CheckOptions
-from schema_compat.commands.common import LiveOpts, options_of
 from schema_compat.commands.diff import DiffOptions
+from schema_compat.commands.inputs import LiveOpts, options_of
 from schema_compat.commands.transform import TransformOptions
 from schema_compat.report import json as report_json
 

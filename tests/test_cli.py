@@ -481,7 +481,7 @@ def test_transform_output_keeps_usual_permissions(run_cli: RunCli, tmp_path: Pat
 def test_an_output_written_in_pieces_is_whole_or_not_there(tmp_path: Path) -> None:
     """If writing fails part way, the file given to -o is left as it was, and no temporary
     file stays behind."""
-    from schema_compat.commands.common import write_file
+    from schema_compat.commands.output_file import write_file
 
     out = tmp_path / "out.json"
     out.write_text("before\n", encoding="utf-8")
@@ -677,7 +677,7 @@ def test_version(run_cli: RunCli, flag: str) -> None:
 def test_loaded_documents_are_left_out_of_the_collectors_scans() -> None:
     """A command's input lives until it ends: the collector is told to skip it (gc.freeze),
     or every full collection walks all of it again (the 10,000-tool scale benchmark)."""
-    from schema_compat.commands.common import load_inputs
+    from schema_compat.commands.inputs import load_inputs
 
     try:
         loaded, errors = load_inputs([str(REPO_ROOT / "examples" / "fs_read_files.json")])

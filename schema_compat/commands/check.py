@@ -12,23 +12,11 @@ import sys
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .common import (
-    EXIT_FINDINGS,
-    EXIT_OK,
-    LiveOpts,
-    exit_status,
-    fail,
-    load_inputs,
-    make_report,
-    per_tool_ignores,
-    print_errors,
-    provider_names,
-    provider_plan,
-    resolve_settings,
-    run_tools,
-    select_tools,
-    write_file,
-)
+from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
+from .inputs import LiveOpts, load_inputs, select_tools
+from .output_file import write_file
+from .plans import per_tool_ignores, provider_names, provider_plan, resolve_settings
+from .running import make_report, run_tools
 
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource

@@ -11,17 +11,10 @@ import sys
 from collections.abc import Collection
 from typing import Any, NamedTuple, NoReturn
 
-from .common import (
-    EXIT_OK,
-    EXIT_USAGE,
-    LiveOpts,
-    fail,
-    load_inputs,
-    make_report,
-    one_provider_plan,
-    print_errors,
-    run_tools,
-)
+from .exits import EXIT_OK, EXIT_USAGE, fail, print_errors
+from .inputs import LiveOpts, load_inputs
+from .plans import one_provider_plan
+from .running import make_report, run_tools
 
 
 class DiffOptions(NamedTuple):

@@ -27,7 +27,9 @@ import sys
 from typing import NamedTuple, NoReturn
 
 from ..options import DEFAULT_PROVIDER
-from .common import EXIT_OK, LiveOpts, fail, load_inputs, print_errors, provider_names
+from .exits import EXIT_OK, fail, print_errors
+from .inputs import LiveOpts, load_inputs
+from .plans import provider_names
 
 SETTINGS = ".schema-compat.toml"
 PRE_COMMIT = ".pre-commit-config.yaml"

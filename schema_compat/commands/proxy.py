@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..options import NAME_PREFIX
-from .common import fail, split_pair
+from .exits import fail
+from .inputs import split_pair
 
 
 class ProxyOptions(NamedTuple):

@@ -9,17 +9,10 @@ from __future__ import annotations
 import sys
 from typing import NamedTuple
 
-from .common import (
-    EXIT_FINDINGS,
-    EXIT_OK,
-    EXIT_USAGE,
-    LiveOpts,
-    fail,
-    load_inputs,
-    print_errors,
-    provider_plan,
-    run_tools,
-)
+from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_errors
+from .inputs import LiveOpts, load_inputs
+from .plans import provider_plan
+from .running import run_tools
 
 
 class RepairOptions(NamedTuple):

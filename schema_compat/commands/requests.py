@@ -14,7 +14,9 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import NAME_PREFIX, REQUEST
-from .common import LiveOpts, fail, resolve_settings
+from .exits import fail
+from .inputs import LiveOpts
+from .plans import resolve_settings
 
 if TYPE_CHECKING:
     from ..engine import Plan

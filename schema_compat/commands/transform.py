@@ -11,21 +11,11 @@ import sys
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .common import (
-    EXIT_USAGE,
-    LiveOpts,
-    busy,
-    exit_status,
-    fail,
-    load_inputs,
-    make_report,
-    one_provider_plan,
-    per_tool_plans,
-    print_errors,
-    run_tools,
-    select_tools,
-    write_file,
-)
+from .exits import EXIT_USAGE, exit_status, fail, print_errors
+from .inputs import LiveOpts, load_inputs, select_tools
+from .output_file import write_file
+from .plans import one_provider_plan, per_tool_plans
+from .running import busy, make_report, run_tools
 
 if TYPE_CHECKING:
     from ..engine import Plan

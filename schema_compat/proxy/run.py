@@ -69,7 +69,7 @@ class Proxy:
             try:
                 from .remote import serve_remote
             except ImportError as exc:
-                from ..commands.common import LIVE_EXTRA_HINT
+                from ..commands.inputs import LIVE_EXTRA_HINT
 
                 print(f"schema-compat: error: the proxy needs the MCP SDK for --url and "
                       f"--sse, which is not installed ({exc}) ({LIVE_EXTRA_HINT})",

@@ -1,0 +1,157 @@
+"""What a command reads: JSON files, directories and stdin, live MCP servers (--server,
+--url, --sse) and MCP client configs (--config), and the tools chosen among them (--tool).
+
+The live-source options are the same for every command that reads sources, so they travel
+together as `LiveOpts`; `options_of` gathers them into a command's options record.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from ..options import TIMEOUT
+from .exits import fail
+
+if TYPE_CHECKING:
+    from ..extract.files import LoadedSource
+    from ..model import SourceError
+
+_Options = TypeVar("_Options")
+
+
+class LiveOpts(NamedTuple):
+    """The live-source options a command was given (see extract/live.py)."""
+
+    server: list[str] | None = None
+    env: list[str] | None = None
+    cwd: str | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    sse: list[str] | None = None
+    config: list[str] | None = None
+    name: list[str] | None = None
+    timeout: float = TIMEOUT.default
+
+    def given(self) -> bool:
+        return bool(self.server or self.url or self.sse or self.config)
+
+
+def options_of(kind: Callable[..., _Options], values: dict[str, Any]) -> _Options:
+    """A command's options from parameter values as typer names them, the live-source ones
+    gathered into the command's `live` (commands/argv.py reads them flat, as typer does)."""
+    live = {k: v for k, v in values.items() if k in LiveOpts._fields}
+    rest = {k: v for k, v in values.items() if k not in live}
+    return kind(**rest, live=LiveOpts(**live))
+
+
+def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
+                discover: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
+    """Every tool of the files and live servers given; with `discover` and neither, the MCP
+    client configs in the current directory."""
+    from ..extract.files import load_sources
+
+    live = live or LiveOpts()
+    if (live.env or live.cwd) and not live.server:
+        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
+    if live.header and not (live.url or live.sse):
+        fail("--header applies to --url and --sse", "add --url URL")
+    if live.name and not live.config and (sources or live.given()):
+        fail("--name picks servers of --config", "add --config FILE")
+    if not sources and not live.given():
+        configs = _discover() if discover else []
+        if not configs:
+            from ..extract.config import CONFIG_CANDIDATES
+
+            fail("no SOURCE given" + (" and no MCP client config here (looked for "
+                                      f"{', '.join(CONFIG_CANDIDATES)})" if discover else ""),
+                 "pass a JSON file, a directory, - to read stdin, --server, --url, --sse "
+                 "or --config")
+        live = LiveOpts(config=configs, name=live.name, timeout=live.timeout)
+    loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])
+    if live.given():
+        more, more_errors = _load_live(live)
+        loaded += more
+        errors += more_errors
+    # The loaded documents live until the command ends and hold no reference cycles: left to
+    # the collector, every full collection would walk all of them again (~9% of a `check` of
+    # 10,000 tools, growing with the input). Refcounting still frees them.
+    gc.freeze()
+    return loaded, errors
+
+
+def _discover() -> list[str]:
+    """With no SOURCE, the MCP client configs in the current directory; says what it found."""
+    from ..extract.config import discover_configs
+
+    found = discover_configs(".")
+    if found:
+        print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
+              file=sys.stderr)
+    return found
+
+
+def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
+    """--server/--url/--sse/--config: every server is connected at once, within --timeout."""
+    from ..extract.config import ConfigError, ServerSpec, load_config, parse_command
+
+    env = dict(split_pair(e, "=", "--env", "K=V") for e in live.env or [])
+    headers = dict(split_pair(h, ":", "--header", "'K: V'") for h in live.header or [])
+    specs: list[ServerSpec] = []
+    errors: list[SourceError] = []
+    for text in live.server or []:
+        try:
+            command, args = parse_command(text)
+        except ValueError as exc:
+            fail(str(exc), 'quote the whole command: --server "CMD ARGS"')
+        specs.append(ServerSpec(text, "stdio", command, args, env, live.cwd))
+    specs += [ServerSpec(u, "http", url=u, headers=headers) for u in live.url or []]
+    specs += [ServerSpec(u, "sse", url=u, headers=headers) for u in live.sse or []]
+    for path in live.config or []:
+        try:
+            found, bad = load_config(path, live.name)
+        except ConfigError as exc:
+            errors.append(exc.error)
+            continue
+        specs += found
+        errors += bad
+    if not specs:
+        return [], errors
+    try:  # the SDK is loaded while the servers start
+        from ..extract.starting import fetch_servers
+
+        loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
+    except ImportError as exc:
+        fail(f"live servers need the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
+    return loaded, errors + failed
+
+
+# The project is installed from its checkout (or a git URL), not from a package index.
+LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx install "
+                   "--force '.[live]', or pip install '.[live]' into the environment it runs "
+                   "from")
+
+
+def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
+    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants."""
+    key, found, value = text.partition(sep)
+    if not found or not key.strip():
+        fail(f"{option} {text!r} is not {form}")
+    return key.strip(), value.strip() if sep == ":" else value
+
+
+def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list[Any]:
+    """--tool: a glob on a tool's name or `server/tool` (as --exclude-tool); a pattern that
+    matches nothing exits 2 and lists the tools that are there."""
+    tools = [t for s in loaded for t in s.tools]
+    if not patterns:
+        return tools
+    from ..planner.request import matches
+
+    chosen = [t for t in tools if any(matches(t, p) for p in patterns)]
+    if not chosen and tools:
+        names = ", ".join(t.name for t in tools[:8]) + (", …" if len(tools) > 8 else "")
+        fail(f"no tool matches --tool {' '.join(patterns)}", f"tools here: {names}")
+    return chosen

@@ -1,0 +1,134 @@
+"""What a command runs: the engine's plan for the provider(s) and rules the command line
+names, with the settings file (`.schema-compat.toml`) filling in what the command line left
+out, and each tool's plan under per-tool ignores.
+
+A bad provider or rule name exits 2 naming the flag, or the settings file, it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from .exits import fail
+
+if TYPE_CHECKING:
+    from ..engine import Plan
+    from ..settings import Settings
+
+
+def split_list(values: list[str] | None) -> list[str] | None:
+    """A repeatable option that also takes commas (`--select REF,UNI001 --select OBJ`)."""
+    if not values:
+        return None
+    out = [v.strip() for item in values for v in item.split(",") if v.strip()]
+    return out or None
+
+
+def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
+                  lossless_only: bool) -> Plan:
+    """The plan for one provider named on the command line; a bad name or rule exits 2."""
+    from ..engine import make_plan
+    from ..profiles import PROFILES
+    from ..rules.registry import unknown_patterns
+
+    if provider.lower() not in PROFILES:
+        if provider.strip().lower() == "all" or "," in provider:
+            fail(f"--provider {provider!r}: this command takes one provider",
+                 "`schema-compat check --provider all` compares them; transform or diff "
+                 "for one at a time")
+        fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    sel, ign = split_list(select), split_list(ignore)
+    bad = unknown_patterns([*(sel or []), *(ign or [])])
+    if bad:
+        fail(f"unknown rule {bad[0]!r} in --select/--ignore",
+             "`schema-compat rules` lists the codes")
+    return make_plan(provider, sel, ign, lossless_only)
+
+
+def provider_names(text: str) -> list[str]:
+    """`all`, or a comma-separated list of profiles; one name stays one provider."""
+    from ..profiles import PROFILES
+
+    if text.strip().lower() == "all":
+        return list(PROFILES)
+    return [p.strip() for p in text.split(",") if p.strip()] or [text]
+
+
+def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
+    """The settings in force: flags given on the command line, then the nearest settings
+    file, then the defaults. `flags` are named as the command's parameters, each the
+    setting options.py gives it (a list option's commas split); `given` names those the
+    command line set: the others hold their defaults, which a settings file overrides."""
+    from ..options import SETTINGS
+    from ..settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
+
+    by_param = {o.param: o for o in SETTINGS}
+    from_flags = {}
+    for param, value in flags.items():
+        if param in given:
+            option = by_param[param]
+            from_flags[option.setting] = (split_list(value) or [] if option.repeatable
+                                          else value)
+    found = find_settings_file()
+    try:
+        file = load_file(*found) if found else FileSettings()
+    except SettingsError as exc:
+        fail(str(exc), "see `schema-compat check --help`")
+    settings = resolve(file, from_flags)
+    _check_file_values(settings)
+    return settings
+
+
+def _check_file_values(settings: Settings) -> None:
+    """Provider and rule names from the file are checked here, so the error names the file
+    rather than a flag the user never typed."""
+    from ..profiles import PROFILES
+    from ..rules.registry import unknown_patterns
+
+    where = str(settings.file)
+    if settings.values["provider"].origin not in ("--provider", "default"):
+        for name in provider_names(settings.providers):
+            if name.lower() not in PROFILES:
+                fail(f"{where}: unknown provider {name!r}",
+                     f"choose from: {', '.join(PROFILES)}, or all")
+    for key in ("select", "ignore"):
+        if settings.values[key].origin not in (f"--{key}", "default"):
+            bad = unknown_patterns(settings[key])
+            if bad:
+                fail(f"{where}: unknown rule {bad[0]!r} in {key}",
+                     "`schema-compat rules` lists the codes")
+
+
+def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
+                       ignore: list[str] | None, lossless_only: bool
+                       ) -> tuple[Plan, dict[str, list[str]] | None]:
+    """transform and diff: the settings file's provider, rules, per-tool ignores and
+    lossless-only apply too. Returns the plan and the per-tool ignores."""
+    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
+                         lossless_only=lossless_only)
+    chosen = settings.values["provider"]
+    if chosen.origin != "--provider" and len(provider_names(settings.providers)) > 1:
+        fail(f"{settings.file}: provider names several providers; this command takes one",
+             "pass --provider NAME")
+    plan = provider_plan(settings.providers, settings["select"], settings["ignore"],
+                 settings["lossless-only"])
+    return plan, per_tool_ignores(settings["per-tool-ignores"])
+
+
+def per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None:
+    from ..rules.registry import unknown_patterns
+
+    for pattern, codes in table.items():
+        bad = unknown_patterns(codes)
+        if bad:
+            fail(f"unknown rule {bad[0]!r} in per-tool-ignores for {pattern!r}",
+                 "`schema-compat rules` lists the codes")
+    return table or None
+
+
+def per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
+    """A function giving each tool its plan: the base rules less its per-tool ignores."""
+    from ..planner.request import tool_plans
+
+    return tool_plans(plan, per_tool)
