@@ -28,7 +28,7 @@ from schema_compat import check
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import PY, REPO_ROOT, SERVERS
+from launch import PY, REPO_ROOT, SERVERS, example_over, serving
 
 UPSTREAM = SERVERS / "proxy_upstream.py"
 MODERN = SERVERS / "modern_server.py"
@@ -173,9 +173,8 @@ def test_a_broken_upstream_is_reported_with_its_name_while_the_others_serve(
     assert "Error: API_TOKEN is not set" in lines  # the server's own stderr, in the log
     assert ("schema-compat proxy: missing: not served: command not found: "
             "no-such-mcp-server-command (install it, or give its full path)") in lines
-    assert any(line.startswith("schema-compat proxy: remote: not served: a http server "
-                               "(http://127.0.0.1:9/mcp) is not served by --config")
-               for line in lines)
+    assert ("schema-compat proxy: remote: not served: it cannot be reached: connection "
+            "refused at 127.0.0.1:9") in lines
     assert any(line.startswith("schema-compat proxy: prompted: not served: command needs "
                                "${input:token}") for line in lines)
 
@@ -316,3 +315,39 @@ def test_a_request_the_planner_refuses_is_an_error_for_the_listing(config: Path,
     assert (error.code, error.message) == (
         -32603, "schema-compat proxy: no tool matches 'no_such_*'")
     assert "schema-compat proxy: error: no tool matches 'no_such_*'" in _log_lines(log)
+
+
+def test_http_and_sse_servers_of_the_config_are_served(tmp_path: Path) -> None:
+    """The example server over streamable HTTP and over legacy SSE (their tools clash: the
+    SSE one's are `old_*`), and the 2026-07-28-only server over HTTP, beside a stdio one:
+    each listed, each call sent to its own server and repaired there."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("first line\nsecond line\n", encoding="utf-8")
+    files = json.dumps([{"path": str(notes), "head": "1"}])  # stringified, head a string
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        return ([t.name for t in (await session.list_tools()).tools],
+                _text(await session.call_tool("read_files", {"files": files})),
+                _text(await session.call_tool("old_read_files", {"files": files})),
+                _text(await session.call_tool("echo", {"text": "over http"})),
+                _who(await session.call_tool("env", {"names": ["WHO"]})))
+
+    with example_over("http") as http, example_over("sse") as sse, \
+            serving(MODERN) as modern:
+        config = _config(tmp_path, {"web": {"url": f"{http}/mcp"},
+                                    "old": {"type": "sse", "url": f"{sse}/sse"},
+                                    "modern": {"url": f"{modern}/mcp"},
+                                    "local": _entry(UPSTREAM, WHO="local")})
+        names, web, old, echo, who = _session(config, body, log=log)
+    assert names == ["read_files", "propose_and_review", "old_read_files",
+                     "old_propose_and_review", "search_notes", "schedule", "echo",
+                     *UPSTREAM_TOOLS]
+    assert web == old == f"== {notes} ==\nfirst line"
+    assert (echo, who) == ("over http", "local")
+    lines = _log_lines(log)
+    for server in ("web", "old"):
+        assert f"schema-compat proxy: {server}: tools/call read_files: repaired " \
+               "$.files[0].head: \"1\" → 1 (integer)" in lines
+    assert "schema-compat proxy: tools/call old_read_files: sent to old as 'read_files'" in lines
+    assert "schema-compat proxy: modern: 3 tools (modern era, 2026-07-28)" in lines

@@ -1,6 +1,7 @@
-"""`schema-compat proxy --config FILE`: every stdio server of a client config started, each
-held in a session of the gateway's own, and all of them served over the proxy's stdio as one
-server (the logic is gateway.py's; the line transport is pipes.py's, on asyncio alone).
+"""`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
+connected to (HTTP, SSE), each held in a session of the gateway's own, and all of them
+served over the proxy's stdio as one server (the logic is gateway.py's; the line transport
+is pipes.py's, on asyncio alone).
 
 Start-up: every upstream is started at once, before the engine is imported; each is then
 initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and listed, all
@@ -9,8 +10,8 @@ wait until every upstream is served or has failed (each has --timeout), and then
 are planned once. An upstream that cannot be started, exits, refuses both eras or does not
 answer is logged with its name and the reason, and the others are served.
 
-HTTP and SSE entries of the config are logged as not served (yet): `schema-compat proxy
---url` serves one of them.
+HTTP and SSE servers of the config are reached through the MCP SDK's client transports
+(gateway_remote.py), imported only for a config that has one.
 """
 
 from __future__ import annotations
@@ -37,17 +38,36 @@ _MAX_PAGES = 100
 
 
 class _Process:
-    """One upstream's process (the one serving now: a server restarted for the 2026-07-28
-    era gets a new one), the writer to its stdin, the futures of the gateway's own
+    """One upstream: its process (the one serving now: a server restarted for the
+    2026-07-28 era gets a new one) and the writer to its stdin, or for an HTTP or SSE
+    server its connection (`remote`, gateway_remote.py); the futures of the gateway's own
     requests to it."""
 
     def __init__(self, upstream: Upstream, spec: ServerSpec,
-                 proc: subprocess.Popen[bytes]) -> None:
+                 proc: subprocess.Popen[bytes] | None) -> None:
         self.upstream, self.spec, self.proc = upstream, spec, proc
-        assert proc.stdin is not None
-        self.writer = _Lines(proc.stdin)
+        self.writer = _Lines(proc.stdin) if proc is not None and proc.stdin else None
+        self.remote: Any = None  # a RemoteLink
+        self.closed = ""  # why the remote connection ended
         self.waiters: dict[str, asyncio.Future[Message | None]] = {}
         self.eof = asyncio.Event()
+
+    def send(self, msg: Message) -> None:
+        if self.remote is not None:
+            self.remote.send(msg)
+        elif self.writer is not None:
+            self.writer.write(_encode(msg))
+
+    def exit_code(self) -> int | None:
+        return _exit_code(self.proc) if self.proc is not None else None
+
+    async def stop(self) -> None:
+        if self.remote is not None:
+            await self.remote.close()
+        if self.writer is not None:
+            self.writer.close()
+        if self.proc is not None:
+            await _stop(self.proc)
 
 
 def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
@@ -90,12 +110,11 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
         except (OSError, ValueError):
             pass
 
-    started: list[tuple[ServerSpec, subprocess.Popen[bytes]]] = []
+    started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]] = []
     failed: list[tuple[str, str]] = list(refused)
     for spec in specs:
         if spec.kind != "stdio":
-            failed.append((spec.name, f"a {spec.kind} server ({spec.url}) is not served by "
-                           "--config yet; `schema-compat proxy --url` serves it alone"))
+            started.append((spec, None))  # connected once the loop runs
             continue
         try:
             started.append((spec, launch(spec, sink)))
@@ -105,12 +124,12 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
         asyncio.run(_serve(started, failed, options, log, sink))
     finally:
         for _, proc in started:
-            if proc.poll() is None:
+            if proc is not None and proc.poll() is None:
                 proc.kill()
     return 0
 
 
-async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
+async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]],
                  failed: list[tuple[str, str]], options: GatewayOptions, log: Any,
                  sink: IO[str]) -> None:
     loop = asyncio.get_running_loop()
@@ -137,7 +156,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
     def to_upstream(process: _Process, messages: list[Message]) -> None:
         if process.upstream.state in ("ready", "starting"):
             for msg in messages:
-                process.writer.write(_encode(msg))
+                process.send(msg)
 
     by_name = {p.upstream.name: p for p in processes}
 
@@ -158,8 +177,22 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
         for name, forwarded in forwards:
             to_upstream(by_name[name], [forwarded])
 
+    def from_upstream(process: _Process, msg: Message) -> None:
+        if msg.get("method") == "notifications/tools/list_changed" and "id" not in msg:
+            if process.upstream.state == "ready":
+                tasks.append(asyncio.ensure_future(relist(process)))
+            return
+        answers, back = gateway.from_upstream(process.upstream, msg)
+        to_client(answers)
+        to_upstream(process, back)
+        rid = msg.get("id")
+        if isinstance(rid, str) and rid in process.waiters and "method" not in msg:
+            answer = process.upstream.relay.own_answers.pop(rid, None)
+            if not process.waiters[rid].done():
+                process.waiters[rid].set_result(answer)
+
     def reader(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
-        def from_upstream(line: bytes) -> None:
+        def from_line(line: bytes) -> None:
             if proc is not process.proc:  # the process a restart replaced
                 return
             msg = _parse(line)
@@ -168,20 +201,9 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
                     log(f"{process.upstream.name}: ignored a line that is not JSON-RPC: "
                         f"{line[:200]!r}")
                 return
-            if msg.get("method") == "notifications/tools/list_changed" and "id" not in msg:
-                if process.upstream.state == "ready":
-                    tasks.append(asyncio.ensure_future(relist(process)))
-                return
-            answers, back = gateway.from_upstream(process.upstream, msg)
-            to_client(answers)
-            to_upstream(process, back)
-            rid = msg.get("id")
-            if isinstance(rid, str) and rid in process.waiters and "method" not in msg:
-                answer = process.upstream.relay.own_answers.pop(rid, None)
-                if not process.waiters[rid].done():
-                    process.waiters[rid].set_result(answer)
+            from_upstream(process, msg)
 
-        return from_upstream
+        return from_line
 
     def ask_of(process: _Process) -> Any:
         async def ask(msg: Message) -> Message | None:
@@ -190,7 +212,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
             rid = msg["id"]
             future: asyncio.Future[Message | None] = loop.create_future()
             process.waiters[rid] = future
-            process.writer.write(_encode(msg))
+            process.send(msg)
             try:
                 return await asyncio.wait_for(future, options.timeout)
             except TimeoutError:
@@ -202,21 +224,42 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
         return ask
 
     async def exited(process: _Process) -> str:
+        if process.proc is None:
+            return process.closed or "it closed the connection"
         code = await _wait_exit(process.proc, 0.5)
         return "it exited" + (f" with exit code {code}" if code is not None else "")
 
     async def attach(process: _Process) -> None:
+        if process.proc is None:
+            try:
+                from .gateway_remote import RemoteLink
+            except ImportError as exc:  # the SDK comes with the `live` extra
+                process.closed = (f"a {process.spec.kind} server needs the MCP SDK (the live "
+                                  f"extra), which is not installed ({exc})")
+                process.eof.set()
+                return
+
+            def closed(reason: str) -> None:
+                process.closed = reason
+                upstream_eof(process, None)()
+
+            process.remote = RemoteLink(process.spec, process.upstream.relay,
+                                        lambda msg: from_upstream(process, msg), closed)
+            process.remote.start()
+            return
+        assert process.writer is not None and process.proc.stdout is not None
         await process.writer.open()
-        assert process.proc.stdout is not None
         await _read_lines(process.proc.stdout, reader(process, process.proc),
                           upstream_eof(process, process.proc),
                           (client_writer, process.writer))
 
     async def restart(process: _Process) -> None:
         """The same server in a new process: one that refused `initialize` may have
-        settled its connection's era, so the 2026-07-28 era is asked of a fresh one."""
-        process.writer.close()
-        await _stop(process.proc)
+        settled its connection's era, so the 2026-07-28 era is asked of a fresh one (an
+        HTTP server is asked on the same connection: each request stands alone)."""
+        if process.proc is None:
+            return
+        await process.stop()
         process.proc = launch(process.spec, sink)
         assert process.proc.stdin is not None
         process.writer = _Lines(process.proc.stdin)
@@ -229,7 +272,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
         try:
             reason = await _handshake(process, ask_of(process))
             if reason is not None and reason.startswith(_REFUSED) and not process.eof.is_set():
-                log(f"{upstream.name}: {reason}; asking a new process for the 2026-07-28 era")
+                log(f"{upstream.name}: {reason}; asking "
+                    f"{'a new process' if process.proc else 'it'} for the 2026-07-28 era")
                 await restart(process)
                 reason = await _modern(process, ask_of(process), reason)
             if reason is None:
@@ -250,8 +294,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
             return
         upstream.state, upstream.reason = "failed", reason
         log(f"{upstream.name}: not served: {reason}")
-        process.writer.close()
-        await _stop(process.proc)
+        await process.stop()
 
     async def relist(process: _Process) -> None:
         """An upstream's tools changed: list them again, plan anew, tell the client."""
@@ -265,7 +308,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
         gateway.replan()
         to_client(gateway.tools_changed())
 
-    def upstream_eof(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
+    def upstream_eof(process: _Process, proc: subprocess.Popen[bytes] | None) -> Any:
         def on_eof() -> None:
             if proc is not process.proc:
                 return
@@ -297,7 +340,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
                 out = process.upstream.relay.expire()
                 to_client(out.to_client)
                 to_upstream(process, out.to_upstream)
-                if _exit_code(process.proc) is not None and not process.eof.is_set():
+                if process.exit_code() is not None and not process.eof.is_set():
                     upstream_eof(process, process.proc)()
 
     for process in processes:
@@ -314,9 +357,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes]]],
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        for process in processes:
-            process.writer.close()
-        await asyncio.gather(*(_stop(p.proc) for p in processes))
+        await asyncio.gather(*(p.stop() for p in processes))
         await client_writer.drain(0.01)
         client_writer.close()
 
@@ -339,8 +380,7 @@ async def _handshake(process: _Process, ask: Any) -> str | None:
     result = answer.get("result")
     if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
         relay.era, relay.protocol_version = "legacy", result["protocolVersion"]
-        process.writer.write(_encode({"jsonrpc": "2.0",
-                                      "method": "notifications/initialized"}))
+        process.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return None
     refusal = answer.get("error")
     message = refusal.get("message") if isinstance(refusal, dict) else None
@@ -361,7 +401,7 @@ async def _modern(process: _Process, ask: Any, refused: str) -> str | None:
                       "io.modelcontextprotocol/clientCapabilities": {}}
     listen = relay.own_request("subscriptions/listen",
                                {"notifications": {"toolsListChanged": True}})
-    process.writer.write(_encode(listen))  # acknowledged by a notification; never answered
+    process.send(listen)  # acknowledged by a notification; answered only when it ends
     return None
 
 
