@@ -25,25 +25,25 @@ if TYPE_CHECKING:
 
 
 class TransformOptions(NamedTuple):
-    """Every option of `transform`, with the defaults typer declares for it in cli.py."""
+    """Every option of `transform` (options.py holds their flags, defaults and help)."""
 
-    sources: list[str] | None = None
-    provider: str = "gemini"
-    output: str | None = None
-    tool: list[str] | None = None
-    json_out: bool = False
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    lossless_only: bool = False
-    force: bool = False
-    quiet: bool = False
-    live: LiveOpts = LiveOpts()  # --server, --url, ... (the same for every command)
+    sources: list[str] | None
+    provider: str
+    output: str | None
+    tool: list[str] | None
+    json_out: bool
+    select: list[str] | None
+    ignore: list[str] | None
+    lossless_only: bool
+    force: bool
+    quiet: bool
+    live: LiveOpts  # --server, --url, ... (the same for every command)
     # what one request is and how it is planned (commands/requests.py)
-    request: str = "auto"
-    strict_first: list[str] | None = None
-    name_prefix: str = "none"
-    exclude_tool: list[str] | None = None
-    to: str | None = None  # provider-ready output: one request's `tools` (output/provider.py)
+    request: str
+    strict_first: list[str] | None
+    name_prefix: str
+    exclude_tool: list[str] | None
+    to: str | None  # provider-ready output: one request's `tools` (output/provider.py)
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
