@@ -122,15 +122,6 @@ def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
     return out
 
 
-def strict_flag(profile: Profile) -> bool | None:
-    """What a provider's `strict` field says for every tool of a profile without budgets."""
-    if profile.name in ("openai-strict", "anthropic-strict"):
-        return True
-    if profile.name in ("openai", "anthropic"):
-        return False
-    return None
-
-
 def tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
                 ) -> Callable[[ToolDef], EnginePlan] | None:
     """Each tool's rules: the base plan's less the codes its per-tool ignores name (a
@@ -194,7 +185,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     codes: list[str] = [""] * len(chosen)
     scores = [gain(t.schema) for t in chosen]
     if budget is None:
-        strict = [strict_flag(profile)] * len(chosen)
+        strict = [profile.strict_flag] * len(chosen)
     else:
         strict, reasons, codes = _budgeted(chosen, results, scores, budget, strict_first)
         fallback = [i for i, s in enumerate(strict) if not s]

@@ -17,6 +17,7 @@ ANTHROPIC = Profile(
     short="ANT",
     title="Anthropic tool use",
     target="tools[].input_schema (JSON Schema 2020-12)",
+    strict_flag=False,
     rules=("TYP009", "TYP008", "VAL005", "TYP003", "ROOT002", "ROOT001", "TYP007", "UNI009",
            "NAM001", "NAM002", "NAM003"),
     severity={"ROOT001": "warning", "TYP008": "warning", "TYP003": "warning"},

@@ -38,6 +38,10 @@ class Profile(NamedTuple):
     # document of declarations is written back with it, and `transform --to gemini` sends
     # it. Profiles of other providers keep `parameters`, the field their schemas take there.
     wire_field: str = "parameters"
+    # The `strict` field a request gives every tool of this profile, where no strict budget
+    # decides it tool by tool: True (strict profiles), False (OpenAI and Anthropic without
+    # strict mode), None where the provider's declarations have no such field.
+    strict_flag: bool | None = None
 
     @property
     def label(self) -> str:

@@ -19,6 +19,7 @@ OPENAI = Profile(
     short="OAI",
     title="OpenAI function tools",
     target="tools[].function.parameters (JSON Schema, non-strict)",
+    strict_flag=False,
     rules=("TYP009", "TYP008", "VAL005", "TYP003", "ROOT002", "ROOT001", "TYP007", "UNI009",
            "TYP004", "OBJ010", "NAM001", "NAM002", "NAM003", "NAM004", "LIM001"),
     severity={"ROOT001": "warning", "TYP004": "warning", "TYP008": "warning",

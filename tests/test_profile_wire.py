@@ -1,5 +1,6 @@
-"""`Profile.wire_field`: the Gemini declaration field a profile's schemas go in, read from
-the profile wherever a schema is written into a declaration (no test of profile names)."""
+"""What a profile says on the wire, read from the profile wherever a request or a document
+is written (no code tests a profile's name): `wire_field`, the Gemini declaration field its
+schemas go in, and `strict_flag`, the `strict` field its tools are sent with."""
 
 from __future__ import annotations
 
@@ -45,3 +46,29 @@ def test_transform_to_gemini_sends_the_profiles_field(profile: str) -> None:
     [body] = provider_tools(plan(tools, profile), "gemini")
     [declaration] = body["functionDeclarations"]
     assert [k for k in declaration if k in FIELDS] == [PROFILES[profile].wire_field]
+
+
+def test_strict_flags() -> None:
+    assert {name: p.strict_flag for name, p in PROFILES.items()} == {
+        "gemini": None, "gemini-json": None, "vertex": None, "portable": None,
+        "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True}
+
+
+@pytest.mark.parametrize(("profile", "target", "strict"), [
+    ("openai", "openai-chat", False), ("openai-strict", "openai-chat", True),
+    ("anthropic", "anthropic", False), ("portable", "openai-responses", False)])
+def test_a_planned_request_sends_the_profiles_strict_flag(profile: str, target: str,
+                                                          strict: bool) -> None:
+    tools = [{"name": n, "description": "Searches.", "inputSchema": SCHEMA} for n in "ab"]
+    request = plan(tools, profile)
+    assert [t.strict for t in request.tools] == [PROFILES[profile].strict_flag] * 2
+    sent = provider_tools(request, target)
+    assert [(e.get("function") or e)["strict"] for e in sent] == [strict, strict]
+
+
+def test_gemini_declarations_have_no_strict_field() -> None:
+    tools = [{"name": "search", "description": "Searches.", "inputSchema": SCHEMA}]
+    request = plan(tools, "gemini")
+    assert [t.strict for t in request.tools] == [None]
+    [body] = provider_tools(request, "gemini")
+    assert "strict" not in body["functionDeclarations"][0]
