@@ -22,7 +22,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from .model import ToolDef
 
-__all__ = ["SdkTool", "from_mcp", "from_sdk", "mcp_entry", "placeholder_name", "tool_def"]
+__all__ = ["SdkTool", "empty_schema", "from_mcp", "from_sdk", "mcp_entry", "placeholder_name",
+           "tool_def"]
 
 
 @runtime_checkable
@@ -71,7 +72,10 @@ def from_sdk(tool: SdkTool, index: int, source: str = "") -> ToolDef:
                     index=index, source=source, raw=raw)
 
 
-_EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
+def empty_schema() -> dict[str, Any]:
+    """A new schema for a tool without arguments where one is required (MCP's
+    `inputSchema`, Anthropic's `input_schema`, OpenAI's `parameters`): an empty object."""
+    return {"type": "object", "properties": {}}
 
 
 def mcp_entry(tool: ToolDef, name: str, schema: Any) -> dict[str, Any]:
@@ -84,5 +88,5 @@ def mcp_entry(tool: ToolDef, name: str, schema: Any) -> dict[str, Any]:
     entry: dict[str, Any] = dict(raw) if "inputSchema" in raw else (
         {"description": text} if isinstance(text, str) and text else {})
     entry["name"] = name
-    entry["inputSchema"] = schema if schema is not None else dict(_EMPTY_OBJECT)
+    entry["inputSchema"] = schema if schema is not None else empty_schema()
     return entry

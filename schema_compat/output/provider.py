@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..mcp_tool import mcp_entry
+from ..mcp_tool import empty_schema, mcp_entry
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
@@ -36,12 +36,11 @@ TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas 
 # the profile a target means when no provider is named
 DEFAULT_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
                                    "anthropic": "anthropic", "gemini": "gemini"}
-_EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 def _schema(tool: PlannedTool) -> Any:
     schema = tool.result.transformed_schema
-    return dict(_EMPTY) if schema is None else schema
+    return empty_schema() if schema is None else schema
 
 
 def _no_parameters(schema: Any) -> bool:

@@ -25,6 +25,7 @@ from ..extract.shapes import (
     value_at,
 )
 from ..jsonio import iter_indented
+from ..mcp_tool import empty_schema
 from ..model import ToolDef
 
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ __all__ = ["GEMINI_FIELDS", "iter_write_back", "write_back"]
 # The fields a Gemini declaration's schema may be moved to (the third spelling,
 # `parameters_json_schema`, is `parametersJsonSchema` in a snake_case document).
 GEMINI_FIELDS = ("parameters", "parametersJsonSchema")
-# What an MCP (and Anthropic) tool without arguments declares: both require an object.
-EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 def _set(document: Any, path: tuple[Key, ...], value: Any) -> Any:
@@ -101,7 +100,7 @@ def _slot_value(
     if slot.flavor == "schema":
         if not schema_changed:
             return entry
-        return dup(new_schema) if new_schema is not None else copy.deepcopy(EMPTY_OBJECT_SCHEMA)
+        return dup(new_schema) if new_schema is not None else empty_schema()
 
     if isinstance(entry, dict):
         entry = dict(entry)
@@ -131,7 +130,7 @@ def _slot_value(
         if slot.flavor in ("openai-chat", "openai-flat"):
             fields.pop(key, None)  # OpenAI takes a function without parameters
         else:
-            fields[key] = copy.deepcopy(EMPTY_OBJECT_SCHEMA)  # MCP and Anthropic require one
+            fields[key] = empty_schema()  # MCP and Anthropic require one
     else:
         fields[key] = dup(new_schema)
     return entry
