@@ -284,7 +284,6 @@ READS_SETTINGS = ("check", "transform", "diff")
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,
                                 LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, TOOL,
                                 EXCLUDE_TOOL)
-SETTING_OF: dict[str, str] = {o.param: o.setting for o in SETTINGS}
 
 
 def options(command: str) -> tuple[Option, ...]:
@@ -303,7 +302,7 @@ def defaults(command: str) -> dict[str, Any]:
             for p in COMMANDS[command] if isinstance(p, Option) or p.many}
 
 
-def setting_value(option: Option) -> str:
+def describe_setting(option: Option) -> str:
     """What a setting holds, in words, for a settings file's error messages."""
     if option.kind == "choice":
         return "one of " + ", ".join(f'"{c}"' for c in option.choices)

@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .options import PROVIDER, SETTINGS, Option, setting_default, setting_value
+from .options import PROVIDER, SETTINGS, Option, describe_setting, setting_default
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -29,7 +29,7 @@ TABLE = "schema-compat"
 # Setting name -> (the flag that overrides it, what the value is, in words), and its default:
 # both from the option table (options.py), in the order `check --show-config` lists them.
 KEYS: dict[str, tuple[str, str]] = {
-    o.setting: (o.flags[0] if o.flags else "", setting_value(o)) for o in SETTINGS}
+    o.setting: (o.flags[0] if o.flags else "", describe_setting(o)) for o in SETTINGS}
 DEFAULTS: dict[str, Any] = {o.setting: setting_default(o) for o in SETTINGS}
 _BY_KEY: dict[str, Option] = {o.setting: o for o in SETTINGS}
 
