@@ -5,13 +5,23 @@ Python loading its packages). Started first, the two overlap: a live check waits
 slowest server, not for the SDK and then the server. This module needs only the standard
 library and anyio; `live` (the SDK side) is imported in a worker thread while the servers
 start, then given the running processes.
+
+The SDK stops each server when its listing ends. A server this process started and has not
+seen exit is also stopped when the process exits, however it came to exit in the middle of
+a listing (SIGTERM included, which ends a live check as an exit does): a server that ignores
+SIGTERM and the end of its input would otherwise outlive the command that started it.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.util
+import os
+import signal
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -71,7 +81,86 @@ async def start(spec: ServerSpec) -> Started:
         return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
                                                f"{exc.strerror or exc}",
                                                "check the command and its permissions"))
+    with _RUNNING_LOCK:
+        _RUNNING[process.pid] = process
     return Started(process, errlog, None)
+
+
+# --- servers left running at exit --------------------------------------------------------
+
+# pid -> process of each server started here and not yet seen exit (a process-wide concern:
+# the playground lists servers from several threads at once)
+_RUNNING: dict[int, Any] = {}
+_RUNNING_LOCK = threading.Lock()
+# after SIGTERM to a server's process group, before SIGKILL (as the SDK's shutdown, shortened
+# in `live`)
+_EXIT_GRACE = 0.25
+
+
+def _forget_exited(started: Sequence[Started]) -> None:
+    with _RUNNING_LOCK:
+        for one in started:
+            if one.process is not None and one.process.returncode is not None:
+                _RUNNING.pop(one.process.pid, None)
+
+
+def _signal_group(pid: int, signum: int) -> bool:
+    """Signal the process group `pid` leads (started in a session of its own); whether any
+    of it was still there."""
+    try:
+        os.killpg(pid, signum)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: a member we may not signal; it is there
+        pass
+    return True
+
+
+def stop_left_servers() -> None:
+    """Stop the servers still running: SIGTERM to each one's process group, SIGKILL to what
+    is left after `_EXIT_GRACE`. Run at exit."""
+    with _RUNNING_LOCK:
+        left = list(_RUNNING.values())
+        _RUNNING.clear()
+    if os.name != "posix":
+        for process in left:
+            if process.returncode is None:
+                process.kill()
+        return
+    pids = [p.pid for p in left if p.returncode is None]
+    alive = [pid for pid in pids if _signal_group(pid, signal.SIGTERM)]
+    deadline = time.monotonic() + _EXIT_GRACE
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+        alive = [pid for pid in alive if _signal_group(pid, 0)]
+    for pid in alive:
+        _signal_group(pid, signal.SIGKILL)
+
+
+atexit.register(stop_left_servers)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _exit_on_sigterm() -> Callable[[], None]:
+    """While a listing runs in the main thread: SIGTERM ends the process as an exit does,
+    so that the servers are stopped, rather than at once. Left alone when the program
+    handles SIGTERM itself. Returns the undo."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return _nothing
+    signal.signal(signal.SIGTERM, _terminated)
+    return _default_sigterm
+
+
+def _nothing() -> None:
+    pass
+
+
+def _default_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
@@ -92,6 +181,7 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                 with anyio.CancelScope(shield=True):
                     await one.process.wait()
             one.errlog.close()
+        _forget_exited(list(started.values()))
 
 
 def _require_sdk() -> None:
@@ -114,12 +204,16 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
     progress). ImportError when the MCP SDK (the `live` extra) is not installed."""
     if not specs:
         return [], []
-    if not spinner:
-        return anyio.run(_run, specs, timeout, progress, 80)
-    from ..report.text import make_console
+    restore = _exit_on_sigterm()
+    try:
+        if not spinner:
+            return anyio.run(_run, specs, timeout, progress, 80)
+        from ..report.text import make_console
 
-    console = make_console(stderr=True)
-    width = max(console.width - 4, 20)  # the spinner and its gap
-    first = f"Listing tools from {len(specs)} server{'s' if len(specs) > 1 else ''}"
-    with console.status(first[:width]) as status:
-        return anyio.run(_run, specs, timeout, status.update, width)
+        console = make_console(stderr=True)
+        width = max(console.width - 4, 20)  # the spinner and its gap
+        first = f"Listing tools from {len(specs)} server{'s' if len(specs) > 1 else ''}"
+        with console.status(first[:width]) as status:
+            return anyio.run(_run, specs, timeout, status.update, width)
+    finally:
+        restore()

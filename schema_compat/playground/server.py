@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -194,6 +195,9 @@ def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
           file=sys.stderr, flush=True)
     if open_browser:
         _open(url)
+    # SIGTERM stops the playground as Ctrl-C does: an exit, which stops the servers its live
+    # listings started (extract.starting), where the default would leave them running.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:

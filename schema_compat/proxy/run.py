@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from typing import IO, Any
 
 from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
@@ -107,7 +110,27 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
         if sink is not sys.stderr:
             sink.close()
         return 2
+    _stop_upstream_on_sigterm(proc)
     return Proxy(spec, sink, proc)
+
+
+def _stop_upstream_on_sigterm(proc: subprocess.Popen[bytes]) -> None:
+    """Until `serve_pipes` makes SIGTERM end the session (while the engine is imported),
+    SIGTERM stops the upstream's group, SIGKILL after a grace period, and exits 143: the
+    default would leave an upstream that ignores SIGTERM and end of input running."""
+    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGTERM)
+            deadline = time.monotonic() + 0.25
+            while proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            os.killpg(proc.pid, signal.SIGKILL)
+        exit_now(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def launch(spec: ServerSpec, errlog: IO[str]) -> subprocess.Popen[bytes]:
