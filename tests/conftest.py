@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -51,3 +54,103 @@ def run_cli() -> RunCli:
         )
 
     return run
+
+
+# --- no process outlives the run ------------------------------------------------------------
+#
+# A test that leaves a process running leaves it on the developer's machine after the run (a
+# server that ignores SIGTERM and end of input runs until someone kills it). The pytest
+# process (each xdist worker) is made the subreaper of everything it starts (Linux), so a
+# process whose parent died comes back to it rather than to init, where it can be seen: after
+# each test the children are listed and the first test after which each appeared is noted; at
+# the end of the session any still running fail the run, named with that test, and are
+# killed. Children that exited (zombies, their parent gone) are reaped on the way.
+
+_PR_SET_CHILD_SUBREAPER = 36
+_first_seen: dict[int, str] = {}
+_running_test = ["the first test"]
+
+
+def _become_subreaper() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+_become_subreaper()
+
+
+def _children() -> dict[int, tuple[str, str]]:
+    """pid -> (state, command line) of this process's children (from /proc; {} elsewhere)."""
+    me = os.getpid()
+    pids: set[int] = set()
+    tasks = Path(f"/proc/{me}/task")
+    try:
+        for task in tasks.iterdir():
+            with contextlib.suppress(OSError):
+                pids.update(int(p) for p in (task / "children").read_text().split())
+    except OSError:
+        return {}
+    found: dict[int, tuple[str, str]] = {}
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        state = stat.rsplit(")", 1)[1].split()[0]
+        found[pid] = (state, raw.replace(b"\0", b" ").decode(errors="replace").strip())
+    return found
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def _still_running(grace: float) -> dict[int, tuple[str, str]]:
+    """The children still running once `grace` seconds have let the stopping ones stop."""
+    deadline = time.monotonic() + grace
+    while True:
+        running = {}
+        for pid, (state, command) in _children().items():
+            if state == "Z":
+                _reap(pid)
+            else:
+                running[pid] = (state, command)
+        if not running or time.monotonic() >= deadline:
+            return running
+        time.sleep(0.05)
+
+
+def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    _running_test[0] = nodeid
+
+
+def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    for pid, (state, _) in _children().items():
+        if state == "Z" and pid not in _first_seen:
+            continue  # exited and not yet reaped by its parent (or by `_still_running`)
+        _first_seen.setdefault(pid, nodeid)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_process_left_behind() -> Iterator[None]:
+    """Fails the run (as an error in the last test's teardown, which xdist passes on) when
+    a test left a process running."""
+    yield
+    left = _still_running(grace=3.0)
+    if not left:
+        return
+    lines = []
+    for pid, (_, command) in sorted(left.items()):
+        lines.append(f"  pid {pid}: {command[:200]} (running since "
+                     f"{_first_seen.get(pid, _running_test[0])})")
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    _still_running(grace=2.0)  # reaps the killed
+    pytest.fail("tests left processes running (now killed):\n" + "\n".join(lines),
+                pytrace=False)
