@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 INIT := $(wildcard schema_compat/__init__.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-compiled lint typecheck demo docs bench bench-quick bench-memory \
+.PHONY: help install test test-slow test-compiled lint typecheck demo docs bench bench-quick bench-memory \
 	clean conformance conformance-docs fidelity interop playground site
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
@@ -30,10 +30,18 @@ $(STAMP): pyproject.toml $(INIT) | $(BIN)/python
 install: $(STAMP) ## Create .venv (if missing) and install the package with dev extras
 	@echo "schema-compat is at $(CURDIR)/$(BIN)/schema-compat (not on PATH; README, Install: pipx install '.[live]' puts it there)"
 
-test: install ## Run the test suite, then ruff and mypy (all part of the gate)
-	$(BIN)/python -m pytest -q
+# The suite runs on every core (pytest-xdist; PYTEST_WORKERS=1 for one process). Tests marked
+# `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
+
+test: install ## Run the test suite (in parallel, without the slow tests), then ruff and mypy
+	$(PYTEST) -m "not slow"
 	$(BIN)/ruff check schema_compat tests interop conformance benchmarks setup.py
 	$(BIN)/mypy
+
+test-slow: install ## The slow tests: corpus-wide oracle, long property runs, real installs (~3 min)
+	SCHEMA_COMPAT_SHARED=$(SHARED) $(PYTEST) -m slow
 
 # The compiled build (setup.py: mypyc, opt-in with SCHEMA_COMPAT_COMPILE=1) is tested in a copy
 # of the tree, never in place: a compiled module beside its source would shadow later edits.
@@ -54,12 +62,12 @@ test-compiled: install ## Run the test suite on the compiled build (mypyc; ~1 mi
 	cd $(COMPILED_TREE) && $(CURDIR)/$(BIN)/python -c \
 		'import schema_compat.engine as e; assert not e.__file__.endswith(".py"), e.__file__'
 	cd $(COMPILED_TREE) && SCHEMA_COMPAT_SHARED=$(SHARED) $(CURDIR)/$(BIN)/python -m pytest -q \
-		-p no:cacheprovider
+		-n $(PYTEST_WORKERS) -m "not slow" -p no:cacheprovider
 
 # The semantic oracle (tests/oracle) with many more sampled arguments per schema pair than
 # `make test` draws: every tool of both corpora, every profile, with and without lossless-only.
 fidelity: install ## Check each change's declared effect against sampled arguments (~10x make test's samples)
-	SCHEMA_COMPAT_SHARED=$(SHARED) FIDELITY_EXAMPLES=300 $(BIN)/python -m pytest -q \
+	SCHEMA_COMPAT_SHARED=$(SHARED) FIDELITY_EXAMPLES=300 $(PYTEST) \
 		-p no:cacheprovider tests/test_fidelity_oracle.py tests/test_fidelity_corpus.py
 
 lint: install ## Run ruff on the package, the tests, the benchmarks and the conformance scripts

@@ -158,6 +158,7 @@ def test_the_action_declares_the_inputs_users_expect() -> None:
         assert "${{" not in step.get("run", ""), step["name"]
 
 
+@pytest.mark.slow
 def test_findings_are_annotations_and_fail_the_step(installed: Path, tmp_path: Path) -> None:
     status, job, used = _check(installed, tmp_path, sources="tools.json")
     assert status == 1
@@ -167,6 +168,7 @@ def test_findings_are_annotations_and_fail_the_step(installed: Path, tmp_path: P
     assert used == []  # no SARIF asked for: nothing uploaded
 
 
+@pytest.mark.slow
 def test_provider_fail_on_and_several_sources_reach_the_command(installed: Path,
                                                                  tmp_path: Path) -> None:
     job = _job(installed, tmp_path)
@@ -195,6 +197,7 @@ def _json_part(log: str) -> Any:
     return json.loads(log[log.index("{"):log.rindex("}") + 1])
 
 
+@pytest.mark.slow
 def test_sarif_is_written_and_handed_to_the_upload(installed: Path, tmp_path: Path) -> None:
     status, job, used = _check(installed, tmp_path, sources="tools.json",
                                **{"upload-sarif": "true", "sarif-file": "out/scan.sarif"})
@@ -209,6 +212,7 @@ def test_sarif_is_written_and_handed_to_the_upload(installed: Path, tmp_path: Pa
     assert "::error file=tools.json" in dict((n, o) for n, _, o in job.log)["Check"]
 
 
+@pytest.mark.slow
 def test_a_baseline_lets_known_findings_pass(installed: Path, tmp_path: Path) -> None:
     job = _job(installed, tmp_path)
     proc = subprocess.run([str(installed / "bin" / "schema-compat"), "check",
@@ -223,6 +227,7 @@ def test_a_baseline_lets_known_findings_pass(installed: Path, tmp_path: Path) ->
     assert job.outputs["check"]["exit-code"] == "0"
 
 
+@pytest.mark.slow
 def test_inputs_are_data_never_shell(installed: Path, tmp_path: Path) -> None:
     status, job, _ = _check(installed, tmp_path, sources="tools.json",
                             provider="gemini; touch pwned", format="github $(touch pwned2)")
@@ -231,6 +236,7 @@ def test_inputs_are_data_never_shell(installed: Path, tmp_path: Path) -> None:
     assert not (job.workspace / "pwned2").exists()
 
 
+@pytest.mark.slow
 def test_empty_sources_is_an_error_annotation(installed: Path, tmp_path: Path) -> None:
     status, job, _ = _check(installed, tmp_path, sources="  \n ")
     assert status == 2

@@ -86,6 +86,7 @@ def _documents() -> list[Any]:
     return docs + [pydantic_style_schema(seed) for seed in range(30)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_the_engine_leaves_no_reference_cycles(profile: str) -> None:
     """What a check and transform make is freed by reference counting as soon as it is

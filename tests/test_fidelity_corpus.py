@@ -8,7 +8,8 @@ arguments show (an argument the original accepts and the result refuses needs a 
 narrowing; the reverse a declared widening). With lossless-only every change must be
 lossless: the arguments accepted equal, which the samples must not contradict.
 
-`make test` draws FIDELITY_EXAMPLES=25 arguments per side and pair; `make fidelity` 300.
+`make test-slow` draws FIDELITY_EXAMPLES=25 arguments per side and pair; `make fidelity` 300
+(neither is part of `make test`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ CORPORA = [TESTS / "data" / "corpus",
            / "corpus"]
 SHAPES = TESTS / "data" / "fidelity" / "shapes.json"
 EXAMPLES = int(os.environ.get("FIDELITY_EXAMPLES", "25"))
+
+pytestmark = pytest.mark.slow
 
 
 @cache

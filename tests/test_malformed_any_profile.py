@@ -311,6 +311,7 @@ def test_the_meta_schema_is_asked_of_every_node() -> None:
     assert where == {("properties", "a") * 300 + ("minLength",), ("anyOf", 0, "type")}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(documents())

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +79,7 @@ def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+@pytest.mark.slow
 def test_real_pre_commit_runs_the_hook(tmp_path: Path) -> None:
     """pre-commit itself installs this repository as a hook (into its own virtualenv, from
     the package index) and runs it on the staged snapshot, passing over package.json."""

@@ -69,6 +69,7 @@ def _nodes(schema: Any) -> dict[int, Any]:
     return {id(n): n for _, n, _ in iter_nodes_keyed(schema) if isinstance(n, dict)}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
           database=None)
 @given(ref_schemas(), st.booleans())
@@ -193,6 +194,7 @@ def _results(schemas: list[Any], profile: str, lossless_only: bool) -> list[Any]
             for r in run_plan(tools, plan)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
           database=None)
 @given(st.lists(st.one_of(ref_schemas(), SCHEMAS), min_size=1, max_size=4),
@@ -237,6 +239,7 @@ def test_the_engine_does_reuse_the_check() -> None:
     assert asked.count(("TYP004", ("properties", "c"))) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["gemini", "openai-strict", "anthropic"])
 @pytest.mark.parametrize("lossless_only", [False, True])
 def test_reusing_the_check_changes_nothing_on_the_corpus_and_generated_models(

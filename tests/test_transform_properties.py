@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_transform_invariants import assert_gemini_parameters
@@ -228,6 +229,7 @@ def _transform(schema: dict[str, Any], profile: str) -> ToolResult:
 # --- properties --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(schemas(), st.sampled_from(PROFILES))
 def test_transform_never_raises_leaves_no_error_and_is_idempotent(
@@ -261,6 +263,7 @@ def _check_equivalence(profile: str, schema: dict[str, Any], instances: list[Any
             [(c.code, c.path) for c in result.changes])
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(schema_and_instances(), st.sampled_from(["gemini", "vertex", "portable"]))
 def test_lossless_gemini_family_output_accepts_exactly_what_the_original_does(
@@ -268,6 +271,7 @@ def test_lossless_gemini_family_output_accepts_exactly_what_the_original_does(
     _check_equivalence(profile, *case)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(schema_and_instances(),
        st.sampled_from(["gemini-json", "openai", "openai-strict", "anthropic",
@@ -277,6 +281,7 @@ def test_lossless_json_schema_output_accepts_exactly_what_the_original_does(
     _check_equivalence(profile, *case)
 
 
+@pytest.mark.slow
 def test_the_instances_reach_both_sides_of_the_question() -> None:
     """The generator must give valid and invalid instances, or equivalence says little."""
     seen = {True: 0, False: 0}
@@ -294,6 +299,7 @@ def test_the_instances_reach_both_sides_of_the_question() -> None:
     assert seen[True] > 100 and seen[False] > 100, seen
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(schema_and_instances(),
        st.sampled_from(["gemini", "vertex", "portable", "gemini-json", "openai", "anthropic"]))
