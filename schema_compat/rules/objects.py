@@ -194,9 +194,6 @@ def fix_dependencies(node: Any, ctx: NodeContext) -> Fixed | None:
     return _DEPENDENCIES.fix(node, ctx)
 
 
-NULL_HINT = "Null when not given."
-
-
 # --- OBJ008: additionalProperties false on every object ----------------------------------
 
 def _declared(node: dict[str, Any]) -> bool:
@@ -238,6 +235,9 @@ def fix_strict_open_object(node: Any, ctx: NodeContext) -> Fixed:
 
 
 # --- OBJ009: every property required, optional ones nullable -----------------------------
+
+NULL_HINT = "Null when not given."
+
 
 def _missing(node: Any) -> list[str]:
     if not is_object_schema(node) or not isinstance(node.get("properties"), dict):
