@@ -359,13 +359,14 @@ def init(**values: Any) -> None:
     them, taken live, not transformed), .pre-commit-config.yaml (the schema-compat hook on the
     snapshot) and .github/workflows/schema-compat.yml (check on every push and pull request,
     SARIF uploaded to code scanning). A file already there is never changed: it is named as
-    skipped, so running init again changes nothing. With --server (or --config) nothing is
-    asked.
+    skipped, so running init again changes nothing. With --server (or --url, --sse, --config)
+    nothing is asked.
 
     \b
     Examples:
       schema-compat init --provider gemini --server "python server.py"
       schema-compat init -p gemini,openai-strict --server "npx -y my-mcp-server"
+      schema-compat init --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
       schema-compat init --config .mcp.json --name my-server
     """
     from .commands.init import InitOptions, run_init

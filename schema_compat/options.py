@@ -241,6 +241,14 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         SERVER._replace(kind="value", panel="",
                         help='The command that starts your server over stdio: "CMD ARGS".'),
         ENV, CWD,
+        URL._replace(kind="value", panel="",
+                     help="Instead of --server: your running server's streamable HTTP URL "
+                          "(usually .../mcp)."),
+        SSE._replace(kind="value", panel="",
+                     help="Instead of --server: your running server's legacy SSE URL (its "
+                          "event stream, usually .../sse)."),
+        HEADER._replace(panel="", help="'K: V' sent to the --url or --sse server "
+                                       "(repeatable)."),
         CONFIG._replace(kind="value", panel="",
                         help="Instead of --server: an MCP client config naming your "
                              "server(s)."),

@@ -309,3 +309,74 @@ def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path
                 cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stdout.count("(already there; the server was not started)") == 2
+
+
+# --- a running server, over streamable HTTP or legacy SSE ------------------------------------
+
+TOKEN = "s3cret-token"
+
+
+def _served(mode: str, token: str | None = None) -> Any:
+    sys.path.insert(0, str(REPO_ROOT / "tests" / "servers"))
+    from launch import example_over
+
+    return example_over(mode, token=token)
+
+
+def test_url_with_a_header_snapshots_the_listing_a_stdio_start_gives(repo: Path,
+                                                                      tmp_path: Path) -> None:
+    """The example served over streamable HTTP behind a bearer token: the header reaches it,
+    and the snapshot is the listing the stdio example gave, byte for byte."""
+    with _served("http", TOKEN) as base:
+        proc = run("init", "--provider", "gemini", "--url", f"{base}/mcp", "--header",
+                   f"Authorization: Bearer {TOKEN}", "--install-from", SOURCE, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert [line.split()[1] for line in proc.stdout.splitlines()
+                if line.startswith("wrote")] == FILES
+        assert (tmp_path / "mcp-tools.json").read_bytes() == (repo / "mcp-tools.json"
+                                                             ).read_bytes()
+        again = run("init", "--provider", "gemini", "--url", f"{base}/mcp",
+                    "--install-from", SOURCE, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr  # no header: only a listing would fail
+    assert "mcp-tools.json (already there; the server was not contacted)" in again.stdout
+
+
+def test_url_without_the_token_writes_nothing_and_says_why(tmp_path: Path) -> None:
+    with _served("http", TOKEN) as base:
+        proc = run("init", "--provider", "gemini", "--url", f"{base}/mcp", "--timeout", "5",
+                   "--install-from", SOURCE, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "HTTP 401" in proc.stderr
+    assert proc.stderr.splitlines()[-1] == ("schema-compat: error: nothing written, since a "
+                                            "server could not be listed")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sse_snapshots_the_listing_and_check_reads_it(repo: Path, tmp_path: Path) -> None:
+    with _served("sse") as base:
+        proc = run("init", "--provider", "gemini", "--sse", f"{base}/sse", "--install-from",
+                   SOURCE, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "mcp-tools.json").read_bytes() == (repo / "mcp-tools.json").read_bytes()
+    checked = run("check", "--json", "mcp-tools.json", cwd=tmp_path)
+    assert checked.returncode == 1, checked.stderr
+    assert [t["name"] for t in json.loads(checked.stdout)["tools"]] == [
+        "read_files", "propose_and_review"]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--server", SERVER, "--url", "http://127.0.0.1:9/mcp"],
+     "give one of --server, --url, --sse or --config, not --server and --url"),
+    (["--url", "http://127.0.0.1:9/mcp", "--sse", "http://127.0.0.1:9/sse"],
+     "give one of --server, --url, --sse or --config, not --url and --sse"),
+    (["--server", SERVER, "--header", "Authorization: Bearer x"],
+     "--header applies to --url and --sse (add --url URL)"),
+])
+def test_one_server_and_headers_only_for_an_address(tmp_path: Path, flags: list[str],
+                                                    message: str) -> None:
+    proc = run("init", "--provider", "gemini", *flags, "--install-from", SOURCE,
+               cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"schema-compat: error: {message}")
+    assert len(proc.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -2,7 +2,9 @@
 
 A server author runs it once in their repository. It takes a snapshot of the server's tools
 live (the listing exactly as the server serves it, not transformed, so the snapshot changes
-only when the server does) and writes what checks that snapshot from then on:
+only when the server does), from the command that starts it over stdio (--server), its
+streamable HTTP or legacy SSE address (--url, --sse) or a client config naming it (--config),
+and writes what checks that snapshot from then on:
 
 - `.schema-compat.toml`, the provider(s) to check against (what `check` reads);
 - the snapshot, `mcp-tools.json` (one per server when a client config names several);
@@ -43,6 +45,9 @@ class InitOptions(NamedTuple):
     server: str | None
     env: list[str] | None
     cwd: str | None
+    url: str | None
+    sse: str | None
+    header: list[str] | None
     config: str | None
     name: list[str] | None
     snapshot: str
@@ -64,12 +69,16 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     if interactive is None:
         interactive = sys.stdin.isatty() and sys.stdout.isatty()
     provider, server, config = options.provider, options.server, options.config
-    if server and config:
-        fail("give --server or --config, not both", "init sets up one server's repository")
-    if not server and not config:
+    given = [flag for flag, value in (("--server", server), ("--url", options.url),
+                                      ("--sse", options.sse), ("--config", config)) if value]
+    if len(given) > 1:
+        fail(f"give one of --server, --url, --sse or --config, not {' and '.join(given)}",
+             "init sets up one server's repository")
+    if not given:
         if not interactive:
             fail("init needs the server: --server \"CMD ARGS\" (the command that starts it "
-                 "over stdio) or --config FILE (an MCP client config naming it)",
+                 "over stdio), --url URL (streamable HTTP), --sse URL (legacy SSE) or "
+                 "--config FILE (an MCP client config naming it)",
                  'e.g. schema-compat init --provider gemini --server "python server.py"')
         server = _ask("Command that starts your MCP server over stdio (e.g. python server.py)")
     if provider is None:
@@ -78,6 +87,8 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     _check_provider(provider)
     if (options.env or options.cwd) and not server:
         fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
+    if options.header and not (options.url or options.sse):
+        fail("--header applies to --url and --sse", "add --url URL")
     if options.name and not config:
         fail("--name picks servers of --config", "add --config FILE")
     root = options.directory
@@ -107,9 +118,10 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
             written.append(item.path)
         else:
             print(f"skipped {item.path} (already there; left as it is)")
+    contacted = "contacted" if options.url or options.sse else "started"
     for path in paths:
         if path not in {p for p, _ in taken}:
-            print(f"skipped {path} (already there; the server was not started)")
+            print(f"skipped {path} (already there; the server was not {contacted})")
     if not written:
         print("nothing written: every file was already there")
         return EXIT_OK
@@ -154,10 +166,11 @@ def _check_provider(provider: str) -> None:
 
 def _snapshot_plan(options: InitOptions, server: str | None, config: str | None
                    ) -> list[tuple[str, str]]:
-    """(snapshot path, server name) for each server: one snapshot for --server or a config
-    naming one server, else `mcp-tools.NAME.json` each."""
-    if server:
-        return [(options.snapshot, server)]
+    """(snapshot path, server name) for each server: one snapshot for --server, --url,
+    --sse or a config naming one server, else `mcp-tools.NAME.json` each."""
+    one = server or options.url or options.sse  # the server's name is what was given
+    if one:
+        return [(options.snapshot, one)]
     assert config is not None
     from ..extract.config import ConfigError, load_config
 
@@ -187,6 +200,10 @@ def _take_snapshots(options: InitOptions, server: str | None, config: str | None
         return []
     if server:
         live = LiveOpts(server=[server], env=options.env, cwd=options.cwd,
+                        timeout=options.timeout)
+    elif options.url or options.sse:
+        live = LiveOpts(url=[options.url] if options.url else None,
+                        sse=[options.sse] if options.sse else None, header=options.header,
                         timeout=options.timeout)
     else:
         live = LiveOpts(config=[config or ""], name=[name for _, name in wanted],
