@@ -3,20 +3,30 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from schema_compat.api import _tooldefs
 from schema_compat.engine import run
 from schema_compat.model import ToolDef, ToolResult
 from schema_compat.profiles import PROFILES
-from schema_compat.report.rule_docs import failing_case, generate, passing_case, write_docs
+from schema_compat.report.rule_docs import (
+    failing_case,
+    generate,
+    location,
+    passing_case,
+    write_docs,
+)
+from schema_compat.report.rules_text import render_rule
 from schema_compat.rules.base import Rule
-from schema_compat.rules.registry import ALL_RULES
+from schema_compat.rules.registry import ALL_RULES, FAMILIES, RULES
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs" / "rules"
 
 
 def _profile(rule: Rule) -> str:
@@ -87,3 +97,38 @@ def test_placeholders_survive_markdown() -> None:
     page = (DOCS / "NAM002.md").read_text("utf-8")
     assert "Duplicate function declaration found: &lt;name&gt;" in page
     assert "`a/b`" in page  # code spans untouched
+
+
+_WHERE = re.compile(r"^- Code: \[`([^`]+)`\]\(\.\./\.\./\1\): (.+)\n- Cases: \[`([^`]+)`\]"
+                    r"\(\.\./\.\./\3\)$", re.M)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_page_names_where_the_rule_lives(rule: Rule) -> None:
+    """From a rule's page to its family's module, the functions there named after it, and
+    its cases file: each named on the page exists (the links resolve: test_doc_links)."""
+    page = (DOCS / f"{rule.code}.md").read_text("utf-8")
+    [(module_path, functions, cases)] = _WHERE.findall(page)
+    module = FAMILIES[rule.family]
+    assert module_path == module.__name__.replace(".", "/") + ".py"
+    assert (REPO / module_path).is_file() and (REPO / cases).is_file()
+    assert cases == f"tests/rules/{rule.code}.yaml"
+    names = re.findall(r"`(\w+)`", functions)
+    assert names[0] == rule.detect.__name__ and getattr(module, names[0]) is rule.detect
+    if rule.fix is None:
+        assert names == [names[0]]
+    else:
+        [fix] = names[1:]
+        assert getattr(module, fix) is rule.fix
+
+
+def test_rule_command_names_the_module_and_cases_in_one_line() -> None:
+    console = Console(record=True, width=80, color_system=None)
+    render_rule(RULES["UNI008"], console, PROFILES.values())
+    lines = console.export_text().splitlines()
+    assert "Code: schema_compat/rules/unions.py    Cases: tests/rules/UNI008.yaml" in lines
+    longest = max((r for r in ALL_RULES), key=lambda r: len(location(r).module))
+    console = Console(record=True, width=80, color_system=None)
+    render_rule(longest, console, PROFILES.values())
+    [line] = [x for x in console.export_text().splitlines() if x.startswith("Code: ")]
+    assert len(line) <= 80 and line.endswith(f"tests/rules/{longest.code}.yaml")

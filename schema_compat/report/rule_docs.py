@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import safety_of
 from ..profiles.base import Profile
@@ -93,6 +93,30 @@ def effect_lines(rule: Rule) -> list[str]:
     return lines
 
 
+class Location(NamedTuple):
+    """Where a rule lives, as repository paths: what a newcomer holding only its code opens.
+    The module is the family's (the code's letters, `rules.registry.FAMILIES`), its
+    functions are named after the rule (tests/test_rule_files.py), its cases are data."""
+
+    module: str  # schema_compat/rules/unions.py
+    detector: str  # detect_one_of_in_strict
+    fix: str | None  # fix_one_of_in_strict; None for a rule without a fix
+    cases: str  # tests/rules/UNI008.yaml
+
+
+def location(rule: Rule) -> Location:
+    snake = rule.name.replace("-", "_")
+    module = rule.detect.__module__.replace(".", "/") + ".py"
+    return Location(module, f"detect_{snake}",
+                    f"fix_{snake}" if rule.fix is not None else None,
+                    f"tests/rules/{rule.code}.yaml")
+
+
+def _repo_link(path: str) -> str:
+    """A link from a page of `docs/rules/` to a file of the repository."""
+    return f"[`{path}`](../../{path})"
+
+
 def rule_help_text(rule: Rule) -> str:
     """Plain text for SARIF `help.text`: what it flags, the provider's words, the fix."""
     parts = [rule.docs.what, f"Provider: {rule.docs.error}", f"Fix: {rule.docs.fix}"]
@@ -117,6 +141,10 @@ def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
     if effects:
         lines.append(f"- Effect: {effects[0]}")
         lines += [f"  - {e}" for e in effects[1:]]
+    where = location(rule)
+    functions = ", ".join(f"`{f}`" for f in (where.detector, where.fix) if f)
+    lines += [f"- Code: {_repo_link(where.module)}: {functions}",
+              f"- Cases: {_repo_link(where.cases)}"]
     lines += ["", "## What it flags", "", prose(rule.docs.what), "",
               "## What the provider does", "", prose(rule.docs.error), "",
               "## The fix", "", prose(rule.docs.fix), ""]

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..profiles.base import Profile
 from ..rules.base import Rule
-from .rule_docs import effect_lines
+from .rule_docs import effect_lines, location
 
 _SEV = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -50,6 +50,8 @@ def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> No
                            "the schema accepts; told: kept / described / lost, of what the "
                            "model is told)", style="dim"))
     console.print(f"Profiles: {', '.join(used) or 'none'}")
+    where = location(rule)
+    console.print(Text(f"Code: {where.module}    Cases: {where.cases}"), soft_wrap=True)
     console.print()
     console.print(Text("What it flags", style="bold"))
     console.print(rule.docs.what)
