@@ -25,15 +25,41 @@ VALIDATION = frozenset({
     "dependencies", "additionalItems", "$dynamicRef", "$recursiveRef",
 })
 _ZERO_MEANS_NOTHING = frozenset({"minLength", "minItems", "minProperties", "minContains"})
+# Keywords holding one subschema that applies to (part of) the instance: `true` or `{}`
+# there accepts anything, so constrains nothing; `false` refuses. (`not` is the reverse;
+# `contains: true` still asks for one item, and `if` only picks `then` or `else`.)
+_SUBSCHEMA = frozenset({"additionalProperties", "items", "additionalItems", "propertyNames",
+                        "unevaluatedItems", "unevaluatedProperties", "then", "else"})
+# Keywords holding a list that constrains nothing when empty or all of `true`/`{}`.
+_ALL_OF_LIST = frozenset({"allOf", "prefixItems", "items", "additionalItems"})
+# Keywords holding a map that constrains nothing when empty (or of `true`/`{}` schemas).
+_SCHEMA_MAP = frozenset({"properties", "patternProperties", "dependentSchemas"})
+# Keywords holding a flag whose `false` (draft 4's exclusive bounds: the default) says
+# nothing and whose `true` constrains.
+_FLAG = frozenset({"uniqueItems", "exclusiveMaximum", "exclusiveMinimum"})
+
+
+def _any_schema(value: Any) -> bool:
+    return value is True or value == {}
 
 
 def vacuous(keyword: str, value: Any) -> bool:
-    """Whether `value` under `keyword` constrains nothing (true, {}, an empty list, a zero
-    lower bound on a count), so that removing it changes nothing accepted."""
-    if value is True or value == {} or value == []:
+    """Whether `value` under `keyword` constrains nothing, so that removing it changes
+    nothing accepted: a subschema of `true` or `{}`, an empty list of names or map of
+    subschemas, an `allOf` of nothing, `uniqueItems: false`, a zero lower bound on a count.
+    What `true` means depends on the keyword: `uniqueItems: true`, `const: true`,
+    `not: true` and `contains: true` each refuse something, and `false` as a subschema
+    (`additionalProperties: false`) refuses what it covers."""
+    if keyword in _FLAG:
+        return value is False
+    if keyword in _SUBSCHEMA and _any_schema(value):
         return True
-    if keyword == "uniqueItems" and value is False:
-        return True
+    if keyword in _ALL_OF_LIST and isinstance(value, list):
+        return all(_any_schema(v) for v in value)
+    if keyword in _SCHEMA_MAP and isinstance(value, dict):
+        return all(_any_schema(v) for v in value.values())
+    if keyword in ("required", "dependentRequired", "dependencies"):
+        return bool(value == [] or value == {})
     return keyword in _ZERO_MEANS_NOTHING and value == 0 and not isinstance(value, bool)
 
 
