@@ -170,7 +170,8 @@ def test_a_broken_upstream_is_reported_with_its_name_while_the_others_serve(
     assert (names, who) == (UPSTREAM_TOOLS, "good")
     lines = _log_lines(log)
     assert "schema-compat proxy: crashes: not served: it exited with exit code 3" in lines
-    assert "Error: API_TOKEN is not set" in lines  # the server's own stderr, in the log
+    # the server's own stderr, in the log after its name
+    assert "[crashes] Error: API_TOKEN is not set" in lines
     assert ("schema-compat proxy: missing: not served: command not found: "
             "no-such-mcp-server-command (install it, or give its full path)") in lines
     assert ("schema-compat proxy: remote: not served: it cannot be reached: connection "

@@ -8,7 +8,9 @@ initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and 
 in parallel. The client's own handshake is answered at once; its tools/list and tools/call
 wait until every upstream is served or has failed (each has --timeout), and then the tools
 are planned once. An upstream that cannot be started, exits, refuses both eras or does not
-answer is logged with its name and the reason, and the others are served.
+answer is logged with its name and the reason, and the others are served. What a stdio
+server writes to its stderr goes to the log line by line, each line after the server's
+name in brackets (`[github] ...`): many servers share one log.
 
 HTTP and SSE servers of the config are reached through the MCP SDK's client transports
 (gateway_remote.py), imported only for a config that has one.
@@ -104,8 +106,11 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
     servers the config could not set up, as (name, reason): logged, not served."""
 
     def log(line: str) -> None:
+        write(f"schema-compat proxy: {line}\n")
+
+    def write(text: str) -> None:
         try:
-            sink.write(f"schema-compat proxy: {line}\n")
+            sink.write(text)
             sink.flush()
         except (OSError, ValueError):
             pass
@@ -117,11 +122,11 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
             started.append((spec, None))  # connected once the loop runs
             continue
         try:
-            started.append((spec, launch(spec, sink)))
+            started.append((spec, launch(spec, subprocess.PIPE)))
         except CommandError as exc:
             failed.append((spec.name, f"{exc.message} ({exc.hint})"))
     try:
-        asyncio.run(_serve(started, failed, options, log, sink))
+        asyncio.run(_serve(started, failed, options, log, write))
     finally:
         for _, proc in started:
             if proc is not None and proc.poll() is None:
@@ -131,7 +136,7 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
 
 async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]],
                  failed: list[tuple[str, str]], options: GatewayOptions, log: Any,
-                 sink: IO[str]) -> None:
+                 write: Any) -> None:
     loop = asyncio.get_running_loop()
     client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
     await client_writer.open()
@@ -205,6 +210,14 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
 
         return from_line
 
+    def stderr_of(process: _Process) -> Any:
+        def from_line(line: bytes) -> None:
+            text = line.decode("utf-8", "replace").rstrip("\r")
+            if text.strip():
+                write(f"[{process.upstream.name}] {text}\n")
+
+        return from_line
+
     def ask_of(process: _Process) -> Any:
         async def ask(msg: Message) -> Message | None:
             if process.eof.is_set():
@@ -249,6 +262,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             return
         assert process.writer is not None and process.proc.stdout is not None
         await process.writer.open()
+        if process.proc.stderr is not None:
+            await _read_lines(process.proc.stderr, stderr_of(process), lambda: None, ())
         await _read_lines(process.proc.stdout, reader(process, process.proc),
                           upstream_eof(process, process.proc),
                           (client_writer, process.writer))
@@ -260,7 +275,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         if process.proc is None:
             return
         await process.stop()
-        process.proc = launch(process.spec, sink)
+        process.proc = launch(process.spec, subprocess.PIPE)
         assert process.proc.stdin is not None
         process.writer = _Lines(process.proc.stdin)
         process.eof = asyncio.Event()

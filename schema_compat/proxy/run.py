@@ -133,9 +133,10 @@ def _stop_upstream_on_sigterm(proc: subprocess.Popen[bytes]) -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def launch(spec: ServerSpec, errlog: IO[str]) -> subprocess.Popen[bytes]:
+def launch(spec: ServerSpec, errlog: IO[str] | int) -> subprocess.Popen[bytes]:
     """A stdio server started in its environment (`server_environment`), its command
-    checked first (`resolve_command`); CommandError says why it cannot start."""
+    checked first (`resolve_command`); CommandError says why it cannot start. Its stderr
+    goes to `errlog`: the log, or `subprocess.PIPE` for a caller that reads it."""
     env = server_environment(spec)
     command = resolve_command(spec, env)
     try:
@@ -146,9 +147,9 @@ def launch(spec: ServerSpec, errlog: IO[str]) -> subprocess.Popen[bytes]:
 
 
 def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,
-                    errlog: IO[str]) -> subprocess.Popen[bytes]:
-    """The upstream, its stdin and stdout pipes to the proxy, its stderr where the proxy's
-    log goes, in a process group of its own (so that it can be stopped whole)."""
+                    errlog: IO[str] | int) -> subprocess.Popen[bytes]:
+    """The upstream, its stdin and stdout pipes to the proxy, its stderr to `errlog`, in
+    a process group of its own (so that it can be stopped whole)."""
     err: Any = errlog if errlog is not sys.stderr else None
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=err, env=env, cwd=cwd, bufsize=0,
