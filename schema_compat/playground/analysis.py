@@ -12,7 +12,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import make_plan, run_plan
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..planner import RequestPlan
+    from ..settings import Settings
 
-__all__ = ["KEEP_RUNS", "InputError", "Run", "Workspace", "rule_page"]
+__all__ = ["KEEP_RUNS", "NO_SETTINGS", "InputError", "PageSettings", "Run", "Workspace",
+           "rule_page"]
 
 KEEP_RUNS = 8  # listings kept for the page; an older run id is answered with 404
 
@@ -34,13 +36,52 @@ class InputError(ValueError):
     """Input the page sent that cannot be used: one line naming what and where."""
 
 
+class PageSettings(NamedTuple):
+    """What a settings file (`.schema-compat.toml`) says that the page applies, as `check`
+    and `transform` apply it: the provider(s) it names come first in the matrix (the first
+    is the one shown), and every profile is checked with its rules, lossless-only and
+    per-tool ignores; a listing is planned with its strict-first and name prefix. The
+    default: no file, every profile with all its rules."""
+
+    file: str | None = None
+    providers: tuple[str, ...] = ()
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    lossless_only: bool = False
+    per_tool_ignores: dict[str, list[str]] | None = None
+    strict_first: tuple[str, ...] = ()
+    name_prefix: str = "none"
+
+    @classmethod
+    def of(cls, settings: Settings) -> PageSettings:
+        from ..commands.plans import provider_names
+
+        def given(key: str) -> bool:
+            return settings.values[key].origin != "default"
+
+        return cls(
+            str(settings.file) if settings.file is not None else None,
+            tuple(n.lower() for n in provider_names(settings.providers))
+            if given("provider") else (),
+            settings["select"] or None, settings["ignore"] or None,
+            bool(settings["lossless-only"]), settings["per-tool-ignores"] or None,
+            tuple(settings["strict-first"]), str(settings["name-prefix"]))
+
+    def planned(self) -> bool:
+        """Whether a listing is planned even when its profile would not need it."""
+        return bool(self.strict_first) or self.name_prefix != "none"
+
+
+NO_SETTINGS = PageSettings()  # no settings file: every profile with all its rules
+
+
 class Run:
     """One listing checked against every profile; what `transform` sends for a profile is
     worked out when first asked for, and kept."""
 
     def __init__(self, run_id: str, source: LoadedSource, errors: list[SourceError],
                  results: dict[str, list[ToolResult]], plans: dict[str, Plan],
-                 elapsed: float, cpu: float) -> None:
+                 elapsed: float, cpu: float, settings: PageSettings | None = None) -> None:
         self.run_id = run_id
         self.source = source
         self.errors = errors
@@ -48,6 +89,7 @@ class Run:
         self.plans = plans
         self.elapsed = elapsed  # wall-clock seconds of the checks, every profile
         self.cpu = cpu  # CPU seconds of the same (what other processes' load does not add)
+        self.settings = settings or NO_SETTINGS
         self._requests: dict[str, RequestPlan | str] = {}
         self._lock = threading.Lock()
 
@@ -76,7 +118,7 @@ class Run:
         servers = (self.source.server,) if self.source.server is not None else ()
         groups = [list(self.tools)] if self.tools else []
         return Report(provider, tuple(results), tuple(self.errors), servers,
-                      check_requests(groups, self.plans[provider]))
+                      check_requests(groups, self.plans[provider], self.settings.name_prefix))
 
     def request(self, provider: str) -> RequestPlan:
         """The listing as one request to `provider`, planned (strict budgets, names, the
@@ -84,11 +126,17 @@ class Run:
         from ..planner import PlanError, plan
 
         self.results_of(provider)
+        chosen, page = self.plans[provider], self.settings
         with self._lock:
             found = self._requests.get(provider)
             if found is None:
-                try:
-                    found = plan(list(self.tools), provider)
+                try:  # as `transform` plans a request (commands/requests.py plan_requests)
+                    found = plan(list(self.tools), provider, strict_first=page.strict_first,
+                                 name_prefix=page.name_prefix,  # type: ignore[arg-type]
+                                 ignore_rules=[c for c in chosen.profile.rules
+                                               if c not in chosen.codes],
+                                 lossless_only=chosen.lossless_only,
+                                 per_tool_ignores=page.per_tool_ignores)
                 except PlanError as exc:
                     found = str(exc)
                 self._requests[provider] = found
@@ -105,7 +153,8 @@ class Run:
         results = self.results_of(provider)
         profile = self.plans[provider].profile
         limit = max_tools(profile)
-        if strict_budget(profile) is None and (limit is None or len(results) <= limit):
+        if strict_budget(profile) is None and (limit is None or len(results) <= limit) \
+                and not self.settings.planned():
             return results
         return [t.result for t in self.request(provider).tools]
 
@@ -177,11 +226,15 @@ def _cpu_time() -> float:
 class Workspace:
     """The runs the page has made, newest last; safe to use from the server's threads."""
 
-    def __init__(self, keep: int = KEEP_RUNS) -> None:
+    def __init__(self, keep: int = KEEP_RUNS, settings: PageSettings | None = None
+                 ) -> None:
         self._keep = keep
         self._runs: OrderedDict[str, Run] = OrderedDict()
         self._lock = threading.Lock()
-        self._plans = {name: make_plan(name) for name in PROFILES}
+        self.settings = settings = settings or NO_SETTINGS
+        names = [*settings.providers, *(p for p in PROFILES if p not in settings.providers)]
+        self._plans = {name: make_plan(name, settings.select, settings.ignore,
+                                       settings.lossless_only) for name in names}
 
     def add_text(self, text: str, label: str) -> Run:
         """Check a pasted or dropped document; InputError says what is wrong with it."""
@@ -196,9 +249,13 @@ class Workspace:
     def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
         started, cpu = time.perf_counter(), _cpu_time()
         tools = list(source.tools)
-        results = {name: run_plan(tools, plan) for name, plan in self._plans.items()}
+        from ..planner.request import tool_plans
+
+        per_tool = self.settings.per_tool_ignores
+        results = {name: run_plan(tools, plan, tool_plans(plan, per_tool))
+                   for name, plan in self._plans.items()}
         run = Run(secrets.token_hex(8), source, errors, results, self._plans,
-                  time.perf_counter() - started, _cpu_time() - cpu)
+                  time.perf_counter() - started, _cpu_time() - cpu, self.settings)
         with self._lock:
             self._runs[run.run_id] = run
             while len(self._runs) > self._keep:
@@ -227,6 +284,7 @@ def matrix(run: Run) -> dict[str, Any]:
         "tools": [{"name": t.name, "index": t.index} for t in run.tools],
         "cells": {p: [_cell_summary(r) for r in run.results[p]] for p in providers},
         "errors": [e.one_line() for e in run.errors],
+        "settings": run.settings.file,
         "elapsed_ms": round(run.elapsed * 1000, 1),
         "cpu_ms": round(run.cpu * 1000, 1),
     }

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from . import api
-from .analysis import InputError, Workspace
+from .analysis import InputError, PageSettings, Workspace
 from .live import Configs, Jobs, LiveServers
 from .security import SECURITY_HEADERS, Guard, new_token
 
@@ -45,10 +45,11 @@ def read_asset(name: str) -> bytes:
 class Playground:
     """What the handler threads share: the guard, the runs, the configs, the live jobs."""
 
-    def __init__(self, guard: Guard, configs: Configs, timeout: float = 30.0) -> None:
+    def __init__(self, guard: Guard, configs: Configs, timeout: float = 30.0,
+                 settings: PageSettings | None = None) -> None:
         self.guard = guard
         self.configs = configs
-        self.workspace = Workspace()
+        self.workspace = Workspace(settings=settings)
         self.jobs = Jobs(self.workspace, timeout)
         self.live = LiveServers(configs, self.jobs)
         self.assets = {name: read_asset(name) for name in ASSETS}
@@ -171,20 +172,28 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def make_server(port: int, configs: Configs, *, token: str | None = None,
-                timeout: float = 30.0) -> tuple[_Server, str]:
+                timeout: float = 30.0, settings: PageSettings | None = None
+                ) -> tuple[_Server, str]:
     """The server bound to 127.0.0.1:`port` (0: a free one) and the URL of its page."""
     server = _Server((HOST, port), _Handler, bind_and_activate=True)
     bound = int(server.server_address[1])
     guard = Guard(token or new_token(), bound)
-    server.playground = Playground(guard, configs, timeout)
+    server.playground = Playground(guard, configs, timeout, settings)
     return server, f"http://{HOST}:{bound}{guard.prefix}"
 
 
 def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
           timeout: float) -> int:
-    """Run until Ctrl-C; the exit status. Prints the URL first (flushed, for scripts)."""
+    """Run until Ctrl-C; the exit status. Prints the URL first (flushed, for scripts).
+
+    The nearest settings file (`.schema-compat.toml`, as `check` finds it from here) applies
+    to every listing the page checks; a bad one exits 2 naming the file and key."""
+    from ..commands.plans import resolve_settings
+
+    settings = PageSettings.of(resolve_settings(()))
     try:
-        server, url = make_server(port, Configs(directory, config), timeout=timeout)
+        server, url = make_server(port, Configs(directory, config), timeout=timeout,
+                                  settings=settings)
     except OSError as exc:
         print(f"schema-compat: error: cannot listen on {HOST}:{port}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -193,6 +202,8 @@ def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
     print(f"schema-compat playground: {url}", flush=True)
     print("  (this URL holds the page's secret: share it with no one; Ctrl-C stops)",
           file=sys.stderr, flush=True)
+    if settings.file is not None:
+        print(f"  settings: {settings.file}", file=sys.stderr, flush=True)
     if open_browser:
         _open(url)
     # SIGTERM stops the playground as Ctrl-C does: an exit, which stops the servers its live

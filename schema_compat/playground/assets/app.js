@@ -245,7 +245,7 @@ function showMatrix(data) {
   select.replaceChildren(...providers.map((p) => el("option", { value: p.name, title: p.title, text: p.name })));
   setProvider(providers.some((p) => p.name === state.provider) ? state.provider : providers[0].name);
   const source = data.server ? `${data.label} (${data.server.name || "server"}, MCP ${data.server.protocol_version})` : data.label;
-  $("summary").textContent = `${data.tools.length} tools × ${providers.length} providers — ${source} (${data.shape}), checked in ${data.elapsed_ms} ms`;
+  $("summary").textContent = `${data.tools.length} tools × ${providers.length} providers — ${source} (${data.shape}), checked in ${data.elapsed_ms} ms${data.settings ? ` with the settings of ${data.settings}` : ""}`;
   $("source-errors").replaceChildren(...data.errors.map((e) => el("p", { class: "error", text: e })));
   $("results").hidden = false;
 }
