@@ -1,10 +1,9 @@
 """Plain data passed between the stages: extract, check, transform, report.
 
 Nothing here imports a third-party module: the library API, the CLI and every report
-writer depend on these types, and importing them must stay cheap. So the records are named
-tuples (ToolDef, whose `raw` defaults to a new dict, a small frozen class) rather than
-frozen dataclasses: `dataclasses` imports `inspect`, and each frozen dataclass costs ~0.4 ms
-to create, both paid on every `check`'s start-up.
+writer depend on these types, and importing them must stay cheap, since every `check` pays
+for it at start-up. So the records are named tuples (ToolDef, whose `raw` defaults to a new
+dict, a small frozen class) rather than dataclasses (docs/performance.md, cold start).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""A deep copy for JSON data, several times faster than `copy.deepcopy` on it.
+"""A deep copy for JSON data, without `copy.deepcopy`'s generic dispatch.
 
-Transform copies every schema it rewrites, and `deepcopy`'s generic dispatch dominated that.
-Dicts and lists are copied here; strings, numbers, booleans and None are immutable and
-shared, as `deepcopy` shares them. Anything else (a tuple or a custom object from an API
-caller) goes to `deepcopy` with the same memo, so the copy is the one `deepcopy` makes,
-including a container that appears twice staying one shared container.
+Transform copies every schema it rewrites, so the copy is on the hot path (its cost is in
+docs/performance.md, throughput). Dicts and lists are copied here; strings, numbers,
+booleans and None are immutable and shared, as `deepcopy` shares them. Anything else (a
+tuple or a custom object from an API caller) goes to `deepcopy` with the same memo, so the
+copy is the one `deepcopy` makes, including a container that appears twice staying one
+shared container.
 """
 
 from __future__ import annotations
