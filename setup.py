@@ -23,7 +23,7 @@ from setuptools import setup
 
 # The modules a check and a transform spend their time in. Not the CLI, the reporters or the
 # extractors: they run once per command, and compiling them would only slow the build.
-COMPILED = ["schema_compat/engine.py", "schema_compat/schema", "schema_compat/rules",
+COMPILED = ["schema_compat/engine", "schema_compat/schema", "schema_compat/rules",
             "schema_compat/profiles"]
 
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_transform_invariants import assert_gemini_parameters
 
-from schema_compat import engine
 from schema_compat.engine import run
+from schema_compat.engine import transform as engine_transform
 from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
 
@@ -191,7 +191,7 @@ def test_every_pass_works_on_a_document_with_each_object_at_one_place(
         schema: Any, profile: str, lossless_only: bool) -> None:
     """What the passes are handed and what they leave, not only the output (a shared
     object dropped with `$defs` would leave no trace in it)."""
-    real = engine._node_pass
+    real = engine_transform.node_pass
     seen: list[Any] = []
 
     def checked(root: Any, *args: Any, **kwargs: Any) -> Any:
@@ -201,7 +201,7 @@ def test_every_pass_works_on_a_document_with_each_object_at_one_place(
         return result
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "_node_pass", checked)
+        mp.setattr(engine_transform, "node_pass", checked)
         run([ToolDef("t", schema)], profile, lossless_only=lossless_only)
     assert not any(seen)
 

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 import schema_compat.schema.refs as refs_module
-from schema_compat.engine import _check_recording, make_plan, run_plan
+from schema_compat.engine import check_recording, make_plan, run_plan
 from schema_compat.model import ToolDef
-from schema_compat.rules import refs as ref_rules
 from schema_compat.schema.refs import RefResolver, Walk, analyse, walk_for_analysis
 
 ANCHORED: dict[str, Any] = {
@@ -108,16 +107,17 @@ def _documents() -> list[Any]:
 
 def test_the_check_walk_gathers_what_the_analysis_walks_for() -> None:
     """The engine's check walk offers the reference analysis what it would walk the document
-    for (`offer_walk`): the same references and `$defs` blocks in the same order, and each
+    for (`RunState.walked`): the same references and `$defs` blocks in the same order, and each
     object's children from the first object with a reference key on (before it there is
     nothing to inline or measure below). Read from where the offer is kept, so that the
     compiled build, whose calls a test cannot intercept, is held to it too."""
     plan = make_plan("gemini")
     with_refs = 0
     for doc in _documents():
-        _, _, quiet = _check_recording(doc, plan)
+        run = plan.run_state()
+        _, _, quiet = check_recording(doc, plan, run)
         kids, refs, defs = walk_for_analysis(doc)
-        offered = ref_rules._walked.get(id(doc))
+        offered = run.walked
         if quiet:
             assert offered is None and refs == [] and defs == []
             continue
@@ -145,7 +145,7 @@ def test_an_analysis_from_an_offered_walk_is_the_analysis_of_the_document() -> N
 def test_the_engine_does_not_walk_a_checked_document_again_to_analyse_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     plan = make_plan("gemini")
-    docs = [d for d in _documents() if _check_recording(d, plan)[2] is False]
+    docs = [d for d in _documents() if check_recording(d, plan, plan.run_state())[2] is False]
     expected = [run_plan([ToolDef(name="t", schema=d)], plan) for d in docs]
 
     def no_walk(schema: Any) -> Walk:

@@ -13,7 +13,6 @@ from test_engine_fuzz import SCHEMAS
 
 from schema_compat.engine import make_plan
 from schema_compat.profiles import PROFILES
-from schema_compat.rules import refs as ref_rules
 from schema_compat.schema.walker import iter_nodes_keyed
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -25,7 +24,7 @@ def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
     missed = []
     for plan in PLANS:
         for path, node, keyword in iter_nodes_keyed(schema):
-            ctx = plan.ctx(schema, path, keyword)
+            ctx = plan.ctx(schema, plan.run_state(), path, keyword)
             asked = plan.node_rules(node, not path)
             for rule in plan.node:
                 if rule not in asked and any(True for _ in rule.detect(node, ctx)):
@@ -41,8 +40,7 @@ def _skipped_document_hits(schema: Any) -> list[tuple[str, str]]:
             keys.update(k for k in node if isinstance(k, str))
     missed = []
     for plan in PLANS:
-        ref_rules.clear_cache()
-        ctx = plan.ctx(schema)
+        ctx = plan.ctx(schema, plan.run_state())
         for rule in plan.document:
             if rule.triggers is not None and rule.triggers.isdisjoint(keys) \
                     and any(True for _ in rule.detect(schema, ctx)):

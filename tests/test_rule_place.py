@@ -43,12 +43,12 @@ def _hits_elsewhere(schema: Any) -> list[tuple[str, str, Any]]:
         for path, node, keyword in iter_nodes_keyed(schema):
             if not path:
                 continue
-            here = plan.ctx(schema, path, keyword)
+            here = plan.ctx(schema, plan.run_state(), path, keyword)
             for rule in plan.node_rules(node):
                 hits = list(rule.detect(node, here))
                 for other in ELSEWHERE:
                     there = NodeContext(other, here.profile, keyword, schema, here.active,
-                                        here.lossless_only)
+                                        here.run)
                     if list(rule.detect(node, there)) != hits:
                         differ.append((plan.profile.name, rule.code, path))
     return differ
@@ -144,7 +144,7 @@ def _own_rules_reading_below(schema: Any, seed: int) -> list[tuple[str, str, Any
                 _set(other, rel, json.loads(json.dumps(pick.choice(OTHER_SUBSCHEMAS))))
             others.append(other)
         for plan in PLANS:
-            ctx = plan.ctx(schema, path, keyword)
+            ctx = plan.ctx(schema, plan.run_state(), path, keyword)
             for rule in plan.node_rules(node, not path):
                 if rule.reads_below:
                     continue
@@ -175,15 +175,19 @@ def test_some_rules_do_not_read_below() -> None:
 def _without_reuse(mp: pytest.MonkeyPatch) -> None:
     """Every rule asked everywhere: the reference rules' fix as it is but telling the engine
     of no copies, and every rule reading below."""
-    real = ref_rules.inline_fix
+    real, real_part = ref_rules.inline_fix, ref_rules.inline_lossless_fix
 
     def plain(root: Any, ctx: NodeContext) -> Fixed | None:
         fixed = real(root, ctx)
         return None if fixed is None else Fixed(fixed.node, fixed.edits)
 
+    def plain_part(root: Any, ctx: NodeContext) -> Fixed | None:
+        fixed = real_part(root, ctx)
+        return None if fixed is None else Fixed(fixed.node, fixed.edits)
+
     for code, rule in list(RULES.items()):
         if rule.fix is real:
-            rule = rule._replace(fix=plain)
+            rule = rule._replace(fix=plain, lossless_fix=plain_part)
         mp.setitem(RULES, code, rule._replace(reads_below=True))
 
 

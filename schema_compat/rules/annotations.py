@@ -24,21 +24,12 @@ if TYPE_CHECKING:
 METADATA = ("$schema", "$id", "$anchor", "$comment", "$vocabulary", "$dynamicAnchor")
 
 
-_CLAIMED: dict[tuple[str, ...], frozenset[str]] = {}
-
-
-def _claimed(profile: Profile) -> frozenset[str]:
-    found = _CLAIMED.get(profile.rules)
-    if found is None:
-        from .registry import claimed_keywords  # here: the registry imports this module
-
-        found = _CLAIMED[profile.rules] = claimed_keywords(profile)
-    return found
-
-
-def _unknown_keys(keys: Iterable[str], profile: Profile) -> list[str]:
+def _unknown_keys(keys: Iterable[str], profile: Profile,
+                  claimed: frozenset[str] = frozenset()) -> list[str]:
+    """Keys outside the profile's dialect that no rule of it handles (`claimed`, which
+    the engine hands over in the run's state: the rules are data this module cannot read
+    without the registry, which imports it)."""
     allowed = profile.allowed_keywords
-    claimed = _claimed(profile)
     return [k for k in keys if k not in allowed and k not in claimed
             and not k.startswith("x-") and k not in METADATA]
 
@@ -46,10 +37,12 @@ def _unknown_keys(keys: Iterable[str], profile: Profile) -> list[str]:
 def _unknown(node: Any, ctx: NodeContext) -> list[str]:
     if not isinstance(node, dict):
         return []
-    return _unknown_keys(node, ctx.profile)
+    return _unknown_keys(node, ctx.profile, ctx.run.claimed)
 
 
 def _may_be_unknown(keys: frozenset[str] | None, profile: Profile) -> bool:
+    # without the claims: a key another rule claims lets the detector be asked, which
+    # then leaves it
     return keys is not None and bool(_unknown_keys(keys, profile))
 
 

@@ -1,8 +1,18 @@
 """What a rule is: data with a stable code, docs, a detector and (usually) a fix.
 
 Modelled on ruff: one engine runs every rule, a rule never walks the schema itself, and
-every fix declares its safety so `--lossless-only` can refuse the ones that change what
-the provider accepts.
+every fix declares what it changed (`Edit`) so `--lossless-only` can refuse the ones that
+change what the provider accepts. What the rules may rely on, and must keep:
+
+- A node rule reads the node and its subtree; of its place only whether it is the root
+  (`NodeContext.is_root`) and the keyword holding it (`parent`). A rule that reads the rest
+  of the document says so (`Rule.reads_root`). The engine reuses what the rules found on a
+  node for the same node standing elsewhere (tests/test_rule_place.py).
+- A fix returns a new node (`Fixed`) and never changes the one it is given.
+- A rule keeps nothing between calls in its module: what it may remember during a run is
+  the run's (`RunState`, `NodeContext.run`).
+- A finding's fix is what the transform did (the engine's record), so a detector need not
+  predict it; a hit's `safety` is for the few rules that tell it from the node alone.
 """
 
 from __future__ import annotations
@@ -14,20 +24,46 @@ from ..model import Accepts, Path, Safety, Severity, Told, effect_of, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
+    from ..schema.refs import RefAnalysis, Walk
 
 Scope = Literal["node", "document", "tool"]
 
 
-class NodeContext:
-    """Where a node sits: rules need to know the root and the keyword that led here.
-    The engine makes one per node per walk: a plain class with slots (never changed once
-    made) is as quick to build as a named tuple in pure Python, and the compiled build
-    (setup.py) makes it a native class, built and read without a Python-level call or an
-    attribute lookup by name (~6% of a Gemini check + transform, docs/performance.md).
-    The other records here are named tuples: `dataclasses` imports `inspect`, and each
-    frozen dataclass costs ~0.4 ms to create, both paid on every `check`'s start-up."""
+class RunState:
+    """What the rules may remember while one document is checked and transformed: made
+    by the engine for each document it runs, handed to every rule through its context, and
+    dropped with the run. Nothing a rule learns outlives the run in a module.
 
-    __slots__ = ("active", "lossless_only", "parent", "path", "profile", "root")
+    `claimed` is the plan's: the keywords some rule of the profile handles (the catch-all
+    unknown-keyword rule leaves them). `analysis` is the reference analysis of one document
+    (`rules.refs`), valid while that document is unchanged: the engine calls `forget`
+    whenever a fix may have changed it. `walked` is what the engine's check walk gathered
+    of a document for that analysis, offered so it need not walk the document again."""
+
+    __slots__ = ("analysis", "claimed", "walked")
+
+    analysis: tuple[Any, RefAnalysis] | None  # (document, its analysis)
+    walked: tuple[Any, Walk] | None  # (document, what a walk of it gathered)
+    claimed: frozenset[str]
+
+    def __init__(self, claimed: frozenset[str] = frozenset()) -> None:
+        self.claimed = claimed
+        self.analysis = None
+        self.walked = None
+
+    def forget(self) -> None:
+        """The document may have changed: what was learnt of it no longer holds."""
+        self.analysis = None
+        self.walked = None
+
+
+class NodeContext:
+    """Where a node sits: rules need to know the root and the keyword that led here, and
+    reach the run's state through it. The engine makes one per node per walk, so it is a
+    plain class with slots, never changed once made (a native class in the compiled
+    build); the other records here are named tuples, which cost nothing to import."""
+
+    __slots__ = ("active", "parent", "path", "profile", "root", "run")
 
     # Where the node stands. A node rule may read of it only whether it is the root
     # (`is_root`), besides `parent`; the rest is for reporting: the engine reuses what rules
@@ -38,17 +74,17 @@ class NodeContext:
     parent: str | None  # the keyword holding this node: "properties", "items", ...
     root: Any  # the whole document, for rules that follow references
     active: frozenset[str]  # rule codes in force for this run
-    lossless_only: bool
+    run: RunState  # what rules remember during this run
 
     def __init__(self, path: Path, profile: Profile, parent: str | None = None,
                  root: Any = None, active: frozenset[str] = frozenset(),
-                 lossless_only: bool = False) -> None:
+                 run: RunState | None = None) -> None:
         self.path = path
         self.profile = profile
         self.parent = parent
         self.root = root
         self.active = active
-        self.lossless_only = lossless_only
+        self.run = run if run is not None else RunState()
 
     def __repr__(self) -> str:
         return (f"NodeContext(path={self.path!r}, profile={self.profile.name!r}, "
@@ -198,6 +234,9 @@ class Rule(NamedTuple):
     accepts: Accepts | None = None
     told: Told | None = None
     cases: tuple[tuple[str, Accepts, Told], ...] = ()
+    # Where only lossless changes may be made (`--lossless-only`) and `fix` makes others:
+    # the lossless part of that fix, which the engine applies instead (None: none).
+    lossless_fix: Fixer | None = None
 
     @property
     def effect(self) -> tuple[Accepts, Told] | None:

@@ -14,9 +14,9 @@ from ..model import Path
 from ..schema.jsoncopy import json_copy, json_tree_copy
 from ..schema.refs import (
     DEFS_KEYWORDS,
+    InlineEvent,
     RefAnalysis,
     RefResolver,
-    Walk,
     analyse,
     inline,
     with_siblings,
@@ -32,43 +32,30 @@ _EVENT_RULE = {
     "remote": "REF004",
     "unresolvable": "REF005",
 }
-_cache: dict[int, tuple[Any, RefAnalysis]] = {}
-_walked: dict[int, tuple[Any, Walk]] = {}  # a walk of a document made for its analysis
 # The keys without which a document's analysis finds nothing: every rule here needs a
 # `$ref` (or, REF002, a `$defs`) in some schema node of the document.
 _REF = frozenset({"$ref"})
 _DEFS = frozenset(DEFS_KEYWORDS)
 
 
-def clear_cache() -> None:
-    """Forget analyses: the engine calls this whenever the document may have changed."""
-    _cache.clear()
-    _walked.clear()
-
-
-def offer_walk(root: Any, walk: Walk) -> None:
-    """What the engine's check walk of `root` gathered on the way (`walk_for_analysis`):
-    the analysis, if one is asked for before the next `clear_cache`, is made from it
-    instead of walking the document again."""
-    _walked.clear()
-    _walked[id(root)] = (root, walk)
-
-
 _TOO_DEEP = (10**18, 10**6)  # the size reported when measuring overflows Python's stack
 
 
 def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
-    hit = _cache.get(id(root))
-    if hit is not None and hit[0] is root:
-        return hit[1]
-    offered = _walked.get(id(root))
+    """The document's reference analysis, which every reference rule reads: made once per
+    document of a run and kept in the run (`RunState`) until the engine says the document
+    may have changed; from the engine's own walk of it where that was offered."""
+    run = ctx.run
+    known = run.analysis
+    if known is not None and known[0] is root:
+        return known[1]
+    offered = run.walked
     walk = offered[1] if offered is not None and offered[0] is root else None
     try:
         result = analyse(root, unroll=ctx.profile.unroll_depth, walk=walk)
     except RecursionError:  # a reference chain longer than Python's stack
         result = RefAnalysis(size=_TOO_DEEP)
-    _cache.clear()
-    _cache[id(root)] = (root, result)
+    run.analysis = (root, result)
     return result
 
 
@@ -161,14 +148,6 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     origins: dict[int, tuple[Any, Any, bool]] = {}
     if "REF001" in ctx.active:
         new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
-        if ctx.lossless_only and any(e.safety != "lossless" or e.accepts not in (None, "equal")
-                                     for e in events):
-            only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
-            origins = {}
-            new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
-                                 origins=origins)
-            if not any(True for _ in iter_refs_of(new)):
-                new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
     else:
         only = {
             p for p, t in a.kinds.items()
@@ -179,6 +158,31 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
             return None
         new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
                              origins=origins)
+    return _fixed(new, events, origins)
+
+
+def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
+    """The lossless part of `inline_fix`, which the engine applies where only lossless
+    changes may be made and the whole inlining is not: the local references outside a
+    recursion, each replaced by a copy of its target (the `$defs` block dropped once no
+    reference is left)."""
+    if "REF001" not in ctx.active:
+        return None
+    a = _analysis(root, ctx)
+    if _too_large(a, ctx):
+        return None
+    resolver = a.resolver or RefResolver(root)
+    only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
+    origins: dict[int, tuple[Any, Any, bool]] = {}
+    new, events = inline(root, resolver, unroll=ctx.profile.unroll_depth, only=only,
+                         kids=a.kids, origins=origins)
+    if not any(True for _ in iter_refs_of(new)):
+        new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
+    return _fixed(new, events, origins)
+
+
+def _fixed(new: Any, events: list[InlineEvent], origins: dict[int, tuple[Any, Any, bool]],
+           ) -> Fixed | None:
     edits = tuple(
         Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind], e.accepts, e.told)
         for e in events
@@ -290,7 +294,7 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
-        detect=detect_ref_unsupported, fix=fix_ref_unsupported,
+        detect=detect_ref_unsupported, fix=fix_ref_unsupported, lossless_fix=inline_lossless_fix,
         docs=RuleDocs(
             what="A `$ref` in a dialect without references. Pydantic emits one for every "
                  "nested model. Gemini does not reject it everywhere: an array whose `items` "
@@ -315,7 +319,7 @@ RULES: list[Rule] = [
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
         claims=frozenset({"$defs", "definitions"}), detect=detect_defs_unsupported,
-        fix=fix_defs_unsupported,
+        fix=fix_defs_unsupported, lossless_fix=inline_lossless_fix,
         docs=RuleDocs(
             what="A `$defs` or `definitions` block, which the Gemini `parameters` Schema "
                  "object has no field for.",
@@ -334,7 +338,7 @@ RULES: list[Rule] = [
         message="recursive `$ref` cannot be expressed", safety="lossy", accepts="wider",
         told="lost",
         fix_title="Unroll the recursion to a bounded depth", detect=detect_recursive_ref,
-        fix=fix_recursive_ref,
+        fix=fix_recursive_ref, lossless_fix=inline_lossless_fix,
         docs=RuleDocs(
             what="A reference to a schema that contains itself (a tree node with children "
                  "of its own type). A dialect without references cannot describe unbounded "
@@ -358,7 +362,7 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
         fix_title="Replace with a placeholder (never fetched)", detect=detect_remote_ref,
-        fix=fix_remote_ref,
+        fix=fix_remote_ref, lossless_fix=inline_lossless_fix,
         docs=RuleDocs(
             what="A `$ref` to another document (`http:`, `https:`, `file:` or a relative "
                  "file name). schema-compat never fetches or reads it: a tool listing from "
@@ -379,7 +383,7 @@ RULES: list[Rule] = [
         triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
         fix_title="Replace with a placeholder", detect=detect_unresolvable_ref,
-        fix=fix_unresolvable_ref,
+        fix=fix_unresolvable_ref, lossless_fix=inline_lossless_fix,
         docs=RuleDocs(
             what="A local `$ref` whose target does not exist in the document.",
             error="reference to undefined schema at properties.target_object.anyOf.1",

@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety
 from ..schema.jsoncopy import json_copy
 from ..schema.merge import Merged, join_text, merge_exact, merge_types
 from ..schema.refs import local_target
-from ..schema.walker import children
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, value_text, values_text, with_hint
 from .shape import is_null_schema, looks_object, single_type
-
-if TYPE_CHECKING:
-    from ..profiles.base import Profile
 
 UNION_KEYS = ("anyOf", "oneOf")
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
@@ -205,7 +201,7 @@ def detect_one_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     rest = _real_union(node, "oneOf")
     if rest is not None and not _nullable_of_one(node, "oneOf", rest, ctx):
         yield Hit(f"`oneOf` is not a field of the provider's schema ({len(rest)} branches)",
-                  ("oneOf",), "oneOf", _predicted_safety(node, "oneOf", rest, ctx))
+                  ("oneOf",), "oneOf")
 
 
 def _nullable_of_one(node: dict[str, Any], key: str, rest: list[Any],
@@ -220,135 +216,7 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if rest is not None and (len(rest) > 1 or len(node.get("anyOf", [])) == 1):
         yield Hit(f"`anyOf` union of {len(rest)} branches: Gemini clients built before its "
                   "support reject unions, and the model handles them poorly",
-                  ("anyOf",), "anyOf", _predicted_safety(node, "anyOf", rest, ctx))
-
-
-def _predicted_safety(node: dict[str, Any], key: str, rest: list[Any],
-                      ctx: NodeContext) -> Safety:
-    """The safety of the change the transform will make of the union, so that the check
-    says what the transform then does: the merge itself, applied to the branches as the
-    transform meets them (references inlined, each branch fixed first, a null branch
-    already turned into `nullable` by UNI001). Where the answer does not depend on that
-    (unions of objects, of arrays, of scalars of distinct types) or would take work in the
-    size of the branches' subschemas (a union nested in a branch), the cheap guess of
-    `_union_safety` answers instead: the check walks every node, and a nested union is
-    merged bottom-up, its parent asked again at each level."""
-    branches = [_inlined(b, ctx) for b in rest]
-    base = {k: v for k, v in node.items() if k != key}
-    if len(branches) > 1 and (all(looks_object(b) for b in branches)
-                              or all(single_type(b) == "array" for b in branches)):
-        return _union_safety(branches, key, base)  # merged as hinted whatever fixes them
-    types = [single_type(b) for b in branches]
-    if len(types) > 1 and None not in types and len(set(types)) == len(types) and not any(
-            "enum" in b or "const" in b for b in branches):
-        return _union_safety(branches, key, base)  # one type each, which no fix changes
-    if any(children(b) for b in branches):
-        return _union_safety(branches, key, base)
-    probe = {k: v for k, v in node.items() if k not in UNION_KEYS}
-    if len(rest) < len(node[key]):
-        probe["nullable"] = True
-    branches = [_fixed_first(b, i, key, ctx) for i, b in enumerate(branches)]
-    probe[key] = branches
-    fixed = fix_union(probe, ctx)
-    return fixed.safety if fixed is not None else _union_safety(branches, key, base)
-
-
-MAX_FIXES_PER_BRANCH = 16  # as the engine bounds the fixes of one node
-
-
-def _inlined(branch: Any, ctx: NodeContext) -> Any:
-    """A branch that is a local `$ref`, as the inliner (REF001, which the transform runs
-    before any node rule) makes it: the definition with the reference's siblings."""
-    target = local_target(branch, ctx.root) if "REF001" in ctx.active else None
-    if not isinstance(target, dict) or "$ref" in target:
-        return branch
-    return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
-
-
-def _fixed_first(branch: Any, index: int, key: str, ctx: NodeContext) -> Any:
-    """`branch` as the transform's node pass leaves it before it meets the union (it works
-    bottom-up): fixed by the node rules in force, as the engine does, one fix at a time in
-    profile order until none applies (a `const` made an `enum`, null moved out of a type
-    list or an enum into `nullable`, a non-string enum described, `x-*` keys removed, ...).
-    Its subschemas are taken as they are: what the merge of scalar branches makes depends
-    on their own keywords."""
-    if not isinstance(branch, dict):
-        return branch
-    here: NodeContext | None = None
-    for _ in range(MAX_FIXES_PER_BRANCH):
-        keys = frozenset(branch) if isinstance(branch, dict) else None
-        for rule in _branch_rules(ctx.profile, ctx.active, keys):
-            if here is None:
-                here = NodeContext((*ctx.path, key, index), ctx.profile, key, ctx.root,
-                                   ctx.active, ctx.lossless_only)
-            if not any(True for _ in rule.detect(branch, here)):
-                continue
-            assert rule.fix is not None
-            fixed = rule.fix(branch, here)
-            if fixed is None or (ctx.lossless_only and fixed.safety != "lossless"):
-                continue
-            branch = fixed.node
-            break
-        else:
-            return branch
-    return branch
-
-
-# (id(profile), rules in force, key set) -> (profile, the rules `_fixed_first` asks there);
-# the profile is held so that its id stays its own while cached
-_BRANCH_RULES: dict[tuple[int, frozenset[str], frozenset[str] | None],
-                    tuple[Profile, list[Rule]]] = {}
-_BRANCH_RULES_MAX = 4096
-
-
-def _branch_rules(profile: Profile, active: frozenset[str], keys: frozenset[str] | None,
-                  ) -> list[Rule]:
-    """The node rules with a fix that `_fixed_first` asks about a branch with these keys, in
-    profile order: those whose `triggers` and `gate` let them fire there. Cached, as the
-    engine caches a node's rules by its keys: a run asks with one profile and one set of
-    rules, and branches repeat a few key sets (emptied when full: a long-running proxy meets
-    ever new ones)."""
-    found = _BRANCH_RULES.get((id(profile), active, keys))
-    if found is not None and found[0] is profile:
-        return found[1]
-    from .registry import RULES  # (registry imports this module)
-
-    rules = [r for r in (RULES[c] for c in profile.rules if c in active)
-             if r.scope == "node" and r.fix is not None and not r.root_only
-             and not r.code.startswith("UNI")
-             and (r.triggers is None or (keys is not None and not r.triggers.isdisjoint(keys)))
-             and (r.gate is None or r.gate(keys, profile))]
-    if len(_BRANCH_RULES) >= _BRANCH_RULES_MAX:
-        _BRANCH_RULES.clear()
-    _BRANCH_RULES[(id(profile), active, keys)] = (profile, rules)
-    return rules
-
-
-def _union_safety(branches: list[Any], key: str = "anyOf",
-                  base: dict[str, Any] | None = None) -> Safety:
-    """A cheap guess at the safety of `fix_union`'s merge (see `_predicted_safety`)."""
-    uniq = _dedupe(branches)
-    if key == "oneOf" and len(uniq) < len(branches):
-        merged = _one_type_enums(branches, key, base or {})
-        # a branch listed twice matches twice: refused (_repeated_branches), unless the
-        # enum merge leaves its values out
-        return "lossy" if merged is None else merged.safety
-    if len(uniq) <= 1:
-        branch = uniq[0] if uniq and isinstance(uniq[0], dict) else {}
-        return "lossy" if _replaced(base or {}, branch) else "lossless"
-    if all(looks_object(b) for b in uniq):
-        return "lossy" if _objects_narrow(uniq) else "hinted"
-    if all(single_type(b) == "array" for b in uniq):
-        return "hinted"
-    if _subsumed(uniq) is not None:
-        # In a `oneOf`, a value both branches take (an integer, for number and integer)
-        # matches twice and is refused: keeping the wider branch accepts it.
-        return "lossy" if key == "oneOf" else "lossless"
-    types = {single_type(b) for b in uniq}
-    if len(types) == 1 and None not in types:
-        merged = _merged_enums(uniq, key)
-        return "hinted" if merged is None else merged.safety
-    return "lossy"
+                  ("anyOf",), "anyOf")
 
 
 def _distinct_types(branches: list[Any]) -> bool:
