@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schema_compat.rules.unions import _dedupe
+from schema_compat.schema.union_merge import dedupe as _dedupe
 
 # few keys and values, so that equal branches (and near misses) come up often
 _SCALARS = st.sampled_from([0, 1, 1.0, 0.0, True, False, None, "a", "1", "string"])
