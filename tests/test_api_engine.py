@@ -85,6 +85,7 @@ def _documents() -> list[Any]:
     return docs + [pydantic_style_schema(seed) for seed in range(30)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_the_engine_leaves_no_reference_cycles(profile: str) -> None:
     """What a check and transform make is freed by reference counting as soon as it is
@@ -157,3 +158,20 @@ def test_no_rule_module_imports_the_registry() -> None:
                 importers.append(module.name)
     assert importers == []
 
+
+def test_a_recursive_reference_with_siblings_does_not_grow_pass_after_pass() -> None:
+    """openai-strict inlines one level of a `$ref` with siblings (REF009). A reference on a
+    cycle would copy itself, siblings and all, at each pass (the output grew to the pass
+    limit): it stays, its finding standing, and the result is a fixpoint."""
+    schema = {"type": "object", "properties": {"b": {"$ref": "#/$defs/D"}},
+              "$defs": {"D": {"type": "object", "properties": {
+                  "b": {"$ref": "#/$defs/D", "maxItems": 3}}}}}
+    plan = make_plan("openai-strict")
+    [first] = run_plan([ToolDef("t", schema)], plan)
+    assert not any(c.code == "REF009" for c in first.changes)
+    assert ("REF009", ("$defs", "D", "properties", "b", "anyOf", 0, "$ref")) in \
+        {(f.code, f.path) for f in first.remaining}
+    inner = first.transformed_schema["$defs"]["D"]["properties"]["b"]["anyOf"][0]
+    assert inner == {"$ref": "#/$defs/D", "maxItems": 3}
+    [again] = run_plan([ToolDef("t", first.transformed_schema)], plan)
+    assert again.changes == () and again.transformed_schema == first.transformed_schema

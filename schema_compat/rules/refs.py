@@ -477,6 +477,10 @@ def fix_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
     target = _ref_target(node, ctx)
     if target is None:
         return None
+    # A reference on a cycle stays: inlining one level of it copies the cycle's own
+    # reference, siblings and all, and the next pass would inline that one again.
+    if ctx.path in _analysis(ctx.root, ctx).recursive:
+        return None
     # a copy: the definition stays where it is, and one object at two places would be
     # rewritten at both by the next pass with the change recorded at one
     body = {k: json_copy(v) for k, v in target.items()
