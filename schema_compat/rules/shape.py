@@ -56,6 +56,10 @@ def infer_type(node: dict[str, Any]) -> str | None:
         values = [v for v in node["enum"] if v is not None]
     elif "const" in node and node["const"] is not None:
         values = [node["const"]]
+    elif "const" in node:
+        return "null"  # `const: null`: null alone is accepted
+    if values == []:
+        return "null"  # `enum: [null]`, likewise
     if values:
         types = {value_type(v) for v in values}
         if types == {"integer", "number"}:

@@ -126,7 +126,11 @@ def _same_values(node: dict[str, Any], inferred: str, ctx: NodeContext) -> bool:
         [node["const"]] if "const" in node else None
     if values is None:
         return False
-    kinds = {"string": (str,), "integer": (int,), "number": (int, float),
+    if inferred == "integer":
+        # 2020-12 counts a number with a zero fractional part (1.0) as an integer
+        return all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                   or (isinstance(v, float) and v.is_integer()) for v in values)
+    kinds = {"string": (str,), "number": (int, float), "null": (),
              "boolean": (bool,), "object": (dict,), "array": (list,)}.get(inferred, ())
     return all(v is None or (isinstance(v, kinds) and (inferred == "boolean") ==
                              isinstance(v, bool)) for v in values)
@@ -138,7 +142,7 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
     if inferred:
         out["type"] = inferred
         if (not ctx.profile.nullable_keyword and isinstance(node.get("enum"), list)
-                and None in node["enum"]):
+                and None in node["enum"] and inferred != "null"):
             out["type"] = [inferred, "null"]  # the enum's null stays accepted
         if ctx.is_root and "properties" not in out:
             out["properties"] = {}

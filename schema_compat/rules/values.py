@@ -38,7 +38,9 @@ def fix_const_unsupported(node: Any, ctx: NodeContext) -> Fixed:
         out["enum"] = [v for v in out["enum"] if v == value]
     else:
         out["enum"] = [value]
-    if "type" not in out:
+    if "type" not in out and "TYP002" not in ctx.active:
+        # Where the missing-type rule is in force, the type is its to add (and its
+        # finding's change); elsewhere the value's type keeps the enum typed.
         out["type"] = value_type(value)
     return Fixed(out, (Edit(("const",), "lossless", "`const` → a one-value `enum`"),))
 
@@ -72,8 +74,15 @@ def _enum_case(node: dict[str, Any]) -> str | None:
         return None
     values = [v for v in enum if v is not None]
     t = node.get("type")
+    if isinstance(t, list):
+        # A type list is TYP001's (`type: [string, null]` becomes `string` and nullable,
+        # the enum's null VAL003's): what is this rule's is the one type left, if any.
+        named = [e for e in t if e != "null"]
+        t = named[0] if len(named) == 1 else t
     if not values:
-        return "empty"
+        # `enum: [null]` accepts null alone, which `type: null` says; beside another type
+        # it accepts nothing, as an empty enum does
+        return "null" if enum and t in (None, "null") else "empty"
     if all(isinstance(v, str) for v in values) and t in (None, "string"):
         return None
     kinds = {value_type(v) for v in values}
@@ -90,6 +99,9 @@ def detect_enum_not_string(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     case = _enum_case(node)
     if case == "empty":
         return (Hit("empty `enum` accepts nothing", ("enum",), "enum", "hinted"),)
+    if case == "null":
+        return (Hit("`enum: [null]`: the provider takes string enums only", ("enum",), "enum",
+                    "lossless", "equal", "kept"),)
     if case:
         what = ("values that are not strings" if any(not isinstance(v, str) for v in node["enum"]
                                                      if v is not None)
@@ -106,6 +118,10 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
     if case == "empty":
         return Fixed(out, (Edit(("enum",), "lossy", "removed an empty `enum`, which accepted "
                                 "no value", accepts="wider", told="lost"),))
+    if case == "null":
+        out["type"] = "null"
+        return Fixed(out, (Edit(("enum",), "lossless", "`enum: [null]` → `type: null`",
+                                accepts="equal", told="kept"),))
     if case == "describe":
         kinds = {value_type(v) for v in values}
         if "type" not in out:
