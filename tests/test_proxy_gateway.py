@@ -352,3 +352,14 @@ def test_http_and_sse_servers_of_the_config_are_served(tmp_path: Path) -> None:
                "$.files[0].head: \"1\" → 1 (integer)" in lines
     assert "schema-compat proxy: tools/call old_read_files: sent to old as 'read_files'" in lines
     assert "schema-compat proxy: modern: 3 tools (modern era, 2026-07-28)" in lines
+
+
+def test_a_client_that_is_gone_at_once_ends_the_gateway(tmp_path: Path) -> None:
+    """stdin is /dev/null (a character device asyncio cannot poll): read by a thread, its
+    end ends the gateway, with no traceback."""
+    config = _config(tmp_path, {"good": _entry(UPSTREAM, WHO="good")})
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--config", str(config)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=30, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -21,6 +21,7 @@ import gc
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -158,14 +159,17 @@ class _LineReader(asyncio.Protocol):
 async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
                       on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> None:
     """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
-    cannot read without blocking (a regular file, /dev/null)."""
+    cannot read without blocking (a regular file, /dev/null: asyncio takes a character
+    device, and then fails to poll /dev/null in a later callback, where nothing can catch
+    it, and the reader never ends)."""
     loop = asyncio.get_running_loop()
     protocol = _LineReader(on_line, on_eof, writers)
-    try:
-        await loop.connect_read_pipe(lambda: protocol, fileobj)
-        return
-    except (ValueError, OSError, NotImplementedError):
-        pass
+    if _pollable(fileobj):
+        try:
+            await loop.connect_read_pipe(lambda: protocol, fileobj)
+            return
+        except (ValueError, OSError, NotImplementedError):
+            pass
 
     def pump() -> None:
         try:
@@ -178,6 +182,16 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
             loop.call_soon_threadsafe(protocol.connection_lost, None)
 
     threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
+
+
+def _pollable(fileobj: IO[bytes]) -> bool:
+    """A pipe, a socket or a terminal: what asyncio's pipe reader can wait on."""
+    try:
+        fd = fileobj.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
 
 
 def _parse(line: bytes) -> Message | None:
