@@ -281,3 +281,40 @@ def test_plain_commands_import_no_avoidable_module(tmp_path: Path, args: list[st
     avoidable = {"typer", "dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress",
                  "datetime", "jsonref"}
     assert avoidable.isdisjoint(modules), avoidable & set(modules)
+
+
+def _proxy_imports(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
+    """`schema-compat proxy --config CONFIG ARGS` with its client gone at once (stdin is
+    /dev/null): its exit code, the modules it imported (-X importtime: the proxy exits by
+    os._exit, after which nothing prints) and its other stderr lines."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"gone": {"command": "no-such-mcp-server"}}}),
+                      encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "schema_compat", "proxy",
+                           "--config", str(config), *args], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=REPO_ROOT, check=False,
+                          timeout=60)
+    lines = proc.stderr.splitlines()
+    imported = {line.rsplit("|", 1)[-1].strip() for line in lines
+                if line.startswith("import time:")}
+    return proc.returncode, imported, "\n".join(
+        line for line in lines if not line.startswith("import time:"))
+
+
+def test_proxy_config_serves_without_typer(tmp_path: Path) -> None:
+    """proxy/argv.py reads a --config command line too: its servers start without waiting
+    for typer."""
+    code, imported, err = _proxy_imports(tmp_path, "--name", "g*", "-p", "openai")
+    assert code == 0, err
+    assert "schema_compat.proxy.gateway_serve" in imported
+    assert "typer" not in imported
+    assert "gone: not served: command not found: no-such-mcp-server" in err
+
+
+def test_proxy_config_with_an_unknown_provider_is_typers_error(tmp_path: Path) -> None:
+    code, imported, err = _proxy_imports(tmp_path, "-p", "nope")
+    assert code == 2
+    assert "typer" in imported
+    assert err.splitlines() == ["schema-compat: error: unknown provider 'nope' (choose one of: "
+                                + err.split("choose one of: ", 1)[1]]
+    assert "not served" not in err  # no server was started

@@ -20,6 +20,12 @@ from schema_compat.proxy.argv import ProxyLine, read_proxy_line
      ProxyLine(url="http://h/mcp", headers={"Authorization": "Bearer t", "X": "y"})),
     (["--provider=vertex", "--sse", "http://h/sse"], ProxyLine(provider="vertex",
                                                              sse="http://h/sse")),
+    (["--config", ".mcp.json", "-p", "openai", "--name", "git*", "--name=time", "--log", "l",
+      "--strict-first", "create_*", "-t", "a", "--tool=b", "--exclude-tool", "c", "--"],
+     ProxyLine(config=".mcp.json", provider="openai", names=["git*", "time"], log="l",
+               strict_first=["create_*"], tools=["a", "b"], exclude_tools=["c"])),
+    (["--config=c.json", "--timeout", "5", "--lossless-only"],
+     ProxyLine(config="c.json", timeout=5.0, lossless_only=True)),
 ])
 def test_what_it_reads(args: list[str], expected: ProxyLine) -> None:
     assert read_proxy_line(args) == expected
@@ -33,6 +39,11 @@ def test_what_it_reads(args: list[str], expected: ProxyLine) -> None:
     ["--cwd", "/", "--sse", "s"], ["--env", "novalue", "--", "srv"],
     ["--header", "nocolon", "--url", "u"], ["--log", "a", "--log", "b", "--", "srv"],
     ["-pgemini", "--", "srv"], ["--verbose", "--", "srv"], ["--timeout"],
+    # the gateway's options: --config with an upstream of its own, or theirs without it
+    ["--config", "c.json", "--", "srv"], ["--config", "c.json", "--url", "u"],
+    ["--config", "c.json", "--env", "A=1"], ["--config", "a", "--config", "b"],
+    ["--name", "x", "--", "srv"], ["--tool", "x", "--url", "u"],
+    ["--config", "c.json", "--name-prefix", "server"], ["--config", "c.json", "-t=x"],
 ])
 def test_what_it_leaves_to_typer(args: list[str]) -> None:
     assert read_proxy_line(args) is None
