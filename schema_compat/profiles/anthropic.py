@@ -8,6 +8,7 @@ root `anyOf`/`oneOf`/`allOf` (ANT-04, observed only: a warning), a valid 2020-12
 from __future__ import annotations
 
 from .base import Profile
+from .order import profile_order
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,128}$"
 NAME_RULE = "letters, digits, _ and - only; 1 to 128 characters"
@@ -18,8 +19,10 @@ ANTHROPIC = Profile(
     title="Anthropic tool use",
     target="tools[].input_schema (JSON Schema 2020-12)",
     strict_flag=False,
-    rules=("TYP009", "TYP008", "VAL005", "TYP003", "ROOT002", "ROOT001", "TYP007", "UNI009",
-           "NAM001", "NAM002", "NAM003"),
+    rules=profile_order("anthropic", {
+        "NAM001", "NAM002", "NAM003", "ROOT001", "ROOT002", "TYP003", "TYP007", "TYP008",
+        "TYP009", "UNI009", "VAL005",
+    }),
     severity={"ROOT001": "warning", "TYP008": "warning", "TYP003": "warning"},
     allowed_keywords=frozenset(),
     name_pattern=NAME_PATTERN,

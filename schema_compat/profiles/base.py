@@ -15,7 +15,7 @@ class Profile(NamedTuple):
     name: str
     title: str
     target: str  # the request field the schema is sent in
-    rules: tuple[str, ...]  # rule codes, in the order fixes are tried on a node
+    rules: tuple[str, ...]  # rule codes in fix order: order.profile_order of those enabled
     allowed_keywords: frozenset[str]
     name_pattern: str
     name_rule: str  # the name rule in words, for messages

@@ -8,6 +8,7 @@ that predate it (LangChain's converter) still refuse them.
 from __future__ import annotations
 
 from .base import Profile
+from .order import profile_order
 
 SCHEMA_FIELDS = frozenset({
     "type", "format", "title", "description", "nullable", "enum", "items", "minItems",
@@ -20,16 +21,16 @@ NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"
 NAME_RULE = ("start with a letter or underscore; letters, digits, _ . : - only; at most 64 "
              "characters")
 
-# Order matters: on each node the first rule that fires is fixed, then all are re-checked.
-RULE_ORDER = (
-    "REF006", "REF004", "REF005", "REF003", "REF001", "REF002",
-    "TYP009", "TYP008", "VAL005", "TYP005", "ANN001", "ANN003", "VAL001", "TYP003", "TYP001",
-    "UNI004", "UNI001", "VAL003", "UNI002", "UNI003", "CON005", "TYP002", "TYP007",
-    "VAL002", "CON001", "CON002", "CON003", "CON004", "CON006",
-    "OBJ001", "OBJ002", "OBJ003", "OBJ004", "OBJ005", "UNI005", "UNI006", "OBJ006",
-    "TYP004", "TYP006", "ANN002", "ANN004", "OBJ007", "CNV001",
-    "NAM001", "NAM002", "NAM003", "LIM001",
-)
+# The rules gemini enables (vertex and portable start from them); their order is the
+# canonical fix order (order.py).
+ENABLED = frozenset({
+    "ANN001", "ANN002", "ANN003", "ANN004", "CNV001", "CON001", "CON002", "CON003",
+    "CON004", "CON005", "CON006", "LIM001", "NAM001", "NAM002", "NAM003", "OBJ001",
+    "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ007", "REF001", "REF002",
+    "REF003", "REF004", "REF005", "REF006", "TYP001", "TYP002", "TYP003", "TYP004",
+    "TYP005", "TYP006", "TYP007", "TYP008", "TYP009", "UNI001", "UNI002", "UNI003",
+    "UNI004", "UNI005", "UNI006", "VAL001", "VAL002", "VAL003", "VAL005",
+})
 
 # The formats the OpenAPI `Schema` of Gemini (and Vertex) takes, per type.
 FORMATS = {
@@ -50,7 +51,7 @@ GEMINI = Profile(
     title="Gemini API parameters",
     target="functionDeclarations[].parameters (OpenAPI 3.0 subset)",
     wire_field="parameters",
-    rules=RULE_ORDER,
+    rules=profile_order("gemini", ENABLED),
     allowed_keywords=SCHEMA_FIELDS,
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,

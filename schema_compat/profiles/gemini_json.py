@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import Profile
 from .gemini import NAME_PATTERN, NAME_RULE
+from .order import profile_order
 
 LISTED = frozenset({
     "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
@@ -25,13 +26,12 @@ GEMINI_JSON = Profile(
     title="Gemini API parametersJsonSchema",
     target="functionDeclarations[].parametersJsonSchema (JSON Schema)",
     wire_field="parametersJsonSchema",
-    rules=(
-        "REF004", "REF005", "REF008", "TYP009", "TYP008", "VAL005", "TYP003", "REF007",
-        "ANN001", "ANN003",
-        "VAL001", "UNI009", "UNI004", "TYP007", "CON001", "CON002", "CON003", "CON004",
-        "OBJ002", "OBJ003", "OBJ004", "OBJ005", "UNI005", "UNI006", "VAL004", "ANN002",
-        "ANN004", "NAM001", "NAM002", "NAM003", "LIM001",
-    ),
+    rules=profile_order("gemini-json", {
+        "ANN001", "ANN002", "ANN003", "ANN004", "CON001", "CON002", "CON003", "CON004",
+        "LIM001", "NAM001", "NAM002", "NAM003", "OBJ002", "OBJ003", "OBJ004", "OBJ005",
+        "REF004", "REF005", "REF007", "REF008", "TYP003", "TYP007", "TYP008", "TYP009",
+        "UNI004", "UNI005", "UNI006", "UNI009", "VAL001", "VAL004", "VAL005",
+    }),
     severity={code: "warning" for code in _IGNORED},
     allowed_keywords=LISTED,
     name_pattern=NAME_PATTERN,

@@ -10,6 +10,7 @@ description limit (OAI-05). Rules known from issues only are warnings.
 from __future__ import annotations
 
 from .base import Profile
+from .order import profile_order
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 NAME_RULE = "letters, digits, _ and - only; 1 to 64 characters"
@@ -20,8 +21,10 @@ OPENAI = Profile(
     title="OpenAI function tools",
     target="tools[].function.parameters (JSON Schema, non-strict)",
     strict_flag=False,
-    rules=("TYP009", "TYP008", "VAL005", "TYP003", "ROOT002", "ROOT001", "TYP007", "UNI009",
-           "TYP004", "OBJ010", "NAM001", "NAM002", "NAM003", "NAM004", "LIM001"),
+    rules=profile_order("openai", {
+        "LIM001", "NAM001", "NAM002", "NAM003", "NAM004", "OBJ010", "ROOT001", "ROOT002",
+        "TYP003", "TYP004", "TYP007", "TYP008", "TYP009", "UNI009", "VAL005",
+    }),
     severity={"ROOT001": "warning", "TYP004": "warning", "TYP008": "warning",
               "TYP003": "warning"},
     allowed_keywords=frozenset(),

@@ -11,14 +11,15 @@ non-strict provider is told.
 
 from __future__ import annotations
 
-from .gemini import GEMINI, RULE_ORDER
+from .gemini import ENABLED, GEMINI
+from .order import profile_order
 
 PORTABLE = GEMINI._replace(
     name="portable",
     short="PORT",
     title="Portable (gemini, vertex, openai, anthropic)",
     target="one parameters schema for every non-strict profile",
-    rules=(*RULE_ORDER, "NAM004"),
+    rules=profile_order("portable", ENABLED | {"NAM004"}),
     severity={"NAM004": "warning"},
     name_pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
     name_rule="start with a letter or underscore; letters, digits, _ and - only; at most 64 "

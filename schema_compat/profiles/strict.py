@@ -12,6 +12,7 @@ from .anthropic import NAME_RULE as ANTHROPIC_RULE
 from .base import Profile
 from .openai import NAME_PATTERN as OPENAI_NAME
 from .openai import NAME_RULE as OPENAI_RULE
+from .order import profile_order
 
 _OPAQUE = frozenset({
     "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
@@ -27,12 +28,14 @@ OPENAI_STRICT = Profile(
     title="OpenAI Structured Outputs (strict function tools)",
     target="tools[].function.parameters with strict: true",
     strict_flag=True,
-    rules=("TYP009", "TYP008", "VAL005", "TYP005", "TYP003", "REF004", "REF005", "REF009",
-           "ANN001", "ANN003", "ROOT001", "UNI009", "UNI008", "UNI004", "UNI005", "UNI006",
-           "CON003", "CON004", "CON005",
-           "OBJ002", "OBJ003", "OBJ004", "OBJ005", "ANN005", "ANN002", "CON006", "TYP002",
-           "TYP004", "ROOT002", "TYP007", "OBJ008", "OBJ010", "OBJ006", "OBJ009",
-           "ANN004", "LIM002", "LIM003", "NAM001", "NAM002", "NAM003", "NAM004", "LIM001"),
+    rules=profile_order("openai-strict", {
+        "ANN001", "ANN002", "ANN003", "ANN004", "ANN005", "CON003", "CON004", "CON005",
+        "CON006", "LIM001", "LIM002", "LIM003", "NAM001", "NAM002", "NAM003", "NAM004",
+        "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ008", "OBJ009", "OBJ010",
+        "REF004", "REF005", "REF009", "ROOT001", "ROOT002", "TYP002", "TYP003", "TYP004",
+        "TYP005", "TYP007", "TYP008", "TYP009", "UNI004", "UNI005", "UNI006", "UNI008",
+        "UNI009", "VAL005",
+    }),
     severity={**{c: "warning" for c in _WARN}, "ROOT002": "error", "CON006": "warning"},
     allowed_keywords=frozenset({
         "type", "description", "title", "enum", "const", "properties", "required",
@@ -62,13 +65,14 @@ ANTHROPIC_STRICT = Profile(
     title="Anthropic strict tool use",
     target="tools[].input_schema with strict: true",
     strict_flag=True,
-    rules=("TYP009", "TYP008", "VAL005", "TYP005", "TYP003", "REF006", "REF004", "REF005",
-           "REF003", "REF001", "REF002", "ANN001", "ANN003", "ROOT001", "UNI009", "UNI008",
-           "UNI004", "UNI005",
-           "UNI006", "CON001", "CON002", "CON007", "CON003", "CON004", "CON005", "OBJ002",
-           "OBJ003", "OBJ004", "OBJ005", "ANN002", "CON006", "TYP002", "TYP004", "ROOT002",
-           "TYP007", "OBJ008", "OBJ006", "ANN004", "LIM004", "NAM001", "NAM002", "NAM003",
-           "LIM001"),
+    rules=profile_order("anthropic-strict", {
+        "ANN001", "ANN002", "ANN003", "ANN004", "CON001", "CON002", "CON003", "CON004",
+        "CON005", "CON006", "CON007", "LIM001", "LIM004", "NAM001", "NAM002", "NAM003",
+        "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ008", "REF001", "REF002",
+        "REF003", "REF004", "REF005", "REF006", "ROOT001", "ROOT002", "TYP002", "TYP003",
+        "TYP004", "TYP005", "TYP007", "TYP008", "TYP009", "UNI004", "UNI005", "UNI006",
+        "UNI008", "UNI009", "VAL005",
+    }),
     severity={**{c: "warning" for c in _WARN if c != "ROOT002"}, "ROOT001": "warning"},
     allowed_keywords=frozenset({
         "type", "description", "title", "enum", "const", "properties", "required",

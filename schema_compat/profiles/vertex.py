@@ -10,24 +10,18 @@ spellings are taken is unverified.
 from __future__ import annotations
 
 from .base import Profile
-from .gemini import FORMATS, OPAQUE, RULE_ORDER, SCHEMA_FIELDS
+from .gemini import ENABLED as GEMINI_RULES
+from .gemini import FORMATS, OPAQUE, SCHEMA_FIELDS
+from .order import profile_order
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
 NAME_RULE = ("start with a letter or underscore; letters, digits, _ . - only; at most 64 "
              "characters")
 
 
-def _vertex_order() -> tuple[str, ...]:
-    out: list[str] = []
-    for code in RULE_ORDER:
-        if code in ("OBJ001", "UNI003"):  # additionalProperties and anyOf are fields here
-            continue
-        if code == "UNI004":
-            out.append("ROOT001")
-        if code == "NAM001":
-            out.extend(("UNI009", "UNI007"))
-        out.append(code)
-    return tuple(out)
+# gemini's rules but OBJ001 and UNI003 (`additionalProperties` and `anyOf` are fields here),
+# with the root-union, empty-union and `anyOf`-siblings rules.
+ENABLED = (GEMINI_RULES - {"OBJ001", "UNI003"}) | {"ROOT001", "UNI009", "UNI007"}
 
 
 VERTEX = Profile(
@@ -35,7 +29,7 @@ VERTEX = Profile(
     short="VTX",
     title="Vertex AI parameters",
     target="functionDeclarations[].parameters (Vertex AI OpenAPI 3.0 subset)",
-    rules=_vertex_order(),
+    rules=profile_order("vertex", ENABLED),
     # Observed in issues only (not in the proto docs): warnings, still fixed by transform.
     severity={"ROOT001": "warning", "UNI007": "warning"},
     allowed_keywords=SCHEMA_FIELDS | {"additionalProperties"},
