@@ -1,7 +1,7 @@
 """The order fixes apply in: one canonical order of every rule, and where a profile departs.
 
 On each node the engine asks the node rules in a profile's order, applies the first fix that
-fires, then asks them all again, until none fires (engine.py). So where two rules fire on one
+fires, then asks them all again, until none fires (the engine). So where two rules fire on one
 node, the earlier one's fix is made first and the later one looks at its result; and a node's
 findings are listed in the same order. The document rules (references) run before any node
 rule and the tool rules after, each in this order too.
