@@ -363,3 +363,14 @@ def test_a_client_that_is_gone_at_once_ends_the_gateway(tmp_path: Path) -> None:
                           cwd=REPO_ROOT, timeout=30, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_log_that_cannot_be_opened_is_a_one_line_error(tmp_path: Path) -> None:
+    config = _config(tmp_path, {"good": _entry(UPSTREAM, WHO="good")})
+    log = tmp_path / "no-such-dir" / "gateway.log"
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--config", str(config),
+                           "--log", str(log)], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, cwd=REPO_ROOT, timeout=30, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"schema-compat: error: cannot open --log {log}: "
+                           "No such file or directory\n")

@@ -31,7 +31,7 @@ from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
 from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Upstream
 from .pipes import _encode, _exit_code, _Lines, _parse, _read_lines, _stop, _wait_exit
 from .relay import Message, negotiate
-from .run import launch
+from .run import launch, log_line, open_log, write_log
 
 __all__ = ["serve_config", "serve_gateway"]
 
@@ -84,14 +84,9 @@ def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
     except ConfigError as exc:
         print(f"schema-compat: error: {exc.error.one_line()}", file=sys.stderr)
         return 2
-    sink: IO[str] = sys.stderr
-    if log_file:
-        try:
-            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            print(f"schema-compat: error: cannot open --log {log_file}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
-            return 2
+    sink = open_log(log_file)
+    if sink is None:
+        return 2
     try:
         refused = [(e.source, e.message + (f" ({e.hint})" if e.hint else "")) for e in errors]
         return serve_gateway(specs, refused, options, sink)
@@ -106,14 +101,10 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
     servers the config could not set up, as (name, reason): logged, not served."""
 
     def log(line: str) -> None:
-        write(f"schema-compat proxy: {line}\n")
+        log_line(sink, line)
 
     def write(text: str) -> None:
-        try:
-            sink.write(text)
-            sink.flush()
-        except (OSError, ValueError):
-            pass
+        write_log(sink, text)
 
     started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]] = []
     failed: list[tuple[str, str]] = list(refused)

@@ -22,7 +22,8 @@ from typing import IO, Any
 from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
 from .relay import Relay
 
-__all__ = ["Proxy", "exit_now", "launch", "serve", "start"]
+__all__ = ["Proxy", "exit_now", "launch", "log_line", "open_log", "serve", "start",
+           "write_log"]
 
 
 def exit_now(code: int) -> None:
@@ -44,11 +45,7 @@ class Proxy:
         self.spec, self.sink, self.proc = spec, sink, proc
 
     def log(self, line: str) -> None:
-        try:
-            self.sink.write(f"schema-compat proxy: {line}\n")
-            self.sink.flush()
-        except (OSError, ValueError):
-            pass
+        log_line(self.sink, line)
 
     def serve(self, provider: str, timeout: float, *, lossless_only: bool = False) -> int:
         """Run until the client disconnects; 2 when the SDK a URL upstream needs is not
@@ -90,17 +87,39 @@ class Proxy:
             self.sink.close()
 
 
+def open_log(log_file: str | None) -> IO[str] | None:
+    """The proxy's log: stderr, or `log_file` opened for appending (the caller closes it);
+    None, the error said on one line, when it cannot be opened."""
+    if not log_file:
+        return sys.stderr
+    try:
+        return open(log_file, "a", encoding="utf-8")
+    except OSError as exc:
+        print(f"schema-compat: error: cannot open --log {log_file}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return None
+
+
+def log_line(sink: IO[str], line: str) -> None:
+    """One line of the proxy's own in the log, written at once; a log that cannot be
+    written is no reason to stop serving."""
+    write_log(sink, f"schema-compat proxy: {line}\n")
+
+
+def write_log(sink: IO[str], text: str) -> None:
+    try:
+        sink.write(text)
+        sink.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
     """Open the log and start a stdio upstream, before anything heavy is imported: the
     upstream's own start-up overlaps the proxy's. 2 (the error said) when either fails."""
-    sink: IO[str] = sys.stderr
-    if log_file:
-        try:
-            sink = open(log_file, "a", encoding="utf-8")  # noqa: SIM115 - Proxy closes it
-        except OSError as exc:
-            print(f"schema-compat: error: cannot open --log {log_file}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
-            return 2
+    sink = open_log(log_file)
+    if sink is None:
+        return 2
     if spec.kind != "stdio":
         return Proxy(spec, sink, None)
     try:
