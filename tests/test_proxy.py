@@ -288,10 +288,12 @@ def test_readme_config_snippets_run_the_proxy(client: str, filename: str,
     assert len(spec.args) > spec.args.index("--") + 1  # an upstream command follows --
 
 
-def _raw_session(args: list[str], lines: list[dict[str, Any]], *, wait: float = 0.0
-                 ) -> tuple[list[dict[str, Any]], int, float]:
-    """Write JSON-RPC lines to the proxy, keep stdin open `wait` seconds, then close it;
-    returns what it wrote to stdout, its exit code, and how long it took to exit."""
+def _raw_session(args: list[str], lines: list[dict[str, Any]], *, wait: float = 0.0,
+                 answers: int = 0) -> tuple[list[dict[str, Any]], int, float]:
+    """Write JSON-RPC lines to the proxy, keep stdin open `wait` seconds or until it has
+    written `answers` lines (at most 60 s: a loaded machine may take long to start it), then
+    close it; returns what it wrote to stdout, its exit code, and how long it took to exit."""
+    import select
     import subprocess
 
     proc = subprocess.Popen([PY, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -301,11 +303,20 @@ def _raw_session(args: list[str], lines: list[dict[str, Any]], *, wait: float = 
         proc.stdin.write(json.dumps(line) + "\n")
     proc.stdin.flush()
     time.sleep(wait)
+    read: list[str] = []
+    deadline = time.monotonic() + 60
+    while len(read) < answers and time.monotonic() < deadline:
+        if select.select([proc.stdout], [], [], deadline - time.monotonic())[0]:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            read.append(line)
     start = time.monotonic()
     proc.stdin.close()
     code = proc.wait(timeout=15)
     elapsed = time.monotonic() - start
-    return [json.loads(x) for x in proc.stdout.read().splitlines()], code, elapsed
+    read += proc.stdout.read().splitlines()
+    return [json.loads(x) for x in read], code, elapsed
 
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -340,7 +351,7 @@ def test_an_unreachable_http_upstream_is_an_error_for_the_client(option: str, pa
     from launch import free_port
 
     url = f"http://127.0.0.1:{free_port()}{path}"
-    out, code, _ = _raw_session(_proxy_args("--timeout", "5", option, url), [INIT], wait=3)
+    out, code, _ = _raw_session(_proxy_args("--timeout", "5", option, url), [INIT], answers=1)
     host = url.split("/")[2]
     assert out == [{"jsonrpc": "2.0", "id": 1, "error": {
         "code": -32000, "message": "schema-compat proxy: the upstream server cannot be "
