@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from . import adversarial, coldstart, live, proxy, scale, throughput
+from . import adversarial, coldstart, live, playground, proxy, scale, throughput
 from .common import REPO_ROOT, Section, machine
 from .generate import CACHE_DIR
 
@@ -35,6 +35,7 @@ def _suites(quick: bool) -> dict[str, Callable[[], list[Section]]]:
         "adversarial": adversarial.run,
         "live": lambda: live.run(3 if quick else 5),
         "proxy": lambda: proxy.run(3 if quick else 5, 100 if quick else 300),
+        "playground": lambda: playground.run(3 if quick else 7),
         "scale": lambda: scale.run((250, 500, 1_000) if quick else (1_000, 5_000, 10_000)),
     }
 
