@@ -222,7 +222,10 @@ def test_never_answers_times_out() -> None:
 
 
 def test_timeout_is_kept_in_process() -> None:
-    """The whole failure path, process kill included, ends within --timeout plus a second."""
+    """The whole failure path, process kill included, ends within --timeout plus about a
+    second: the server ignores end of input and SIGTERM, so with the SDK's own shutdown grace
+    periods (2 s after stdin closes, 2 s more after SIGTERM) it would take the timeout plus 4 s
+    and more, and without the kill it would never end."""
     from schema_compat.extract.config import ServerSpec
     from schema_compat.extract.live import fetch_servers
 
@@ -232,7 +235,8 @@ def test_timeout_is_kept_in_process() -> None:
     elapsed = time.monotonic() - start
     assert loaded == []
     assert [e.message for e in errors] == ["no answer to initialize within 1.5s"]
-    assert elapsed < 2.5
+    # 3 s of room above the timeout for a loaded machine, still 1 s short of the SDK's graces
+    assert 1.5 <= elapsed < 1.5 + 3
 
 
 def test_server_exits_with_error() -> None:
