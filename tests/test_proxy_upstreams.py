@@ -144,9 +144,10 @@ def test_a_listing_is_transformed_again_after_list_changed(tmp_path: Path) -> No
 
 
 def test_concurrent_calls_overlap() -> None:
-    """Eight calls that each take a second, sent at once: serialised they would take eight
-    seconds, overlapping about one."""
-    calls, seconds = 8, 1.0
+    """Eight calls that each take two seconds, sent at once: serialised they would take 16
+    seconds and two at a time eight, overlapping about two; the bound (eight) leaves a loaded
+    machine six seconds of overhead."""
+    calls, seconds = 8, 2.0
 
     async def body(session: ClientSession) -> Any:
         results: list[str] = []
@@ -177,7 +178,9 @@ def test_a_stringified_call_is_repaired_for_a_strict_upstream() -> None:
     assert _text(result) == "10"
 
 
-def test_an_upstream_that_dies_mid_call_is_an_error_within_a_second() -> None:
+def test_an_upstream_that_dies_mid_call_is_an_error_long_before_the_timeout() -> None:
+    """The error comes from the upstream's exit: the bound leaves a loaded machine 10 s and is
+    still 20 s short of the 30 s timeout the call would otherwise wait for."""
     async def body(session: ClientSession) -> Any:
         await session.list_tools()
         out = []
@@ -188,9 +191,9 @@ def test_an_upstream_that_dies_mid_call_is_an_error_within_a_second() -> None:
             out.append((caught.value.error.message, time.monotonic() - start))
         return out
 
-    for message, elapsed in _session(UPSTREAM, body):
+    for message, elapsed in _session(UPSTREAM, body, "--timeout", "30"):
         assert message == "schema-compat proxy: the upstream server exited with exit code 3"
-        assert elapsed < 1.0
+        assert elapsed < 10
 
 
 # --- the 2026-07-28 era --------------------------------------------------------------------
