@@ -104,7 +104,9 @@ class _Listing:
         self.base = plan
         self.plan_for = plan_for
         self.keep_schemas = keep_schemas
-        self.original_names: dict[str, set[str]] = {}
+        # names earlier tools came with or are sent under: a name either way is taken, as
+        # a tool renamed `a_b` clashes with a later `a_b` as much as an earlier `a_b` does
+        self.taken_names: dict[str, set[str]] = {}
         self.new_names: dict[str, set[str]] = {}
         self.seen: dict[str, int] = {}  # tools of each source met so far
         self.totals: dict[str, int] = {}
@@ -117,7 +119,7 @@ class _Listing:
     def run(self, tool: ToolDef) -> ToolResult:
         base = self.base
         plan = self.plan_for(tool) if self.plan_for else base
-        before = self.original_names.setdefault(tool.source, set())
+        before = self.taken_names.setdefault(tool.source, set())
         renamed = self.new_names.setdefault(tool.source, set())
         tallies_before: Mapping[str, int] = _NO_TALLIES  # no rule counts anything per
         tallies_after: Mapping[str, int] = _NO_TALLIES  # request (most profiles)
@@ -147,6 +149,7 @@ class _Listing:
                          new_schema, tallies_after)
         remaining = check_tool_level(after, plan) + schema_left
         before.add(tool.name)
+        before.add(new_name)
         renamed.add(new_name)
         for rule in self.tally_rules:
             assert rule.tally is not None
