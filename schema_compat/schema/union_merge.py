@@ -45,10 +45,37 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     base = {k: v for k, v in node.items() if k != key}
     if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key, base):
         uniq = rest  # the enum merge counts each listing: a value listed twice is refused
+    if len(uniq) < len(rest) and key == "oneOf":
+        kept = _once_listed(base, rest, uniq, key)
+        if kept is not None:
+            return kept
     merged = _merge_branches(base, uniq, key)
     if merged is not None and key == "oneOf" and len(uniq) < len(rest):
         return _repeated_branches(merged, rest, uniq)
     return merged
+
+
+def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: str
+                 ) -> Merge | None:
+    """A `oneOf` listing a branch twice refuses every value that branch accepts (it matches
+    twice). Where no value can match two different branches (`_distinct_types`, none
+    `nullable`), what the union accepts is exactly what the branches listed once accept:
+    their merge, with the repeated ones dropped. None where some branch is listed once by
+    nobody (the union accepts nothing) or branches may overlap."""
+    if not _distinct_types(uniq) or any(
+            isinstance(b, dict) and b.get("nullable") is True for b in uniq):
+        return None
+    texts = [_key(b) for b in rest]
+    once = [b for b in uniq if texts.count(_key(b)) == 1]
+    twice = [b for b in uniq if texts.count(_key(b)) > 1]
+    if not once:
+        return None
+    merged = _merge_branches(base, once, key)
+    if merged is None:
+        return None
+    said = "; ".join(summarize(b) for b in twice)
+    return merged._replace(description=f"dropped {said}: listed more than once in `{key}`, "
+                           "it matched more than once and was refused; " + merged.description)
 
 
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
