@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-import schema_compat.schema.refs as refs_module
+import schema_compat.schema.ref_analysis as ref_analysis_module
 from schema_compat.engine import check_recording, make_plan, run_plan
 from schema_compat.model import ToolDef
-from schema_compat.schema.refs import RefResolver, Walk, analyse, walk_for_analysis
+from schema_compat.schema.ref_analysis import Walk, analyse, walk_for_analysis
+from schema_compat.schema.refs import RefResolver
 
 ANCHORED: dict[str, Any] = {
     "$id": "https://example.com/root.json",
@@ -151,7 +152,7 @@ def test_the_engine_does_not_walk_a_checked_document_again_to_analyse_it(
     def no_walk(schema: Any) -> Walk:
         raise AssertionError("the document was walked again for its analysis")
 
-    monkeypatch.setattr(refs_module, "walk_for_analysis", no_walk)
+    monkeypatch.setattr(ref_analysis_module, "walk_for_analysis", no_walk)
     for doc, want in zip(docs, expected, strict=True):
         assert run_plan([ToolDef(name="t", schema=doc)], plan) == want
 

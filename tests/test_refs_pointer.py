@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from schema_compat.schema.refs import RefResolver, resolve_pointer
+from schema_compat.schema.pointer import resolve_pointer
+from schema_compat.schema.refs import RefResolver
 
 DOC: dict[str, Any] = {
     "$defs": {
@@ -61,7 +62,7 @@ def test_resolver_reports_a_dangling_pointer_as_unresolvable() -> None:
 
 _FRESH_JSONREF = """
 import sys, urllib.parse
-from schema_compat.schema.refs import _jsonref, resolve_pointer
+from schema_compat.schema.pointer import _jsonref, resolve_pointer
 assert resolve_pointer({"a": [1, {"b": 2}]}, "/a/1/b") == 2
 jsonref = _jsonref()
 assert "urllib.request" not in sys.modules and "requests" not in sys.modules

@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schema_compat.schema.refs import resolve_pointer
+from schema_compat.schema.pointer import resolve_pointer
 
 
 def _through_jsonref(document: Any, fragment: str) -> Any:
     """What jsonref alone makes of a pointer (the shortcut for plain keys bypassed)."""
-    from schema_compat.schema.refs import _jsonref, _refuse
+    from schema_compat.schema.pointer import _jsonref, _refuse
 
     jsonref = _jsonref()
     proxy = jsonref.JsonRef({"$ref": "#" + fragment}, base_uri="", loader=_refuse,

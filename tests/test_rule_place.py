@@ -26,7 +26,7 @@ from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
 from schema_compat.rules.base import Fixed, NodeContext
 from schema_compat.rules.registry import RULES
-from schema_compat.schema.refs import inline
+from schema_compat.schema.inliner import inline
 from schema_compat.schema.walker import _set, children, iter_nodes_keyed
 
 PLANS = [make_plan(name) for name in sorted(PROFILES)]

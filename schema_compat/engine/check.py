@@ -16,7 +16,8 @@ from ..model import (
 )
 from ..rules.base import RunState
 from ..rules.support import ToolInfo
-from ..schema.refs import DEFS_KEYWORDS, Kids
+from ..schema.ref_analysis import Kids
+from ..schema.refs import DEFS_KEYWORDS
 from ..schema.walker import children, iter_nodes_keyed
 from .plan import Plan
 from .reuse import Checked

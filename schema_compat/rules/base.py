@@ -24,7 +24,7 @@ from ..model import Accepts, Path, Safety, Severity, Told, effect_of, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
-    from ..schema.refs import RefAnalysis, Walk
+    from ..schema.ref_analysis import RefAnalysis, Walk
 
 Scope = Literal["node", "document", "tool"]
 

@@ -11,16 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..model import Path
+from ..schema.inliner import InlineEvent, inline, with_siblings
 from ..schema.jsoncopy import json_copy, json_tree_copy
-from ..schema.refs import (
-    DEFS_KEYWORDS,
-    InlineEvent,
-    RefAnalysis,
-    RefResolver,
-    analyse,
-    inline,
-    with_siblings,
-)
+from ..schema.ref_analysis import RefAnalysis, analyse
+from ..schema.refs import DEFS_KEYWORDS, RefResolver
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
