@@ -16,7 +16,8 @@ from typing import Any
 import anyio
 
 from ..extract.config import ServerSpec
-from ..extract.live import _connect_failure, _install_sdk_hooks, _leaves
+from ..extract.live_errors import _connect_failure, _leaves
+from ..extract.live_probe import _install_sdk_hooks
 from .relay import Message, Relay
 from .remote import _headers, _session, _to_dict, _upstream
 

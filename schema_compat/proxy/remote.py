@@ -35,7 +35,8 @@ from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
 from ..extract.config import ServerSpec
-from ..extract.live import _connect_failure, _install_sdk_hooks, _leaves
+from ..extract.live_errors import _connect_failure, _leaves
+from ..extract.live_probe import _install_sdk_hooks
 from .relay import PROTOCOL_VERSION_KEY, Log, Message, Outbox, Relay, own_listing
 
 __all__ = ["serve_remote"]

@@ -1,0 +1,165 @@
+"""A live server's failure, in words: what went wrong (an exit and its code, an HTTP status
+and what the server said with it, a refused connection, silence and its likely cause) as a
+`LiveError` with a hint, and the unwrapping of the exception groups the transports' task
+groups raise, to find the failure that explains it. Shared with the proxy.
+"""
+
+from __future__ import annotations
+
+from typing import IO
+from urllib.parse import urlsplit
+
+import anyio
+import httpx2
+
+from .config import ServerSpec
+from .live_exchange import _Closed, _RpcError
+from .live_probe import _Probe
+from .starting import LiveError
+
+_STDERR_LINES = 3
+_STDERR_CHARS = 300
+
+
+def _stderr_tail(errlog: IO[str] | None) -> str:
+    if errlog is None:
+        return ""
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        lines = [ln.strip() for ln in errlog.read().splitlines() if ln.strip()]
+    except (OSError, ValueError):
+        return ""
+    tail = " | ".join(lines[-_STDERR_LINES:])
+    return tail if len(tail) <= _STDERR_CHARS else "…" + tail[-_STDERR_CHARS:]
+
+
+async def _exit_code(probe: _Probe, wait: float) -> int | None:
+    process = probe.process
+    if process is None:
+        return None
+    with anyio.move_on_after(wait):
+        while process.returncode is None:
+            await anyio.sleep(0.02)
+    code = process.returncode
+    return code if isinstance(code, int) else None
+
+
+def _exited(code: int | None, stage: str, tail: str) -> LiveError:
+    when = "during start-up" if stage in ("connect", "initialize") else f"during {stage}"
+    what = f"the server exited {when}"
+    if code is not None:
+        what += f" with exit code {code}"
+    if tail:
+        what += f": {tail}"
+    return LiveError(what, "run the command by hand to see why it stops")
+
+
+def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
+                  ) -> LiveError | None:
+    """The HTTP status that explains a failure, with what the server said in its body."""
+    # A streamable HTTP server without a stream of its own answers the client's GET with
+    # 405, as the protocol allows: not a failure, whatever went wrong afterwards.
+    # An SSE client posts to the endpoint the server announced, not to the stream's URL: say
+    # which one answered (other requests are reported at the URL given).
+    statuses: list[tuple[int, str, bool]] = []  # status, where, at the announced endpoint
+    for method, status, url, _rpc in probe.statuses:
+        if (method, status) != ("GET", 405):
+            endpoint = spec.kind == "sse" and method == "POST"
+            statuses.append((status, url if endpoint else spec.url, endpoint))
+    for status, where, endpoint in statuses:
+        if status in (401, 403):
+            word = "401 Unauthorized" if status == 401 else "403 Forbidden"
+            return LiveError(f"HTTP {word} from {where}",
+                             "pass a token: --header 'Authorization: Bearer ...'")
+        if status == 404:
+            hint = ("check the path: streamable HTTP servers usually serve /mcp"
+                    if spec.kind == "http" else "check the path: SSE servers usually serve /sse")
+            if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
+                hint = "this looks like an SSE endpoint: use --sse URL"
+            return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
+    for status, where, endpoint in statuses:
+        if status >= 400:
+            if said is not None and said.text not in _SDK_STAND_INS:
+                return LiveError(f"HTTP {status} from {where}: the server answered "
+                                 f"{said.method} with an error: {said.text} (code {said.code})",
+                                 "the server refused the request; see its logs")
+            return LiveError(f"HTTP {status} from {where}",
+                             _ENDPOINT_HINT if endpoint else
+                             "check the URL and that the server speaks MCP over "
+                             + ("streamable HTTP" if spec.kind == "http" else "SSE"))
+    return None
+
+
+# What the SDK's streamable HTTP transport says when an error status came without a JSON-RPC
+# body: the status is the news, not these words.
+_SDK_STAND_INS = ("Server returned an error response", "Not Found", "Session terminated")
+
+# where an SSE server's announced message endpoint refuses a message
+_ENDPOINT_HINT = "the SSE server announced this endpoint for messages; see the server's logs"
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for sub in exc.exceptions for leaf in _leaves(sub)]
+    return [exc]
+
+
+def _refused(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
+    for leaf in _leaves(exc):
+        if isinstance(leaf, LiveError):
+            return leaf
+        if isinstance(leaf, httpx2.ConnectError):
+            parts = urlsplit(spec.url)
+            if _refused(leaf):
+                return LiveError(f"connection refused at {parts.netloc or spec.url}",
+                                 "is the server running? check the host and port")
+            return LiveError(f"cannot connect to {spec.url}: {leaf}",
+                             "check the host name and that the server is running")
+        if isinstance(leaf, httpx2.HTTPStatusError):
+            return None  # the status was recorded by the hook
+        if isinstance(leaf, httpx2.TimeoutException):
+            return None  # reported as a timeout
+        if isinstance(leaf, httpx2.HTTPError):
+            return LiveError(f"cannot talk to {spec.url}: {leaf}", "check the URL")
+    return None
+
+
+def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
+    if spec.kind == "stdio" and probe.stray:
+        lines = "line" if probe.stray == 1 else "lines"
+        return LiveError(f"no answer to {probe.stage if probe.stage != 'connect' else 'initialize'}"
+                         f" within {timeout:g}s; the server wrote {probe.stray} {lines} to "
+                         f"stdout that are not JSON-RPC (first: {probe.first_stray})",
+                         "an MCP stdio server must write only JSON-RPC to stdout; its logs "
+                         "belong on stderr")
+    if probe.stage == "tools/list":
+        return LiveError(f"no answer to tools/list within {timeout:g}s",
+                         "the server is slow or stuck; raise --timeout")
+    if spec.kind == "stdio":
+        return LiveError(f"no answer to initialize within {timeout:g}s",
+                         "is this an MCP stdio server? it must read JSON-RPC on stdin and "
+                         "write only JSON-RPC to stdout; a first npx run may need a higher "
+                         "--timeout")
+    return LiveError(f"no answer to initialize within {timeout:g}s",
+                     "is this an MCP server? check the URL"
+                     + ("" if spec.kind == "sse" else ", or try --sse for a legacy SSE server"))
+
+
+
+def _ours(exc: BaseException) -> BaseException | None:
+    for leaf in _leaves(exc):
+        if isinstance(leaf, LiveError | _RpcError | _Closed):
+            return leaf
+    return None
