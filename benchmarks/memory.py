@@ -54,6 +54,12 @@ def write_tools(path: Path) -> None:
         fh.write("]}")
 
 
+def too_many_for_gemini(name: str) -> list[str]:
+    """The tools input has 2,000 tools: more than Gemini takes in one request (GEM-18), which
+    `transform` refuses for it; anthropic has no per-request tool count."""
+    return ["--provider", "anthropic"] if name == "tools" else []
+
+
 def peak_rss(args: list[str]) -> tuple[int, int, float]:
     """(exit code, peak RSS in bytes, seconds) of one CLI run."""
     start = time.monotonic()
@@ -79,7 +85,8 @@ def main() -> int:
             for label, args in (("check", ["check", str(path)]),
                                 ("check --json", ["check", "--json", str(path)]),
                                 ("transform -o", ["transform", str(path), "-o",
-                                                  str(Path(tmp) / "out.json"), "--force"])):
+                                                  str(Path(tmp) / "out.json"), "--force",
+                                                  *too_many_for_gemini(name)])):
                 code, rss, seconds = peak_rss(args)
                 ok = code in (0, 1) and rss <= bound(size)
                 failed |= not ok
