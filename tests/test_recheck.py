@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from test_engine_fuzz import SCHEMAS
 from test_rule_gates import _corpus_schemas
@@ -24,6 +25,7 @@ def _left_and_fresh(schema: Any, plan: Plan) -> tuple[list[Any], list[Any]]:
     return left, check_schema(result.transformed_schema, plan)
 
 
+@pytest.mark.slow  # corpus-wide
 def test_left_findings_are_a_fresh_check_on_the_corpus() -> None:
     transformed = 0
     for schema in _corpus_schemas():
@@ -75,6 +77,7 @@ def _outcome(schema: Any, plan: Plan) -> tuple[Any, ...]:
     return r.findings, r.changes, r.remaining, r.transformed_schema
 
 
+@pytest.mark.slow  # corpus-wide
 def test_reusing_clean_subtrees_changes_nothing_on_the_corpus() -> None:
     for plan in PLANS:
         other = _without_reuse(plan)

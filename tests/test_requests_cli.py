@@ -169,6 +169,7 @@ def test_strict_first_from_the_flag_and_from_the_settings_file(
     assert code == 2 and "name-prefix must be one of" in err
 
 
+@pytest.mark.slow  # starts every server of a config live (~9 s)
 def test_servers_of_a_client_config_are_one_request(tmp_path: Path) -> None:
     """Two servers of one config, started live, listing the same tools: by default one
     request, so their names clash and transform makes them unique (the second server's
