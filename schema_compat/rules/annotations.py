@@ -105,7 +105,7 @@ def _examples_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     return None
 
 
-_SCHEMA_METADATA = Drop(METADATA, "`{keyword}` is not a field of the provider's schema", None)
+_SCHEMA_METADATA = Drop(METADATA)
 
 
 def detect_schema_metadata(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -116,9 +116,7 @@ def fix_schema_metadata(node: Any, ctx: NodeContext) -> Fixed | None:
     return _SCHEMA_METADATA.fix(node, ctx)
 
 
-_EXAMPLES = Drop(("examples",),
-                 "`{keyword}` is not a field of the provider's schema",
-                 _examples_hint)
+_EXAMPLES = Drop(("examples",), _examples_hint)
 
 
 def detect_examples(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -202,8 +200,8 @@ RULES: list[Rule] = [
 
 # --- ANN005: `default` under strict mode --------------------------------------------------
 
-_DEFAULT_IN_STRICT = Drop(("default",), "`{keyword}` is not permitted in strict mode",
-                          lambda k, v, n: f"Default: {value_text(v)}.")
+_DEFAULT_IN_STRICT = Drop(("default",), lambda k, v, n: f"Default: {value_text(v)}.",
+                          message="`{keyword}` is not permitted in strict mode")
 
 
 def detect_default_in_strict(node: Any, ctx: NodeContext) -> Iterable[Hit]:

@@ -139,7 +139,6 @@ def fix_tuple_items(node: Any, ctx: NodeContext) -> Fixed:
 
 
 _MULTIPLE_OF = Drop(("multipleOf",),
-                    "`{keyword}` is not a field of the provider's schema",
                     lambda k, v, n: f"Must be a multiple of {value_text(v)}.")
 
 
@@ -152,7 +151,6 @@ def fix_multiple_of(node: Any, ctx: NodeContext) -> Fixed | None:
 
 
 _UNIQUE_ITEMS = Drop(("uniqueItems",),
-                     "`{keyword}` is not a field of the provider's schema",
                      lambda k, v, n: "Items must be unique." if v is True else None)
 
 
@@ -166,7 +164,6 @@ def fix_unique_items(node: Any, ctx: NodeContext) -> Fixed | None:
 
 _CONTAINS = Drop(
     ("contains", "minContains", "maxContains"),
-    "`{keyword}` is not a field of the provider's schema",
     lambda k, v, n: (f"Must contain at least one {summarize(v)}."
                      if k == "contains" else None))
 
@@ -188,8 +185,8 @@ _BOUND_WORDS = {"minimum": "Must be at least {v}.", "maximum": "Must be at most 
 
 _STRICT_BOUNDS = Drop(
     ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"),
-    "`{keyword}` is not supported in strict mode",
     lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
+    message="`{keyword}` is not supported in strict mode",
     applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)))
 
 

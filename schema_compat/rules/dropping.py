@@ -20,9 +20,14 @@ HintFn = Callable[[str, Any, dict[str, Any]], "str | None"]
 AppliesFn = Callable[[str, Any, dict[str, Any]], bool]
 
 
+# What most dropped keywords are: absent from the provider's schema format altogether.
+NOT_A_FIELD = "`{keyword}` is not a field of the provider's schema"
+
+
 class Drop:
     """Flags each of `keywords` on a node (where `applies` says so) and removes it, with
-    the hint `hint` words for it added to the description."""
+    the hint `hint` words for it added to the description. `message` is the finding's
+    text, `{keyword}` standing for the keyword found."""
 
     __slots__ = ("applies", "hint", "keywords", "message")
 
@@ -31,8 +36,8 @@ class Drop:
     hint: HintFn | None
     applies: AppliesFn | None
 
-    def __init__(self, keywords: tuple[str, ...], message: str, hint: HintFn | None,
-                 applies: AppliesFn | None = None) -> None:
+    def __init__(self, keywords: tuple[str, ...], hint: HintFn | None = None, *,
+                 message: str = NOT_A_FIELD, applies: AppliesFn | None = None) -> None:
         self.keywords = keywords
         self.message = message
         self.hint = hint

@@ -127,9 +127,7 @@ def fix_object_without_properties(node: Any, ctx: NodeContext) -> Fixed:
                  (Edit(("properties",), "lossless", "added `properties: {}`"),))
 
 
-_ADDITIONAL_PROPERTIES = Drop(("additionalProperties",),
-                              "`{keyword}` is not a field of the provider's schema",
-                              _additional_hint)
+_ADDITIONAL_PROPERTIES = Drop(("additionalProperties",), _additional_hint)
 
 
 def detect_additional_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -140,9 +138,7 @@ def fix_additional_properties(node: Any, ctx: NodeContext) -> Fixed | None:
     return _ADDITIONAL_PROPERTIES.fix(node, ctx)
 
 
-_PATTERN_PROPERTIES = Drop(("patternProperties",),
-                           "`{keyword}` is not a field of the provider's schema",
-                           _pattern_hint)
+_PATTERN_PROPERTIES = Drop(("patternProperties",), _pattern_hint)
 
 
 def detect_pattern_properties(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -153,9 +149,7 @@ def fix_pattern_properties(node: Any, ctx: NodeContext) -> Fixed | None:
     return _PATTERN_PROPERTIES.fix(node, ctx)
 
 
-_PROPERTY_NAMES = Drop(("propertyNames",),
-                       "`{keyword}` is not a field of the provider's schema",
-                       _property_names_hint)
+_PROPERTY_NAMES = Drop(("propertyNames",), _property_names_hint)
 
 
 def detect_property_names(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -166,10 +160,7 @@ def fix_property_names(node: Any, ctx: NodeContext) -> Fixed | None:
     return _PROPERTY_NAMES.fix(node, ctx)
 
 
-_UNEVALUATED = Drop(("unevaluatedProperties",
-                    "unevaluatedItems"),
-                    "`{keyword}` is not a field of the provider's schema",
-                    _unevaluated_hint)
+_UNEVALUATED = Drop(("unevaluatedProperties", "unevaluatedItems"), _unevaluated_hint)
 
 
 def detect_unevaluated(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -180,9 +171,7 @@ def fix_unevaluated(node: Any, ctx: NodeContext) -> Fixed | None:
     return _UNEVALUATED.fix(node, ctx)
 
 
-_DEPENDENCIES = Drop(("dependentRequired", "dependentSchemas",
-                     "dependencies"),
-                     "`{keyword}` is not a field of the provider's schema",
+_DEPENDENCIES = Drop(("dependentRequired", "dependentSchemas", "dependencies"),
                      _dependent_hint)
 
 
