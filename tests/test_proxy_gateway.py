@@ -12,28 +12,26 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from mcp.client import Client
-from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
+from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS, example_over, serving
 
 UPSTREAM = SERVERS / "proxy_upstream.py"
 MODERN = SERVERS / "modern_server.py"
 UPSTREAM_TOOLS = ["slow", "env", "grow", "die", "add"]
-Body = Callable[[ClientSession], Awaitable[Any]]
 
 
 def _entry(script: Path, **env: str) -> dict[str, Any]:
@@ -57,40 +55,14 @@ def config(tmp_path: Path) -> Path:
 
 def _session(config: Path, body: Body, *options: str, era: str = "legacy",
              log: Path | None = None, notes: list[str] | None = None) -> Any:
-    """The SDK's client starts `schema-compat proxy --config CONFIG OPTIONS`, opens its
-    session in `era` ("legacy": initialize; "auto": server/discover first), runs `body`.
-    The methods of the notifications it receives are appended to `notes`."""
-
-    async def on_message(message: Any) -> None:
-        root = getattr(message, "root", message)
-        method = getattr(root, "method", None)
-        if notes is not None and isinstance(method, str):
-            notes.append(method)
-
-    async def main() -> Any:
-        args = ["-m", "schema_compat", "proxy", "--config", str(config), *options]
-        if log is not None:
-            args += ["--log", str(log)]
-        params = StdioServerParameters(command=PY, args=args, cwd=str(REPO_ROOT),
-                                       env=dict(os.environ))
-        with open(os.devnull, "w") as devnull:
-            async with stdio_client(params, errlog=devnull) as (read, write), \
-                    ClientSession(read, write, message_handler=on_message) as session:
-                if era == "auto":
-                    await negotiate_auto(session)
-                else:
-                    await session.initialize()
-                return await body(session)
-
-    return anyio.run(main)
-
-
-def _text(result: Any) -> str:
-    return "\n".join(c.text for c in result.content)
+    """The SDK's client starts `schema-compat proxy --config CONFIG OPTIONS [--log LOG]`,
+    opens its session in `era`, runs `body` (client_sessions.proxy_session)."""
+    args = ["--config", str(config), *options, *(["--log", str(log)] if log is not None else [])]
+    return proxy_session(args, body, era=era, notes=notes)
 
 
 def _who(result: Any) -> Any:
-    return json.loads(_text(result))["WHO"]
+    return json.loads(result_text(result))["WHO"]
 
 
 def _log_lines(log: Path) -> list[str]:
@@ -121,8 +93,8 @@ def test_every_servers_tools_are_listed_and_each_call_reaches_its_own_server(
     assert [(r.tool.name, f.code) for r in report.results for f in r.findings
             if f.severity == "error"] == []
     assert (_who(env_a), _who(env_b)) == ("a", "b")
-    assert _text(echo) == "from modern"
-    assert not added.is_error and _text(added) == "9"
+    assert result_text(echo) == "from modern"
+    assert not added.is_error and result_text(added) == "9"
     lines = _log_lines(log)
     assert "schema-compat proxy: tools/call b_add: sent to b as 'add'" in lines
     assert 'schema-compat proxy: b: tools/call add: repaired $.a: "2" → 2 (integer)' in lines
@@ -136,12 +108,12 @@ def test_list_changed_is_passed_on_and_the_listing_made_anew(config: Path) -> No
 
     async def body(session: ClientSession) -> Any:
         before = [t.name for t in (await session.list_tools()).tools]
-        added = _text(await session.call_tool("b_grow", {}))
+        added = result_text(await session.call_tool("b_grow", {}))
         with anyio.fail_after(10):
             while "notifications/tools/list_changed" not in notes:
                 await anyio.sleep(0.02)
         after = [t.name for t in (await session.list_tools()).tools]
-        return before, added, after, _text(await session.call_tool("extra_1", {"value": "5"}))
+        return before, added, after, result_text(await session.call_tool("extra_1", {"value": "5"}))
 
     before, added, after, called = _session(config, body, notes=notes)
     assert added == "extra_1"
@@ -290,7 +262,7 @@ def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -
         async with Client(params, mode="auto") as client:
             era = client.protocol_version
             async with client.listen(tools_list_changed=True) as subscription:
-                added = _text(await client.call_tool("b_grow", {}))
+                added = result_text(await client.call_tool("b_grow", {}))
                 with anyio.fail_after(10):
                     event = await subscription.__anext__()
             names = [t.name for t in (await client.list_tools()).tools]
@@ -329,9 +301,9 @@ def test_http_and_sse_servers_of_the_config_are_served(tmp_path: Path) -> None:
 
     async def body(session: ClientSession) -> Any:
         return ([t.name for t in (await session.list_tools()).tools],
-                _text(await session.call_tool("read_files", {"files": files})),
-                _text(await session.call_tool("old_read_files", {"files": files})),
-                _text(await session.call_tool("echo", {"text": "over http"})),
+                result_text(await session.call_tool("read_files", {"files": files})),
+                result_text(await session.call_tool("old_read_files", {"files": files})),
+                result_text(await session.call_tool("echo", {"text": "over http"})),
                 _who(await session.call_tool("env", {"names": ["WHO"]})))
 
     with example_over("http") as http, example_over("sse") as sse, \

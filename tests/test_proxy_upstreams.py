@@ -14,52 +14,31 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
+from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS
 
 UPSTREAM = SERVERS / "proxy_upstream.py"
 MODERN = SERVERS / "modern_server.py"
-Body = Callable[[ClientSession], Awaitable[Any]]
 
 
 def _session(upstream: Path, body: Body, *options: str, env: dict[str, str] | None = None,
              era: str = "legacy") -> Any:
     """The SDK's client starts `schema-compat proxy OPTIONS -- python UPSTREAM` (in `env`
     on top of this process's, as a client config's env block does), negotiates, runs
-    `body`."""
-
-    async def main() -> Any:
-        args = ["-m", "schema_compat", "proxy", *options, "--", PY, str(upstream)]
-        params = StdioServerParameters(command=PY, args=args, cwd=str(REPO_ROOT),
-                                       env={**os.environ, **(env or {})})
-        with open(os.devnull, "w") as devnull:
-            async with stdio_client(params, errlog=devnull) as (read, write), \
-                    ClientSession(read, write) as session:
-                if era == "auto":
-                    await negotiate_auto(session)
-                else:
-                    await session.initialize()
-                return await body(session)
-
-    return anyio.run(main)
-
-
-def _text(result: Any) -> str:
-    return "\n".join(c.text for c in result.content)
+    `body` (client_sessions.proxy_session)."""
+    return proxy_session([*options, "--", PY, str(upstream)], body, env=env, era=era)
 
 
 def _changes(log: Path) -> list[str]:
@@ -79,7 +58,7 @@ def test_the_upstream_runs_in_the_proxys_environment_with_env_on_top() -> None:
     names = ["ONLY_FOR_THE_PROXY", "OVERRIDDEN", "ONLY_BY_FLAG", "PATH"]
 
     async def body(session: ClientSession) -> Any:
-        return json.loads(_text(await session.call_tool("env", {"names": names})))
+        return json.loads(result_text(await session.call_tool("env", {"names": names})))
 
     seen = _session(UPSTREAM, body, "--env", "OVERRIDDEN=by --env", "--env", "ONLY_BY_FLAG=1",
                     env={"ONLY_FOR_THE_PROXY": "from the client", "OVERRIDDEN": "client"})
@@ -91,7 +70,7 @@ def test_the_environment_is_the_same_when_typer_reads_the_command_line() -> None
     """`-pgemini` is left to typer (the short cut reads only what it is sure of): the
     upstream's environment is built by the same rule."""
     async def body(session: ClientSession) -> Any:
-        return json.loads(_text(await session.call_tool("env", {"names": ["A", "B"]})))
+        return json.loads(result_text(await session.call_tool("env", {"names": ["A", "B"]})))
 
     assert _session(UPSTREAM, body, "-pgemini", "--env", "B=flag",
                     env={"A": "client", "B": "client"}) == {"A": "client", "B": "flag"}
@@ -123,10 +102,10 @@ def test_a_listing_is_transformed_again_after_list_changed(tmp_path: Path) -> No
 
     async def body(session: ClientSession) -> Any:
         before = [t.name for t in (await session.list_tools()).tools]
-        added = _text(await session.call_tool("grow", {}))
+        added = result_text(await session.call_tool("grow", {}))
         after = {t.name: t.input_schema for t in (await session.list_tools()).tools}
         again = {t.name: t.input_schema for t in (await session.list_tools()).tools}
-        called = _text(await session.call_tool(added, {"value": "7"}))
+        called = result_text(await session.call_tool(added, {"value": "7"}))
         return before, added, after, again, called
 
     before, added, after, again, called = _session(UPSTREAM, body, "--log", str(log))
@@ -153,7 +132,7 @@ def test_concurrent_calls_overlap() -> None:
         results: list[str] = []
 
         async def one() -> None:
-            results.append(_text(await session.call_tool("slow", {"seconds": seconds})))
+            results.append(result_text(await session.call_tool("slow", {"seconds": seconds})))
 
         start = time.monotonic()
         async with anyio.create_task_group() as tg:
@@ -174,8 +153,8 @@ def test_a_stringified_call_is_repaired_for_a_strict_upstream() -> None:
         return await session.call_tool("add", {"a": "1", "b": 2, "more": "[3, 4]"})
 
     result = _session(UPSTREAM, body)
-    assert not result.is_error, _text(result)
-    assert _text(result) == "10"
+    assert not result.is_error, result_text(result)
+    assert result_text(result) == "10"
 
 
 def test_an_upstream_that_dies_mid_call_is_an_error_long_before_the_timeout() -> None:
@@ -208,7 +187,7 @@ def test_a_modern_client_and_upstream_through_the_proxy(tmp_path: Path) -> None:
 
     async def body(session: ClientSession) -> Any:
         version = session.protocol_version
-        called = _text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
+        called = result_text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
         listed = [{"name": t.name, "description": t.description,
                    "inputSchema": t.input_schema} for t in (await session.list_tools()).tools]
         return version, called, listed
@@ -228,7 +207,7 @@ def test_a_modern_client_gets_the_handshake_era_from_a_legacy_only_upstream() ->
     """The SDK's auto mode falls back to `initialize` when `server/discover` is refused: the
     proxy relays both, and the handshake era's calls are repaired as before."""
     async def body(session: ClientSession) -> Any:
-        return session.protocol_version, _text(await session.call_tool(
+        return session.protocol_version, result_text(await session.call_tool(
             "read_files", {"files": json.dumps([{"path": str(REPO_ROOT / "README.md"),
                                                   "head": "1"}])}))
 
@@ -248,20 +227,12 @@ def test_a_modern_client_and_upstream_over_streamable_http(tmp_path: Path) -> No
     log = tmp_path / "proxy.log"
 
     async def body(session: ClientSession) -> Any:
-        called = _text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
+        called = result_text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
         return session.protocol_version, called
 
-    async def main(url: str) -> Any:
-        args = ["-m", "schema_compat", "proxy", "--log", str(log), "--url", url]
-        params = StdioServerParameters(command=PY, args=args, cwd=str(REPO_ROOT))
-        with open(os.devnull, "w") as devnull:
-            async with stdio_client(params, errlog=devnull) as (read, write), \
-                    ClientSession(read, write) as session:
-                await negotiate_auto(session)
-                return await body(session)
-
     with serving(MODERN) as base:
-        version, called = anyio.run(main, base + "/mcp")
+        version, called = proxy_session(["--log", str(log), "--url", base + "/mcp"], body,
+                                        era="auto")
     assert (version, called) == ("2026-07-28", "q:5:None")
     assert 'tools/call search_notes: repaired $.limit: "5" → 5 (integer)' in log.read_text()
 
