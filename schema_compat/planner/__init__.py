@@ -14,13 +14,14 @@ from __future__ import annotations
 
 # the request as it is sent (re-exported: the planner's users build requests with them)
 from ..output.provider import TARGETS, mcp_listing, provider_tools
-from .budgets import BUDGETS, StrictBudget, max_tools, strict_budget
+from ..profiles import StrictBudget
+from .budgets import max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
 from .request import PLANNER_CODES, plan, request_limits
 from .strict import gain
 
-__all__ = ["BUDGETS", "PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
+__all__ = ["PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
            "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",
            "max_tools", "mcp_listing", "plan", "provider_tools", "request_limits", "server_name",
            "strict_budget"]

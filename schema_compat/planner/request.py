@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Change, ToolDef, ToolResult
-from ..profiles import Profile, get_profile
-from .budgets import COUNT_SOURCES, StrictBudget, costs, max_tools, strict_budget
+from ..profiles import Profile, StrictBudget, get_profile
+from .budgets import costs, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 from .strict import Candidate, choose, gain
@@ -76,7 +76,7 @@ def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
             server_name(t.source) if t.source else "(tools)", 0) + 1
     servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
     return (f"{len(tools)} tools in one request; {profile.name} accepts at most {limit} "
-            f"({COUNT_SOURCES.get(profile.name, 'docs/providers.md')}): drop "
+            f"({profile.max_tools_source or 'docs/providers.md'}): drop "
             f"{len(tools) - limit} or more. By server: {servers}. Choose with --tool / "
             "--exclude-tool GLOB (a tool's name or server/tool), or `tools` / "
             "`exclude-tools` in the settings file")
@@ -91,7 +91,7 @@ def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
     if limit is not None:
         over = tuple(lab for i, (lab, _, _) in enumerate(entries) if i >= limit)
         out.append(Limit("tools", "tools", len(entries), limit,
-                         COUNT_SOURCES.get(profile.name, ""), over))
+                         profile.max_tools_source, over))
     budget = strict_budget(profile)
     if budget is not None:
         count = optional = unions = 0

@@ -26,8 +26,8 @@ import fnmatch
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from ..profiles import StrictBudget
 from ..schema.walker import iter_nodes
-from .budgets import StrictBudget
 
 
 def gain(schema: Any) -> int:

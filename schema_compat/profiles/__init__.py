@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .anthropic import ANTHROPIC
-from .base import Profile
+from .base import Profile, StrictBudget
 from .gemini import GEMINI
 from .gemini_json import GEMINI_JSON
 from .openai import OPENAI
@@ -23,4 +23,4 @@ def get_profile(name: str) -> Profile | None:
     return PROFILES.get(name.lower())
 
 
-__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "get_profile"]
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "StrictBudget", "get_profile"]

@@ -11,6 +11,18 @@ from ..model import Severity
 _NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
 
 
+class StrictBudget(NamedTuple):
+    """Per-request budgets that a profile's strict tools share; tools left out of them are
+    sent without `strict`, with schemas for the `fallback` profile. `source` is the
+    docs/providers.md id the figures come from."""
+
+    strict_tools: int
+    optional: int
+    unions: int
+    fallback: str
+    source: str
+
+
 class Profile(NamedTuple):
     name: str
     title: str
@@ -23,6 +35,8 @@ class Profile(NamedTuple):
     # type -> formats the provider takes; None: any `format` value is fine
     formats: Mapping[str, frozenset[str]] | None = None
     max_tools: int | None = None
+    # The docs/providers.md id(s) `max_tools` comes from, for messages; "" where it has none.
+    max_tools_source: str = ""
     max_description: int | None = None  # characters of a tool description
     nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
     unroll_depth: int = 3
@@ -42,6 +56,10 @@ class Profile(NamedTuple):
     # decides it tool by tool: True (strict profiles), False (OpenAI and Anthropic without
     # strict mode), None where the provider's declarations have no such field.
     strict_flag: bool | None = None
+    # Budgets the strict tools of one request share (Anthropic strict tool use): the planner
+    # sends as many tools strict as they allow, the others without `strict`, and counts
+    # tools against `strict_tools` instead of `max_tools`. None: no such budgets.
+    strict_budget: StrictBudget | None = None
 
     @property
     def label(self) -> str:

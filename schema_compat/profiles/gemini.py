@@ -57,6 +57,7 @@ GEMINI = Profile(
     name_rule=NAME_RULE,
     formats=FORMATS,
     max_tools=512,
+    max_tools_source="GEM-18",
     nullable_keyword=True,
     opaque_keywords=OPAQUE,
     sources=(

@@ -38,6 +38,7 @@ GEMINI_JSON = Profile(
     name_rule=NAME_RULE,
     formats=None,
     max_tools=512,
+    max_tools_source="GEM-18",
     nullable_keyword=False,
     opaque_keywords=frozenset({
         "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",

@@ -32,6 +32,7 @@ OPENAI = Profile(
     name_rule=NAME_RULE,
     formats=None,
     max_tools=128,
+    max_tools_source="OAI-04",
     max_description=1024,
     nullable_keyword=False,
     sources=("openai/openai-python FunctionDefinition", "docs/providers.md §3.1"),

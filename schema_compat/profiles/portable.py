@@ -25,6 +25,7 @@ PORTABLE = GEMINI._replace(
     name_rule="start with a letter or underscore; letters, digits, _ and - only; at most 64 "
               "characters",
     max_tools=128,
+    max_tools_source="OAI-04, VTX-08",
     max_description=1024,
     sources=("docs/providers.md §7 (Tool-name rules side by side, request-level limits)",),
     notes="Accepted by gemini, vertex, openai and anthropic (non-strict): gemini's schema "

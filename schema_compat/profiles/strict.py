@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .anthropic import NAME_PATTERN as ANTHROPIC_NAME
 from .anthropic import NAME_RULE as ANTHROPIC_RULE
-from .base import Profile
+from .base import Profile, StrictBudget
 from .openai import NAME_PATTERN as OPENAI_NAME
 from .openai import NAME_RULE as OPENAI_RULE
 from .order import profile_order
@@ -48,6 +48,7 @@ OPENAI_STRICT = Profile(
     formats={"string": frozenset({"date-time", "time", "date", "duration", "email",
                                   "hostname", "ipv4", "ipv6", "uuid"})},
     max_tools=128,
+    max_tools_source="OAI-04",
     max_description=1024,
     nullable_keyword=False,
     opaque_keywords=_OPAQUE,
@@ -84,6 +85,10 @@ ANTHROPIC_STRICT = Profile(
     formats={"string": frozenset({"date-time", "time", "date", "duration", "email",
                                   "hostname", "uri", "ipv4", "ipv6", "uuid"})},
     max_tools=20,
+    # ANTS-05 (structured-outputs#schema-complexity-limits): at most 20 tools with
+    # `strict: true`, 24 optional parameters and 16 parameters using `anyOf` or a type
+    # list, summed over the strict tools ("Non-strict tools don't count").
+    strict_budget=StrictBudget(20, 24, 16, "anthropic", "ANTS-05"),
     nullable_keyword=False,
     opaque_keywords=_OPAQUE,
     sources=("platform.claude.com/docs/en/build-with-claude/structured-outputs",

@@ -37,6 +37,7 @@ VERTEX = Profile(
     name_rule=NAME_RULE,
     formats=FORMATS,
     max_tools=128,
+    max_tools_source="VTX-08",
     nullable_keyword=True,
     opaque_keywords=OPAQUE - {"additionalProperties"},  # a field here (VTX-01)
     sources=(
