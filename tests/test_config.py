@@ -168,6 +168,24 @@ def test_config_checks_every_server_one_broken(tmp_path: Path, http_base: str) -
         "why it stops)")
 
 
+def test_a_bad_server_entry_is_named_with_its_config_file(tmp_path: Path) -> None:
+    """An entry that cannot be set up is one line naming the file and the server, as
+    `FILE: server NAME: what is wrong`; the other servers are still checked, and the run
+    exits 2 as for any source that could not be read."""
+    cfg = _write(tmp_path / "bad.json", {"mcpServers": {
+        "bad": {"args": ["x"]},
+        "example": {"command": PY, "args": [str(EXAMPLE)]},
+    }})
+    proc = cli("check", "--json", "--config", str(cfg))
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        f'schema-compat: error: {cfg}: server bad: the server has neither "command" nor "url" '
+        '(give "command" (stdio) or "url")']
+    data = report(proc)
+    assert {t["source"] for t in data["tools"]} == {"example"}
+    assert [e["source"] for e in data["errors"]] == [f"{cfg}: server bad"]
+
+
 def test_config_name_picks_and_exit_code(tmp_path: Path, http_base: str) -> None:
     cfg = _config(tmp_path, http_base)
     proc = cli("check", "--json", "--config", str(cfg), "--name", "web", "--name", "example",

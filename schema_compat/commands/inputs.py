@@ -116,7 +116,8 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
             errors.append(exc.error)
             continue
         specs += found
-        errors += bad
+        # an entry's error names its file too: one run may read several configs
+        errors += [e._replace(source=f"{path}: server {e.source}") for e in bad]
     if not specs:
         return [], errors
     try:  # the SDK is loaded while the servers start
