@@ -25,7 +25,7 @@ from ..schema.jsoncopy import json_copy
 from .check import check_recording, check_tool_level, detected
 from .plan import Plan, make_plan
 from .record import as_left, as_made
-from .transform import fix_tool_name, transform_passes
+from .transform import check_and_transform, fix_tool_name, transform_passes
 
 
 def check_schema(schema: Any, plan: Plan) -> list[Finding]:
@@ -46,8 +46,15 @@ class SchemaRun:
 
     def __init__(self, schema: Any, plan: Plan) -> None:
         run = plan.run_state()
-        self.found, check_clean, quiet = check_recording(schema, plan, run)
         self.refused: list[Change] = []
+        one_walk = check_and_transform(schema, plan, run)
+        if one_walk is not None:
+            self.found, first, self.refused = one_walk
+            self.result, self.changes, left = transform_passes(
+                first.work, plan, run, self.refused, first=first)
+            self.left = detected(self.result, plan) if left is None else left
+            return
+        self.found, check_clean, quiet = check_recording(schema, plan, run)
         if any(RULES[f.code].fix is not None for f in self.found):
             self.result, self.changes, left = transform_passes(
                 schema, plan, run, self.refused, checked=True, check_clean=check_clean,

@@ -15,7 +15,7 @@ one object at two places (`Fixed`), since the passes rewrite the document in pla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import (
     Change,
@@ -25,7 +25,7 @@ from ..model import (
 from ..rules.base import Hit, NodeContext, Rule, RunState
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
-from ..schema.walker import rewrite
+from ..schema.walker import iter_nodes_keyed, rewrite
 from .check import document_findings, node_findings
 from .plan import Plan, change_of
 from .reuse import NO_COPY, Checked, Clean, Origins, Unchecked, adds_triggers, moved
@@ -41,9 +41,60 @@ def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
     return work, changes
 
 
+class FirstPass(NamedTuple):
+    """A first pass made with the check riding on it (`check_and_transform`), as
+    `transform_passes` goes on from it: the document, whether the pass changed it, the
+    changes it made, its findings, its clean nodes, whether the document it leaves is
+    quiet."""
+
+    work: Any
+    rewritten: bool
+    changes: list[Change]
+    found: list[Finding | Unchecked]
+    clean: Clean
+    quiet: bool
+
+
+class _NotQuiet(Exception):
+    """A node holds a key a document rule needs: the check cannot ride on the first node
+    pass, since document fixes (reference inlining) come before it."""
+
+
+def check_and_transform(schema: Any, plan: Plan, run: RunState,
+                        ) -> tuple[list[Finding], FirstPass, list[Change]] | None:
+    """The check and the transform's first pass in one walk, where the document is quiet
+    (no node holds a key a document rule needs, so no document rule fires and the first
+    pass is a node pass over a copy of `schema`): each node is checked before its
+    children are rewritten, on the copy that is still the document as given, and where no
+    rule with a fix fired there, the pass takes those findings as its own instead of
+    asking the rules again. Returns the check's findings (those of `check_recording`, in
+    its order), the pass for `transform_passes` to go on from, and the fixes refused.
+
+    None where this cannot be done: the plan has a rule that reads the whole document, or
+    a document rule without triggers, or a node holds a trigger (the walk stops there and
+    what it did is dropped; the caller checks and transforms the usual way)."""
+    if not plan.subtree_local or plan.document_triggers is None:
+        return None
+    run.forget()
+    changes: list[Change] = []
+    refused: list[Change] = []
+    rewriter = _NodePass(json_tree_copy(schema), plan, run, changes, refused, {},
+                         Checked({}, {}), None, [])
+    try:
+        new, found, _ = rewrite(rewriter.root, rewriter.visit,
+                                skip=plan.profile.opaque_keywords,
+                                skipped=rewriter.skipped, before=rewriter.check_node)
+    except _NotQuiet:
+        return None
+    assert rewriter.check is not None
+    return rewriter.check, FirstPass(new, rewriter.changed, changes, found, rewriter.clean,
+                                     rewriter.triggers is not None), refused
+
+
 def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Change],
                checked: bool = False, check_clean: Checked | None = None,
-               quiet: bool = False) -> tuple[Any, list[Change], list[Finding] | None]:
+               quiet: bool = False, first: FirstPass | None = None,
+               ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, and what `check_schema` finds in the result: the last pass,
     which changes nothing, runs every detector on the final document anyway, so it
     collects their findings instead of a second walk doing it again (None when the
@@ -56,43 +107,23 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
     the first node pass reuses it where the copy is still the document the check saw.
     With `quiet` (that check found `schema` quiet), no document rule is asked while the
     document stays so, which each node pass tells of the document it leaves.
+    `first` is a first pass already made, the check riding on it (`check_and_transform`).
     """
     work = schema
-    changes: list[Change] = []
+    changes: list[Change] = [] if first is None else first.changes
     clean: Clean = {}
     for _ in range(MAX_PASSES):
-        changed = False
-        if not checked:
-            run.forget()
-        checked = False
-        done: set[Any] = set()
-        copies: Origins | None = None
-        for rule in () if quiet else plan.document:
-            if rule.fix is None or rule.fix in done:
-                continue
-            if not any(True for _ in rule.detect(work, plan.ctx(work, run))):
-                continue
-            done.add(rule.fix)
-            fixed, no = plan.fix(rule, work, plan.ctx(work, run))
-            if no is not None:
-                refused.extend(change_of(e.code or rule.code, e.rel, e) for e in no.edits)
-            if fixed is not None:
-                # what the result copies of `schema` itself is what the check saw
-                copies = fixed.origins if work is schema else None
-                work = fixed.node
-                changed = True
-                changes.extend(change_of(e.code or rule.code, e.rel, e)
-                               for e in fixed.edits)
-                run.forget()
-        from_check: Checked | None = None
-        if work is schema:  # the node pass rewrites in place: each node at one place
-            work = json_tree_copy(schema)
-            from_check = check_clean  # same content at the same paths as the check saw
-        elif copies and check_clean is not None:
-            from_check = check_clean._replace(at={})  # only where `copies` says so
-        check_clean = None
-        work, rewritten, found, clean, quiet = node_pass(work, plan, run, changes, refused,
-                                                          clean, from_check, copies)
+        if first is not None:
+            work, rewritten, found, clean, quiet = first.work, first.rewritten, \
+                first.found, first.clean, first.quiet
+            first = None
+            changed = False
+        else:
+            work, changed, rewritten, found, clean, quiet = _one_pass(
+                schema, work, plan, run, changes, refused, clean, checked, check_clean,
+                quiet)
+            checked = False
+            check_clean = None
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current: no cache clearing here.
@@ -104,6 +135,46 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
                     left.append(item)
             return work, changes, left
     return work, changes, None
+
+
+def _one_pass(schema: Any, work: Any, plan: Plan, run: RunState, changes: list[Change],
+              refused: list[Change], clean: Clean, checked: bool,
+              check_clean: Checked | None, quiet: bool,
+              ) -> tuple[Any, bool, bool, list[Finding | Unchecked], Clean, bool]:
+    """One pass of `transform_passes`: the document rules, then a node pass. Returns the
+    document, whether a document rule and whether the node pass changed it, the node
+    pass's findings, its clean nodes and whether the document it leaves is quiet."""
+    changed = False
+    if not checked:
+        run.forget()
+    done: set[Any] = set()
+    copies: Origins | None = None
+    for rule in () if quiet else plan.document:
+        if rule.fix is None or rule.fix in done:
+            continue
+        if not any(True for _ in rule.detect(work, plan.ctx(work, run))):
+            continue
+        done.add(rule.fix)
+        fixed, no = plan.fix(rule, work, plan.ctx(work, run))
+        if no is not None:
+            refused.extend(change_of(e.code or rule.code, e.rel, e) for e in no.edits)
+        if fixed is not None:
+            # what the result copies of `schema` itself is what the check saw
+            copies = fixed.origins if work is schema else None
+            work = fixed.node
+            changed = True
+            changes.extend(change_of(e.code or rule.code, e.rel, e)
+                           for e in fixed.edits)
+            run.forget()
+    from_check: Checked | None = None
+    if work is schema:  # the node pass rewrites in place: each node at one place
+        work = json_tree_copy(schema)
+        from_check = check_clean  # same content at the same paths as the check saw
+    elif copies and check_clean is not None:
+        from_check = check_clean._replace(at={})  # only where `copies` says so
+    work, rewritten, found, clean, quiet = node_pass(work, plan, run, changes, refused,
+                                                      clean, from_check, copies)
+    return work, changed, rewritten, found, clean, quiet
 
 
 _NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
@@ -148,7 +219,7 @@ class _NodePass:
 
     def __init__(self, root: Any, plan: Plan, run: RunState, changes: list[Change],
                  refused: list[Change], was_clean: Clean, from_check: Checked | None,
-                 copies: Origins | None) -> None:
+                 copies: Origins | None, check: list[Finding] | None = None) -> None:
         self.root = root
         self.plan = plan
         self.run = run
@@ -162,6 +233,8 @@ class _NodePass:
         self.triggers: frozenset[str] | None = plan.document_triggers
         self.clean: Clean = {}
         self.reuse = plan.subtree_local and bool(was_clean)
+        # the findings of the check riding on the pass (`check_node`), in walk order
+        self.check = check
 
     def visit(self, node: Any, path: Path, keyword: str | None, changed_below: bool,
               ) -> tuple[Any, list[Finding | Unchecked]]:
@@ -257,9 +330,32 @@ class _NodePass:
         return out
 
     def skipped(self, node: Any, path: Path, keyword: str) -> list[Finding | Unchecked]:
+        if self.check is not None:  # the check walks what the pass leaves alone
+            for below, sub, key in iter_nodes_keyed(node, path, keyword):
+                self.check_node(sub, below, key)
         if self.triggers is not None and adds_triggers(node, None, self.triggers):
             self.triggers = None
         return [Unchecked(node, path, keyword)]
+
+    def check_node(self, node: Any, path: Path, keyword: str | None) -> None:
+        """The check of one node as given (its children not yet rewritten), as
+        `check_recording` makes it; where no rule with a fix fired, its findings are
+        what the pass's visit of the node reuses (`from_check`)."""
+        plan, check = self.plan, self.check
+        assert check is not None and self.from_check is not None
+        triggers = plan.document_triggers
+        if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
+            raise _NotQuiet()
+        ctx = plan.ctx(self.root, self.run, path, keyword)
+        start = len(check)
+        clean = True
+        for rule in plan.node_rules(node, not path):
+            for hit in rule.detect(node, ctx):
+                check.append(plan.finding(rule, path + hit.rel, hit))
+                if rule.fix is not None:
+                    clean = False
+        if clean:
+            self.from_check.at[path] = check[start:]
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan, refused: list[Change] | None = None,

@@ -102,6 +102,7 @@ Visit = Callable[[Any, Path, "str | None", bool], tuple[Any, list[T]]]
 def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = None,
             skip: frozenset[str] = frozenset(),
             skipped: Callable[[Any, Path, str], list[T]] | None = None,
+            before: Callable[[Any, Path, str | None], None] | None = None,
             ) -> tuple[Any, list[T], bool]:
     """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword, changed)`,
     which returns the new node and what it found there; `changed` says whether anything
@@ -113,9 +114,14 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     of a check walk of its result. Subschemas under `skip` keywords are left as they are:
     the parent's rule removes and describes them whole, and describing them needs them as
     written; `skipped(subschema, path, keyword)` says what is found in one.
+    `before(node, path, keyword)`, when given, sees each node before its children are
+    rewritten, parents first, in the order of `iter_nodes` (a check walk riding on the pass);
+    it is not called for the subschemas under `skip` keywords.
     `node` is modified in place where it is a dict, so callers pass a copy they own.
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
+    if before is not None:
+        before(node, path, keyword)
     below: list[T] = []
     changed = False
     if isinstance(node, dict):
@@ -125,7 +131,7 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
                     below += skipped(child, path + rel, str(rel[0]))
                 continue
             new, found, changed_below = rewrite(child, visit, path + rel, str(rel[0]), skip,
-                                                skipped)
+                                                skipped, before)
             below += found
             if new is not child:
                 _set(node, rel, new)
