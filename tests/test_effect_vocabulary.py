@@ -5,6 +5,7 @@ each finding, against the report's JSON Schema), `rule CODE` and the generated d
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,18 @@ import jsonschema
 import pytest
 
 from schema_compat.engine import run
-from schema_compat.model import ACCEPTS, TOLD, USUAL_EFFECT, Report, ToolDef, safety_of
+from schema_compat.model import (
+    ACCEPTS,
+    TOLD,
+    USUAL_EFFECT,
+    Report,
+    ToolDef,
+    effect_of,
+    safety_of,
+)
+from schema_compat.profiles import PROFILES
 from schema_compat.report.json import report_json_schema, report_to_dict
+from schema_compat.rules.base import NodeContext
 from schema_compat.rules.registry import ALL_RULES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
@@ -64,3 +75,39 @@ def test_rule_command_prints_the_effect_and_its_cases(run_cli: Any) -> None:
     out = run_cli("rule", "OBJ009").stdout
     assert "Effect: lossy: accepts changed, told described" in out
     assert "accepts narrower, told kept" in " ".join(out.split())  # a case, wrapped maybe
+
+
+_NOTHING = re.compile(r"^a value that constrains nothing \((.+)\)$")
+
+
+@pytest.mark.parametrize("rule", [r for r in ALL_RULES if any(_NOTHING.match(c[0])
+                                                              for c in r.cases)],
+                         ids=lambda r: r.code)
+def test_a_value_that_constrains_nothing_is_removed_as_the_docs_say(rule: Any) -> None:
+    """Each `keyword: value` a rule's docs name as constraining nothing, removed by the
+    rule's own fix on a node holding it alone, has the effect the docs give it."""
+    profile = PROFILES[next(p for p in PROFILES if rule.code in PROFILES[p].rules)]
+    for when, accepts, told in rule.cases:
+        found = _NOTHING.match(when)
+        if found is None:
+            continue
+        for item in found.group(1).split(", "):
+            keyword, _, value = item.strip("`").partition(": ")
+            fixed = rule.fix({keyword: json.loads(value)}, NodeContext((), profile))
+            assert fixed is not None and keyword not in fixed.node, item
+            assert [effect_of(e.safety, e.accepts, e.told) for e in fixed.edits] == [
+                (accepts, told)], item
+
+
+def test_unique_items_true_is_not_called_a_value_that_constrains_nothing() -> None:
+    """`uniqueItems: true` refuses repeated items: removing it is hinted (wider), and only
+    `false` is the value CON003's docs call constraining nothing."""
+    [rule] = [r for r in ALL_RULES if r.code == "CON003"]
+    assert rule.cases == (
+        ("a value that constrains nothing (`uniqueItems: false`)", "equal", "kept"),)
+    fixed = rule.fix({"type": "array", "uniqueItems": True},
+                     NodeContext((), PROFILES["gemini"]))
+    assert fixed is not None
+    assert [effect_of(e.safety, e.accepts, e.told) for e in fixed.edits] == [
+        ("wider", "described")]
+    assert fixed.node == {"type": "array", "description": "Items must be unique."}

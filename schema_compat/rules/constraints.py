@@ -247,7 +247,8 @@ RULES: list[Rule] = [
         docs=RuleDocs(
             what="`uniqueItems` (Python `set[...]`, Zod sets).",
             error='Invalid JSON payload received. Unknown name "uniqueItems" …',
-            fix="Remove; `true` is described.",
+            fix="Remove; `true` is described, and repeated items are then accepted "
+                "(hinted); `false`, which constrains nothing, goes as it is (lossless).",
             before={"type": "object", "properties": {"tags": {
                 "type": "array", "items": {"type": "string"}, "uniqueItems": True}}},
             after={"type": "object", "properties": {"tags": {

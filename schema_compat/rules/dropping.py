@@ -8,12 +8,13 @@ leads to functions named after it in its family's file.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model import Accepts, Safety, Severity, Told, safety_of
 from .base import Detector, Edit, Fixed, Fixer, Hit, NodeContext, Rule, RuleDocs
-from .effects import EXEMPTING, VALIDATION, drop_safety
+from .effects import EXEMPTING, VALIDATION, drop_effect, drop_safety, vacuous_values
 from .hints import with_hint
 
 HintFn = Callable[[str, Any, dict[str, Any]], "str | None"]
@@ -94,9 +95,19 @@ def drop_rule(
     usual: Accepts = "wider" if keywords[0] in VALIDATION else "equal"
     told: Told = "described" if drop.hint else "kept"
     cases: list[tuple[str, Accepts, Told]] = []
-    if usual == "wider":
-        cases.append(("a value that constrains nothing (`true`, `{}`, a zero minimum)",
-                      "equal", told))
+    # The values of its keywords that constrain nothing, judged as the fix judges them (the
+    # hint decides whether one is described), grouped by what removing them does.
+    nothing: dict[tuple[Accepts, Told], list[str]] = {}
+    for k in keywords:
+        for v in vacuous_values(k):
+            node = {k: v}
+            if drop.applies is not None and not drop.applies(k, v, node):
+                continue
+            text = drop.hint(k, v, node) if drop.hint else None
+            nothing.setdefault(drop_effect(k, v, bool(text), node), []).append(
+                f"`{k}: {json.dumps(v)}`")
+    cases += [(f"a value that constrains nothing ({', '.join(values)})", *effect)
+              for effect, values in nothing.items() if effect != (usual, told)]
     if any(k in EXEMPTING for k in keywords):
         cases.append(("beside the keyword that then rules on what it exempted "
                       "(`additionalProperties`, `items`)", "changed", told))

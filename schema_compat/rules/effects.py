@@ -63,6 +63,21 @@ def vacuous(keyword: str, value: Any) -> bool:
     return keyword in _ZERO_MEANS_NOTHING and value == 0 and not isinstance(value, bool)
 
 
+# The plain values `vacuous_values` tries, and the keywords where one of them is malformed
+# (`vacuous` takes either empty form there).
+_PLAIN_VALUES: tuple[Any, ...] = (False, True, {}, [], 0)
+_KIND: dict[str, type] = {"required": list, "dependentRequired": dict, "dependencies": dict}
+
+
+def vacuous_values(keyword: str) -> list[Any]:
+    """The plain values (`false`, `true`, `{}`, `[]`, `0`) under which `keyword` constrains
+    nothing (`vacuous`), for a rule's docs: removing them is lossless. `uniqueItems: false`
+    but not `true`; none for `multipleOf`, which constrains whatever its value."""
+    kind = _KIND.get(keyword)
+    return [v for v in _PLAIN_VALUES
+            if vacuous(keyword, v) and (kind is None or isinstance(v, kind))]
+
+
 # Keywords that exempt something from another keyword of the node: removing them puts it
 # under that keyword (names under `additionalProperties`, positions under `items`).
 EXEMPTING = {"properties": ("additionalProperties", "unevaluatedProperties"),
