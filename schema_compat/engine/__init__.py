@@ -2,10 +2,13 @@
 to a fixpoint to transform them, as ruff runs every enabled rule in one traversal while
 each rule stays its own unit (data in `rules/`, with a detector and usually a fix).
 
-A run of one schema is: the check walk (`check`), top-down, asking every rule that may fire
-on a node (`plan`); then, where a rule with a fix fired, the transform (`transform`): passes
-of fixes to a fixpoint, reusing what the check found where it meets the same nodes
-(`reuse`), its last pass being the check of the result. The findings then say what the
+A run of one schema is the transform (`transform`): passes of fixes to a fixpoint over a
+copy, its last pass being the check of the result, with the check of the schema as given
+riding on the first pass, each node asked by every rule that may fire on it (`plan`) before
+its children are rewritten. Where a document rule may fire (a node holds `$ref` or
+`$defs`), its fixes (inlining) come before any node pass, so the check is a walk of its own
+first (`check`), and the passes reuse what it found on the nodes they meet again
+(`reuse`). The findings then say what the
 transform did about each of them, from the changes it made and the fixes it refused
 (`record`), so `check` and `transform` can never disagree. A listing's tools run in turn
 (`listing`), sharing only what the tools of one source share.
