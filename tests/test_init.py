@@ -1,5 +1,8 @@
 """`schema-compat init` on a server author's repository, with the example server started
-live (examples/fs_server.py, as tests/test_live.py starts it), run as the installed command.
+live (examples/fs_server.py, as tests/test_live.py starts it), run as the installed command
+where that is what is tested (the module's repository, the workflow's steps, pre-commit, a
+terminal) and in-process elsewhere (`here`), which spares each run the interpreter's start-up
+and the MCP SDK's import; the servers are processes of their own either way.
 
 What it writes is used the way it will be: the settings by `check`, the workflow's shell
 steps run here in order, the pre-commit config validated and run by pre-commit itself.
@@ -20,6 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
+from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -47,10 +51,17 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
 
 
-def init(cwd: Path, *extra: str, server: str = SERVER,
-         source: str = SOURCE) -> subprocess.CompletedProcess[str]:
-    return run("init", "--provider", "gemini", "--server", server, "--install-from", source,
-               *extra, cwd=cwd)
+def here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`run`, in-process."""
+    return cli_in_process(*args, cwd=cwd)
+
+
+def init(cwd: Path, *extra: str, server: str = SERVER, source: str = SOURCE,
+         installed: bool = False) -> subprocess.CompletedProcess[str]:
+    """`init --provider gemini --server SERVER`, in-process or, with `installed`, as the
+    installed command."""
+    return (run if installed else here)("init", "--provider", "gemini", "--server", server,
+                                        "--install-from", source, *extra, cwd=cwd)
 
 
 def _state(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -61,7 +72,7 @@ def _state(root: Path) -> dict[str, tuple[bytes, int]]:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("server-repo")
-    proc = init(root)
+    proc = init(root, installed=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert [line.split()[1] for line in proc.stdout.splitlines()
@@ -78,18 +89,18 @@ def test_the_snapshot_is_the_listing_as_the_server_serves_it(repo: Path) -> None
 
 
 def test_check_reads_the_settings_and_finds_what_the_capture_has(repo: Path) -> None:
-    shown = run("check", "--show-config", cwd=repo)
+    shown = here("check", "--show-config", cwd=repo)
     assert re.search(r'^provider = "gemini"\s+# .*\.schema-compat\.toml', shown.stdout,
                      re.M), shown.stdout
-    here = run("check", "--json", "mcp-tools.json", cwd=repo)
-    there = run("check", "--json", str(CAPTURE), cwd=repo)
-    assert here.returncode == there.returncode == 1
+    local = here("check", "--json", "mcp-tools.json", cwd=repo)
+    there = here("check", "--json", str(CAPTURE), cwd=repo)
+    assert local.returncode == there.returncode == 1
 
     def findings(proc: subprocess.CompletedProcess[str]) -> list[Any]:
         return [(t["name"], sorted((i["code"], i["path"]) for i in t["issues"]))
                 for t in json.loads(proc.stdout)["tools"]]
 
-    assert findings(here) == findings(there) != []
+    assert findings(local) == findings(there) != []
 
 
 def _steps(repo: Path) -> list[dict[str, Any]]:
@@ -167,7 +178,7 @@ def test_running_init_again_changes_nothing_and_starts_no_server(repo: Path) -> 
     assert "mcp-tools.json (already there; the server was not started)" in proc.stdout
     assert out[-1] == "nothing written: every file was already there"
     # nor is CI's install source needed then
-    again = run("init", "--provider", "gemini", "--server", "false", cwd=repo)
+    again = here("init", "--provider", "gemini", "--server", "false", cwd=repo)
     assert again.returncode == 0, again.stderr
     assert _state(repo) == before
 
@@ -192,7 +203,7 @@ def test_a_local_hook_when_ci_installs_from_elsewhere_runs_under_pre_commit(
         tmp_path: Path) -> None:
     """Installed from a path or an index rather than `git+URL@REV`, the hook runs the
     schema-compat on PATH; pre-commit runs it on the snapshot and fails the commit."""
-    proc = init(tmp_path, source=str(REPO_ROOT))
+    proc = init(tmp_path, source=str(REPO_ROOT), installed=True)
     assert proc.returncode == 0, proc.stderr
     [hook] = yaml.safe_load((tmp_path / FILES[2]).read_text())["repos"][0]["hooks"]
     assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
@@ -209,7 +220,7 @@ def test_a_local_hook_when_ci_installs_from_elsewhere_runs_under_pre_commit(
 
 
 def test_without_a_server_off_a_terminal_it_says_what_to_give(tmp_path: Path) -> None:
-    proc = run("init", "--provider", "gemini", "--install-from", SOURCE, cwd=tmp_path)
+    proc = here("init", "--provider", "gemini", "--install-from", SOURCE, cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.startswith("schema-compat: error: init needs the server: --server")
     assert len(proc.stderr.splitlines()) == 1
@@ -225,8 +236,8 @@ def test_a_server_that_cannot_be_listed_leaves_nothing_written(tmp_path: Path) -
 
 
 def test_unknown_provider_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    proc = run("init", "--provider", "gemnii", "--server", SERVER, "--install-from", SOURCE,
-               cwd=tmp_path)
+    proc = here("init", "--provider", "gemnii", "--server", SERVER, "--install-from", SOURCE,
+                cwd=tmp_path)
     assert proc.returncode == 2
     assert "unknown provider 'gemnii'" in proc.stderr
     assert list(tmp_path.iterdir()) == []
@@ -293,8 +304,8 @@ def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path
     server = {"command": sys.executable, "args": [str(EXAMPLE)]}
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {
         "fs a": server, "fs-b": server, "other": {"command": "false"}}}))
-    proc = run("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
-               cwd=tmp_path)
+    proc = here("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
+                cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     names = ["mcp-tools.fs-a.json", "mcp-tools.fs-b.json"]
     for name in names:
@@ -305,8 +316,8 @@ def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path
             if re.search(hook["files"], n)] == names
     [check] = [s for s in _steps(tmp_path) if s.get("id") == "check"]
     assert shlex.split(check["run"])[4:6] == names
-    again = run("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
-                cwd=tmp_path)
+    again = here("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
+                 cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stdout.count("(already there; the server was not started)") == 2
 
@@ -328,23 +339,23 @@ def test_url_with_a_header_snapshots_the_listing_a_stdio_start_gives(repo: Path,
     """The example served over streamable HTTP behind a bearer token: the header reaches it,
     and the snapshot is the listing the stdio example gave, byte for byte."""
     with _served("http", TOKEN) as base:
-        proc = run("init", "--provider", "gemini", "--url", f"{base}/mcp", "--header",
-                   f"Authorization: Bearer {TOKEN}", "--install-from", SOURCE, cwd=tmp_path)
+        proc = here("init", "--provider", "gemini", "--url", f"{base}/mcp", "--header",
+                    f"Authorization: Bearer {TOKEN}", "--install-from", SOURCE, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert [line.split()[1] for line in proc.stdout.splitlines()
                 if line.startswith("wrote")] == FILES
         assert (tmp_path / "mcp-tools.json").read_bytes() == (repo / "mcp-tools.json"
                                                              ).read_bytes()
-        again = run("init", "--provider", "gemini", "--url", f"{base}/mcp",
-                    "--install-from", SOURCE, cwd=tmp_path)
+        again = here("init", "--provider", "gemini", "--url", f"{base}/mcp",
+                     "--install-from", SOURCE, cwd=tmp_path)
     assert again.returncode == 0, again.stderr  # no header: only a listing would fail
     assert "mcp-tools.json (already there; the server was not contacted)" in again.stdout
 
 
 def test_url_without_the_token_writes_nothing_and_says_why(tmp_path: Path) -> None:
     with _served("http", TOKEN) as base:
-        proc = run("init", "--provider", "gemini", "--url", f"{base}/mcp", "--timeout", "5",
-                   "--install-from", SOURCE, cwd=tmp_path)
+        proc = here("init", "--provider", "gemini", "--url", f"{base}/mcp", "--timeout", "5",
+                    "--install-from", SOURCE, cwd=tmp_path)
     assert proc.returncode == 2
     assert "HTTP 401" in proc.stderr
     assert proc.stderr.splitlines()[-1] == ("schema-compat: error: nothing written, since a "
@@ -354,11 +365,11 @@ def test_url_without_the_token_writes_nothing_and_says_why(tmp_path: Path) -> No
 
 def test_sse_snapshots_the_listing_and_check_reads_it(repo: Path, tmp_path: Path) -> None:
     with _served("sse") as base:
-        proc = run("init", "--provider", "gemini", "--sse", f"{base}/sse", "--install-from",
-                   SOURCE, cwd=tmp_path)
+        proc = here("init", "--provider", "gemini", "--sse", f"{base}/sse", "--install-from",
+                    SOURCE, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "mcp-tools.json").read_bytes() == (repo / "mcp-tools.json").read_bytes()
-    checked = run("check", "--json", "mcp-tools.json", cwd=tmp_path)
+    checked = here("check", "--json", "mcp-tools.json", cwd=tmp_path)
     assert checked.returncode == 1, checked.stderr
     assert [t["name"] for t in json.loads(checked.stdout)["tools"]] == [
         "read_files", "propose_and_review"]
@@ -374,8 +385,8 @@ def test_sse_snapshots_the_listing_and_check_reads_it(repo: Path, tmp_path: Path
 ])
 def test_one_server_and_headers_only_for_an_address(tmp_path: Path, flags: list[str],
                                                     message: str) -> None:
-    proc = run("init", "--provider", "gemini", *flags, "--install-from", SOURCE,
-               cwd=tmp_path)
+    proc = here("init", "--provider", "gemini", *flags, "--install-from", SOURCE,
+                cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"schema-compat: error: {message}")
     assert len(proc.stderr.splitlines()) == 1
