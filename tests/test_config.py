@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from inprocess import cli_in_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -186,10 +187,12 @@ def test_a_bad_server_entry_is_named_with_its_config_file(tmp_path: Path) -> Non
     assert [e["source"] for e in data["errors"]] == [f"{cfg}: server bad"]
 
 
-def test_config_name_picks_and_exit_code(tmp_path: Path, http_base: str) -> None:
+def test_config_name_picks_and_exit_code(tmp_path: Path, http_base: str,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = _config(tmp_path, http_base)
-    proc = cli("check", "--json", "--config", str(cfg), "--name", "web", "--name", "example",
-               env={"FS_TOKEN": TOKEN})
+    monkeypatch.setenv("FS_TOKEN", TOKEN)
+    proc = cli_in_process("check", "--json", "--config", str(cfg), "--name", "web",
+                          "--name", "example")
     assert proc.returncode == 1, proc.stderr
     assert {t["source"] for t in report(proc)["tools"]} == {"example", "web"}
 
@@ -204,7 +207,7 @@ def test_no_source_discovers_configs_here(tmp_path: Path, http_base: str) -> Non
 
 
 def test_no_source_and_no_config(tmp_path: Path) -> None:
-    proc = cli("check", cwd=tmp_path)
+    proc = cli_in_process("check", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
         "schema-compat: error: no SOURCE given and no MCP client config here (looked for "
