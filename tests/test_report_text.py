@@ -11,7 +11,12 @@ from rich.cells import cell_len
 
 from schema_compat.model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from schema_compat.paths import jsonpath
-from schema_compat.report.text import make_console, render_check, render_transform_summary
+from schema_compat.report.text import (
+    Rerun,
+    make_console,
+    render_check,
+    render_transform_summary,
+)
 
 ANSI = re.compile(r"\x1b\[")
 
@@ -137,8 +142,10 @@ def test_summary_line_counts_and_hint() -> None:
     assert "4 findings (3 errors, 1 warning)" in out
     assert ("4 findings (3 errors, 1 warning): 3 fixable (1 lossless, 1 hinted, 1 lossy), "
             "1 without a fix") in out
-    assert "run `schema-compat transform` to apply 3 changes (1 lossy)" in out
-    assert "`schema-compat diff read_files` to see one" in out
+    # without the command line (a library caller) the hint says what to fill in
+    assert ("run `schema-compat transform SOURCE...` (with SOURCE... the sources checked) "
+            "to apply 3 changes (1 lossy)") in out
+    assert "`schema-compat diff read_files SOURCE...` to see one" in out
     assert "1 tool stays incompatible after transform: tree" in out
     assert "1 source unreadable" in out
 
@@ -152,8 +159,16 @@ def test_source_errors_after_tools_before_summary() -> None:
 def test_non_default_provider_in_hint() -> None:
     changed = _result("a", (REF,), (Change("REF001", (), "lossless", "x"),))
     out = _joined(_render(Report("openai-strict", (changed,)), width=200))
-    assert "schema-compat transform --provider openai-strict" in out
-    assert "schema-compat diff a --provider openai-strict" in out
+    assert "schema-compat transform SOURCE... -p openai-strict" in out
+    assert "schema-compat diff a SOURCE... -p openai-strict" in out
+
+
+def test_hint_quotes_the_command_it_is_given() -> None:
+    changed = _result("it's", (REF,), (Change("REF001", (), "lossless", "x"),))
+    rerun = Rerun(["my tools.json", "-p", "openai"], ["my tools.json"])
+    out = _joined(_render(Report("openai", (changed,)), width=200, rerun=rerun))
+    assert "run `schema-compat transform 'my tools.json' -p openai` to apply 1 change" in out
+    assert """`schema-compat diff 'it'"'"'s' 'my tools.json'` to see one""" in out
 
 
 @pytest.mark.parametrize("width", [40, 60, 80, 200])

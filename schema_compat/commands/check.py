@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
@@ -21,6 +21,7 @@ from .running import make_report, run_tools
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
+    from ..report.text import Rerun
     from .requests import RequestSettings
 
 
@@ -102,7 +103,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal)
+                          on_terminal, lambda: _rerun(options, given))
     if not (listed and on_terminal):
         print_errors(errors)
     status = max(exit_status(r, fail_level) for r in reports)
@@ -123,9 +124,11 @@ def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSet
 
 
 def _print_check(reports: list[Report], output_format: str, json_out: bool, verbose: bool,
-                 originals: list[Report] | None, baseline: str, on_terminal: bool) -> bool:
+                 originals: list[Report] | None, baseline: str, on_terminal: bool,
+                 rerun: Callable[[], Rerun]) -> bool:
     """Print the report; True when it was the text report. `originals` are the reports
-    before the baseline took its findings out."""
+    before the baseline took its findings out; `rerun`, how the text report's hints read
+    the same input."""
     if output_format in ("sarif", "github", "markdown"):
         from importlib import import_module
 
@@ -142,9 +145,54 @@ def _print_check(reports: list[Report], output_format: str, json_out: bool, verb
 
         render_check(reports[0], text_output(), verbose=verbose,
                      original=originals[0] if originals else None, baseline=baseline,
-                     errors_inline=on_terminal)
+                     errors_inline=on_terminal, rerun=rerun())
         return True
     return False
+
+
+# The check's options that choose the same tools and fixes for the commands its hints name
+# (--json is not one: it changes what `transform` prints).
+_CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "request",
+                      "strict_first", "name_prefix", "exclude_tool", "server", "env", "cwd",
+                      "url", "header", "sse", "config", "name", "timeout"})
+
+
+def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
+    """The arguments with which `transform` and `diff` read the same input as this check:
+    its sources and the options it was given that both commands take, the client configs
+    it found by itself as --config."""
+    from ..options import COMMANDS, Option
+    from ..report.text import Rerun
+
+    values = {**options._asdict(), **options.live._asdict()}
+    sources = list(options.sources or [])
+    found: list[str] = []
+    if not sources and not options.live.given():
+        from ..extract.config import discover_configs
+
+        found = discover_configs(".")
+
+    def args(command: str) -> list[str]:
+        out = list(sources)
+        for param in COMMANDS[command]:
+            if not isinstance(param, Option) or param.param not in _CARRIED:
+                continue
+            value = values[param.param]
+            if param.param == "config" and found:
+                value = found
+            elif param.param not in given and value == param.default:
+                continue
+            flag = "-p" if param.param == "provider" else param.flags[0]
+            if param.kind == "flag":
+                out += [flag] if value else []
+            elif param.kind == "multi":
+                out += [w for v in value or [] for w in (flag, str(v))]
+            elif value is not None:
+                out += [flag, str(value)]
+        return out
+
+    needs = "with the same input on stdin" if "-" in sources else ""
+    return Rerun(args("transform"), args("diff"), needs)
 
 
 def _print_matrix(reports: list[Report], as_json: bool) -> None:

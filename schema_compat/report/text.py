@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, Union
+from typing import IO, TYPE_CHECKING, NamedTuple, Union
 
 from ..model import (
     SAFETIES,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["make_console", "render_check", "render_transform_summary", "text_output"]
+__all__ = ["Rerun", "make_console", "render_check", "render_transform_summary", "text_output"]
 
 # Where a report is printed: a rich console, or plain text where rich would style nothing.
 Output = Union["Console", PlainOutput]
@@ -159,12 +159,30 @@ def print_line(console: Output, text: Styled) -> None:
     print_hanging(console, Styled(), text)
 
 
-def _provider_flag(provider: str) -> str:
-    if provider == DEFAULT_PROVIDER:  # a hint's command line leaves the default out
-        return ""
+class Rerun(NamedTuple):
+    """How the check's own input is read again by the commands its hints name, so that each
+    hint is a command that works as printed: the arguments after `schema-compat transform`
+    and after `schema-compat diff TOOL` (the sources, live-server and provider options the
+    check was given), and `needs`, what the user must add where the arguments alone cannot
+    read the input again (stdin: "with the same input on stdin")."""
+
+    transform: list[str]
+    diff: list[str]
+    needs: str = ""
+
+
+def _fallback_rerun(provider: str) -> Rerun:
+    """Without the check's command line (a library caller): the sources are a placeholder
+    the hint says to fill in."""
+    flag = [] if provider == DEFAULT_PROVIDER else ["-p", provider]
+    return Rerun(["SOURCE...", *flag], ["SOURCE...", *flag],
+                 "with SOURCE... the sources checked")
+
+
+def _command(*words: str) -> str:
     import shlex  # here, not at start-up: only the hints quote
 
-    return f" --provider {shlex.quote(provider)}"
+    return " ".join(w if w == "SOURCE..." else shlex.quote(w) for w in words)
 
 
 def _fix_label(result: ToolResult) -> Styled:
@@ -268,13 +286,15 @@ def _counts(counter: Counter[str], order: Iterable[str], *, plural: bool = False
 
 def render_check(report: Report, console: Output, *, verbose: bool = False,
                  original: Report | None = None, baseline: str = "",
-                 errors_inline: bool = True) -> None:
+                 errors_inline: bool = True, rerun: Rerun | None = None) -> None:
     """The `check` report: findings per tool, then unreadable sources, then the totals.
 
     With a baseline, `report` holds the new findings only and `original` every finding:
     a tool's status and fixability are the original's (a baselined error still makes a tool
     incompatible), while only new findings are listed. Without `errors_inline` the unreadable
-    sources are counted but not listed (the caller prints each on stderr).
+    sources are counted but not listed (the caller prints each on stderr). `rerun` is how
+    the hints' commands read the same input (the CLI passes it; without it they name a
+    placeholder to fill in).
     """
     results = report.results
     before = original.results if original is not None else results
@@ -319,7 +339,8 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
         console.print()
     for server in report.servers:
         print_line(console, Styled(_server_line(server), "dim"))
-    for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline):
+    for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline,
+                               rerun=rerun or _fallback_rerun(report.provider)):
         print_line(console, line)
     for line in request_lines(report.requests):  # each request-level limit with its use
         print_line(console, line)
@@ -350,8 +371,8 @@ def _findings_part(findings: list[Finding]) -> str:
     return f"{text}: {', '.join(parts)}"
 
 
-def _summary_lines(report: Report, *, verbose: bool, original: Report | None = None,
-                   baseline: str = "") -> list[Styled]:
+def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
+                   original: Report | None = None, baseline: str = "") -> list[Styled]:
     results = original.results if original is not None else report.results
     if not results:
         return [
@@ -381,27 +402,30 @@ def _summary_lines(report: Report, *, verbose: bool, original: Report | None = N
     lines = [line]
 
     changes = [c for r in results for c in r.changes]
-    flag = _provider_flag(report.provider)
     if changes:
         lossy = sum(1 for c in changes if c.safety == "lossy")
         hint = Styled("run ")
-        hint.append(f"`schema-compat transform{flag}`", "bold")
+        hint.append(f"`{_command('schema-compat', 'transform', *rerun.transform)}`", "bold")
+        if rerun.needs:
+            hint.append(f" ({rerun.needs})")
         hint.append(f" to apply {_plural(len(changes), 'change')}")
         if lossy:
             hint.append(" (")
             hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
             hint.append(")")
-        changed = [r for r in results if r.changes]
-        # Show off a tool the transform rescues outright, where the diff is most telling.
-        example = min(
-            changed,
-            key=lambda r: (r.status != "INCOMPATIBLE", r.fix_status == "unfixable"),
-        )
-        hint.append(", or ")
-        import shlex  # here, not at start-up: only this hint quotes
-
-        hint.append(f"`schema-compat diff {shlex.quote(example.tool.name)}{flag}`", "bold")
-        hint.append(" to see one")
+        # `diff` refuses a name two sources share: the example is a name one tool has
+        names = Counter(r.tool.name for r in results)
+        changed = [r for r in results if r.changes and names[r.tool.name] == 1]
+        if changed:
+            # Show off a tool the transform rescues outright, where the diff is most telling.
+            example = min(
+                changed,
+                key=lambda r: (r.status != "INCOMPATIBLE", r.fix_status == "unfixable"),
+            )
+            hint.append(", or ")
+            hint.append(f"`{_command('schema-compat', 'diff', example.tool.name, *rerun.diff)}`",
+                        "bold")
+            hint.append(" to see one")
         lines.append(hint)
     unfixable = [r.tool.name for r in results if r.fix_status == "unfixable"]
     if unfixable:

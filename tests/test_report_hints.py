@@ -1,0 +1,85 @@
+"""The check report's closing hints are commands that work as printed: each is run here,
+from where the check ran, exactly as the report prints it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MIXED = REPO_ROOT / "examples" / "mixed.json"
+FS_SERVER = REPO_ROOT / "examples" / "fs_server.py"
+SERVER_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(FS_SERVER))}"
+
+
+def _run(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "2000"}  # each hint on one line
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run(args, input=stdin, capture_output=True, text=True, cwd=cwd, env=env,
+                          check=False, timeout=120)
+
+
+def _hints(check_out: str) -> tuple[list[str], list[str]]:
+    """The `transform` and `diff` command lines of the hint, split as a shell would."""
+    line = next(ln for ln in check_out.splitlines() if ln.startswith("run `"))
+    transform = re.match(r"run `([^`]+)`", line)
+    diff = re.search(r", or `([^`]+)` to see one", line)
+    assert transform and diff, line
+    return shlex.split(transform.group(1)), shlex.split(diff.group(1))
+
+
+def _schema_compat(words: list[str]) -> list[str]:
+    assert words[0] == "schema-compat", words
+    return [sys.executable, "-m", "schema_compat", *words[1:]]
+
+
+def _assert_hints_work(check: list[str], cwd: Path, stdin: str = "") -> list[str]:
+    proc = _run([sys.executable, "-m", "schema_compat", "check", *check], cwd, stdin)
+    assert proc.returncode == 1, proc.stderr  # incompatible tools: the hint is printed
+    transform, diff = _hints(proc.stdout)
+    done = _run(_schema_compat(transform), cwd, stdin)
+    assert done.returncode == 0, (transform, done.stderr)
+    assert json.loads(done.stdout)  # the transformed tools
+    shown = _run(_schema_compat(diff), cwd, stdin)
+    assert shown.returncode == 0, (diff, shown.stderr)
+    assert diff[2] in shown.stdout  # the diff of the tool the hint names
+    return transform
+
+
+def test_hint_carries_sources_and_provider(tmp_path: Path) -> None:
+    shutil.copy(MIXED, tmp_path / "my tools.json")  # a name a shell must have quoted
+    transform = _assert_hints_work(["my tools.json", "-p", "openai-strict", "--ignore", "NAM"],
+                                   tmp_path)
+    assert transform[:3] == ["schema-compat", "transform", "my tools.json"]
+    assert transform[3:] == ["-p", "openai-strict", "--ignore", "NAM"]
+
+
+def test_hint_from_stdin_says_what_to_add(tmp_path: Path) -> None:
+    proc = _run([sys.executable, "-m", "schema_compat", "check", "-"], tmp_path,
+                MIXED.read_text(encoding="utf-8"))
+    assert "`schema-compat transform -` (with the same input on stdin) to apply" in proc.stdout
+    _assert_hints_work(["-"], tmp_path, MIXED.read_text(encoding="utf-8"))
+
+
+def test_hint_after_check_server(tmp_path: Path) -> None:
+    transform = _assert_hints_work(["--server", SERVER_CMD], tmp_path)
+    assert transform[2:] == ["--server", SERVER_CMD]
+
+
+@pytest.mark.parametrize("config", [".mcp.json", ".vscode/mcp.json"])
+def test_hint_after_a_config_check_found_by_itself(tmp_path: Path, config: str) -> None:
+    path = tmp_path / config
+    path.parent.mkdir(parents=True, exist_ok=True)
+    server = {"command": sys.executable, "args": [str(FS_SERVER)]}
+    key = "servers" if config.startswith(".vscode") else "mcpServers"
+    path.write_text(json.dumps({key: {"fs": server}}), encoding="utf-8")
+    transform = _assert_hints_work([], tmp_path)
+    assert transform[2:] == ["--config", config]
