@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from ..profiles.base import Profile
 
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
+# Said where a node that accepted no value (an empty union) loses what made it so: the
+# model is told, and TYP002, typing the node next, does not tell it the opposite.
+NO_VALUE_HINT = "The server's schema accepts no value here."
 _SYNONYMS = {
     "str": "string", "text": "string", "int": "integer", "long": "integer",
     "float": "number", "double": "number", "bool": "boolean", "dict": "object",
@@ -154,11 +157,23 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
                                 "; values of other types were accepted too"),
                                 accepts="equal" if same else "narrower", told="kept"),))
     out["type"] = "string"
+    if _says_no_value(node):
+        # an empty union, removed: the description says no value is accepted, which
+        # "any JSON value" would contradict
+        return Fixed(out, (Edit(("type",), "lossy",
+                                "a node whose schema accepted no value (as its description "
+                                "says) became `type: string`", accepts="changed",
+                                told="described"),))
     out = with_hint(out, _ANY_HINT)
     return Fixed(out, (Edit(("type",), "lossy",
                             "a node accepting any value became `type: string`; non-string "
                             "values must be sent as JSON text", accepts="changed",
                             told="described"),))
+
+
+def _says_no_value(node: dict[str, Any]) -> bool:
+    text = node.get("description")
+    return isinstance(text, str) and NO_VALUE_HINT in text
 
 
 # --- TYP003 unknown type names ---------------------------------------------------------
@@ -433,7 +448,8 @@ RULES: list[Rule] = [
                   "all_of fields",
             fix="Add the type the other keywords imply (object for `properties`, array for "
                 "`items`, the type of `enum` values). A node that accepts any value becomes "
-                "`type: string` with a description asking for JSON text (lossy).",
+                "`type: string` with a description asking for JSON text (lossy), unless its "
+                "description says the server accepts no value (an empty union removed).",
             before={"properties": {"tags": {"items": {"type": "string"}}}},
             after={"type": "object", "properties": {"tags": {"type": "array",
                                                              "items": {"type": "string"}}}},

@@ -23,6 +23,7 @@ from ..schema.union_merge import (
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, with_hint
 from .shape import is_null_schema, single_type
+from .types import NO_VALUE_HINT
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -176,7 +177,12 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
     for key in UNION_KEYS:
         if node.get(key) == []:
-            return Fixed({k: v for k, v in node.items() if k != key}, (Edit(
+            out = {k: v for k, v in node.items() if k != key}
+            if "type" not in out and not ctx.is_root:
+                # TYP002 types it next, and would tell the model it takes any JSON value
+                # (the root becomes the arguments object instead)
+                out = with_hint(out, NO_VALUE_HINT)
+            return Fixed(out, (Edit(
                 (key,), "lossy", f"removed an empty `{key}`, which accepted no value"),))
         rest = _real_union(node, key)
         if rest is None:
