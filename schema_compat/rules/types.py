@@ -55,7 +55,42 @@ def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     return ()
 
 
-def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
+def fix_type_array(node: Any, ctx: NodeContext) -> Fixed | None:
+    fixed, splits = _type_list_fix(node, ctx.profile)
+    if splits and ctx.parent == "allOf" and "UNI004" in ctx.active:
+        # An `allOf` branch: UNI004 merges the branches next, intersecting their type
+        # lists exactly (what the merged node still lists, this rule then splits). Split
+        # here, each list would become a union, collapsed to one type before the merge saw
+        # the others, and the merge would hold the first branch's pick against the rest.
+        return None
+    return fixed
+
+
+def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
+    """TYP001's fix of the `allOf` branches' type lists that `fix_type_array` leaves to
+    the merge: UNI004's lossless part, for where only lossless changes are made and the
+    merge is not one of them (the branches then stay, each type list split as anywhere
+    else)."""
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    if not isinstance(branches, list) or "TYP001" not in ctx.active:
+        return None  # (type lists are the provider's own where TYP001 is not in force)
+    out_branches = list(branches)
+    edits: list[Edit] = []
+    for i, branch in enumerate(branches):
+        if isinstance(branch, dict) and isinstance(branch.get("type"), list):
+            fixed, splits = _type_list_fix(branch, ctx.profile)
+            if splits:
+                out_branches[i] = fixed.node
+                edits.extend(Edit(("allOf", i, *e.rel), e.safety, e.description, "TYP001")
+                             for e in fixed.edits)
+    if not edits:
+        return None
+    return Fixed({**node, "allOf": out_branches}, tuple(edits))
+
+
+def _type_list_fix(node: dict[str, Any], profile: Profile) -> tuple[Fixed, bool]:
+    """The node with its type list made one type (`nullable` for null), or one `anyOf`
+    branch per type; and whether it was split so."""
     types = list(dict.fromkeys(t for t in node["type"] if isinstance(t, str)))
     nullable = "null" in types
     rest = [t for t in types if t != "null"]
@@ -68,7 +103,7 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
         # the types refuse null, so the enum's null was never accepted; left in the enum,
         # once the type moves into `anyOf` branches VAL003 would read it as `nullable`
         out["enum"] = [v for v in enum if v is not None]
-    if nullable and ctx.profile.nullable_keyword:
+    if nullable and profile.nullable_keyword:
         out["nullable"] = True
     elif nullable:
         rest.append("null")
@@ -91,7 +126,8 @@ def fix_type_array(node: Any, ctx: NodeContext) -> Fixed:
         what = "one `anyOf` branch per type"
     if refused:
         what += " (null left out: the `enum` refuses it)"
-    return Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),))
+    return (Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),)),
+            len(rest) > 1)
 
 
 # --- TYP002 missing type ---------------------------------------------------------------
@@ -424,7 +460,9 @@ RULES: list[Rule] = [
                   "field is not repeating, cannot start list.",
             fix="`[T, null]` becomes `type: T` with `nullable: true`; several non-null types "
                 "become one `anyOf` branch each (keywords moved to the branch they belong "
-                "to), which the union rules then handle.",
+                "to), which the union rules then handle. In an `allOf` branch such a list is "
+                "left to the `allOf` merge (UNI004), which intersects the branches' lists "
+                "exactly; with lossless-only, where that merge is lossy, it is split.",
             before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
             after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
             sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553"),

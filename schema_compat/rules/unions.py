@@ -23,7 +23,7 @@ from ..schema.union_merge import (
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import summarize, with_hint
 from .shape import is_null_schema, single_type
-from .types import NO_VALUE_HINT
+from .types import NO_VALUE_HINT, split_all_of_type_lists
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -424,6 +424,7 @@ RULES: list[Rule] = [
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
         detect=detect_all_of_unsupported, fix=fix_all_of_unsupported,
+        lossless_fix=split_all_of_type_lists,  # the type lists TYP001 leaves to the merge
         docs=RuleDocs(
             what="`allOf`, used for inheritance and for `$ref` with siblings in older "
                  "drafts.",
