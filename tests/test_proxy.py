@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
+from inprocess import cli_in_process
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
@@ -85,7 +86,8 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
     assert {r.tool.name: list(r.findings) for r in report.results} == {
         "read_files": [], "propose_and_review": []}
     # the same schemas `transform --server` writes
-    snapshot = cli("transform", "--quiet", "--provider", provider, "--server", cmd(EXAMPLE))
+    snapshot = cli_in_process("transform", "--quiet", "--provider", provider, "--server",
+                              cmd(EXAMPLE))
     assert [t["inputSchema"] for t in json.loads(snapshot.stdout)["tools"]] == \
         [t["inputSchema"] for t in listed]
 
