@@ -117,13 +117,13 @@ def test_github_annotations(run_cli: RunCli) -> None:
 
 
 def test_github_escapes_user_data() -> None:
-    """A newline in a tool name must not end the command, nor a comma or colon in the title
-    start a new property."""
+    """A newline in a tool name must not end the command (it is shown as `\\n`, as in every
+    report for people), nor a comma or colon in the title start a new property."""
     tool = ToolDef("evil\nname%,x", {"type": "object", "properties": {"a": {"const": 1}}})
     report = Report("gemini", tuple(run([tool], "gemini")))
     out = render_github([report, Report("vertex", tuple(run([tool], "vertex")))])
     annotations = [ln for ln in out.splitlines() if ln.startswith("::")]
-    assert annotations and all("evil%0Aname%25,x" in a for a in annotations)
+    assert annotations and all("evil\\nname%25,x" in a for a in annotations)
     assert all("(gemini)" in a or "(vertex)" in a for a in annotations)
     info = [a for a in annotations if a.startswith("::notice ")]
     assert info  # NAM003 (no description) is an info finding: a notice

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
-from .styled import Styled
+from .styled import Styled, printable
 from .text import located_text, print_line, print_rows
 
 __all__ = ["pretty_lines", "render_diff", "render_diff_text"]
@@ -262,9 +262,9 @@ def render_diff(result: ToolResult, console: Console) -> None:
     col = max(4, (width - cell_len(bar)) // 2)
 
     head = Styled("diff ", "bold")
-    head.append(tool.name, "bold")
+    head.append(printable(tool.name), "bold")
     if tool.source:
-        head.append(f"  {tool.source}", "dim")
+        head.append(f"  {printable(tool.source)}", "dim")
     head.append(f"  for {result.profile}: {_summary(result.changes)}")
     print_line(console, head)
 
@@ -277,7 +277,7 @@ def render_diff(result: ToolResult, console: Console) -> None:
                     Styled(c.code, "bold"),
                     Styled(c.safety, SAFETY_STYLE[c.safety]),
                 ],
-                Styled(c.description),
+                Styled(printable(c.description)),
             )
             for c in result.changes
             if c.scope == "tool"
@@ -300,10 +300,10 @@ def render_diff(result: ToolResult, console: Console) -> None:
 
     renamed = result.transformed_name != tool.name
     titles = (
-        Text("original" + (f" ({tool.name})" if renamed else ""), "bold"),
+        Text("original" + (f" ({printable(tool.name)})" if renamed else ""), "bold"),
         Text(
             f"transformed for {result.profile}"
-            + (f" ({result.transformed_name})" if renamed else ""),
+            + (f" ({printable(result.transformed_name)})" if renamed else ""),
             "bold",
         ),
     )

@@ -13,13 +13,15 @@ from collections.abc import Sequence
 from ..model import Finding, Report, ToolResult
 from ..paths import jsonpath
 from .sarif import _artifact_uri, _tool_line
+from .styled import printable
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _escape_data(text: str) -> str:
-    # The runner's own escaping rules for a command's message.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # The runner's own escaping rules for a command's message; a control character within
+    # the text (a tool name's) is shown as an escape first, so it cannot end the command.
+    return printable(text).replace("%", "%25")
 
 
 def _escape_property(text: str) -> str:

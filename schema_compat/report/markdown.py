@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ..model import SEVERITIES, Report, ToolResult
 from ..paths import jsonpath
 from .matrix import CELLS, matrix_to_dict, short_sources
+from .styled import printable
 
 _CELL = {"compatible": "✅ compatible", "fixable": "🔧 fixable",
          "fixable-lossy": "⚠️ lossy fix", "incompatible": "❌ incompatible"}
@@ -24,8 +25,8 @@ MAX_CHARS = 60_000
 
 
 def _cell(text: str) -> str:
-    """Table-cell safe: no pipes, no newlines, no HTML."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    """Table-cell safe: no pipes, no control characters (shown as escapes), no HTML."""
+    return html.escape(printable(text), quote=False).replace("|", "\\|")
 
 
 def _code(text: str) -> str:
@@ -47,11 +48,11 @@ def _summary_rows(report: Report) -> list[str]:
 def _tool_section(provider: str, result: ToolResult, several: bool,
                   sources: dict[str, str] | None = None) -> list[str]:
     label = f"{result.status.lower()}, fix: {result.fix_status}"
-    head = f"<b>{html.escape(result.tool.name)}</b>"
+    head = f"<b>{_cell(result.tool.name)}</b>"
     if sources:
-        head += f" ({html.escape(sources[result.tool.source])})"
+        head += f" ({_cell(sources[result.tool.source])})"
     if several:
-        head += f" · {html.escape(provider)}"
+        head += f" · {_cell(provider)}"
     lines = ["<details>", f"<summary>{head} — {label}, "
              f"{len(result.findings)} finding{'s' if len(result.findings) != 1 else ''}"
              "</summary>", "", "| severity | rule | where | message | fix |",

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..model import ToolResult
+from .styled import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -62,8 +63,9 @@ def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Cons
     providers = data["providers"]
     short = short_sources([row["source"] for row in data["rows"]])
     with_source = len(set(short.values())) > 1
-    tool_width = max([len("total lossy"), *(cell_len(row["tool"]) for row in data["rows"])])
-    source_width = max([len("source"), *(cell_len(v) for v in short.values())])
+    tool_width = max([len("total lossy"),
+                      *(cell_len(printable(row["tool"])) for row in data["rows"])])
+    source_width = max([len("source"), *(cell_len(printable(v)) for v in short.values())])
     labels = {p: p for p in providers}
     lead = tool_width + (source_width + _GAP if with_source else 0) + _GAP
     if lead + _cells_width(labels) > console.width:
@@ -143,10 +145,11 @@ def _matrix_table(data: dict[str, Any], labels: dict[str, str],
     for row in data["rows"]:
         if sources is not None and grouped and row["source"] != heading:
             heading = row["source"]
-            table.add_row(Text(sources[heading], style="dim italic"),
+            table.add_row(Text(printable(sources[heading]), style="dim italic"),
                           *([""] * len(providers)))
-        name = Text(("  " if grouped else "") + row["tool"])
-        lead = [name] + ([Text(sources[row["source"]])] if sources and column else [])
+        name = Text(("  " if grouped else "") + printable(row["tool"]))
+        where = [Text(printable(sources[row["source"]]))] if sources and column else []
+        lead = [name, *where]
         table.add_row(*lead, *(Text(SYMBOLS[row["cells"][p]][0],
                                     style=SYMBOLS[row["cells"][p]][1])
                                for p in providers))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import RequestInfo
-from .styled import Styled
+from .styled import Styled, printable
 
 _SHOWN = 5  # tools named per limit over, in the text report
 
@@ -41,21 +41,21 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
             line.append(lim.text(), "bold red" if lim.over else "green")
         if r.clashes:
             line.append(f"; {len(r.clashes)} name{'s' if len(r.clashes) != 1 else ''} held "
-                        f"by more than one tool: {', '.join(r.clashes[:_SHOWN])}"
+                        f"by more than one tool: {', '.join(map(printable, r.clashes[:_SHOWN]))}"
                         + (", …" if len(r.clashes) > _SHOWN else ""))
         lines.append(line)
         for lim in r.limits:
             if lim.over and lim.over_by:
-                shown = ", ".join(lim.over_by[:_SHOWN])
+                shown = ", ".join(map(printable, lim.over_by[:_SHOWN]))
                 more = len(lim.over_by) - _SHOWN
-                lines.append(Styled(f"  {lim.label} over the limit ({lim.source}) from: "
-                                    f"{shown}" + (f" and {more} more" if more > 0 else ""),
+                lines.append(Styled(f"  {lim.label} over the limit ({printable(lim.source)}) "
+                                    f"from: {shown}" + (f" and {more} more" if more > 0 else ""),
                                     "red"))
         renamed = [d for d in r.decisions if d.kind == "renamed"]
         if renamed:
             lines.append(Styled(f"  {len(renamed)} name{'s' if len(renamed) != 1 else ''} "
                                 "the provider refuses or shares: "
-                                + ", ".join(d.tool for d in renamed[:_SHOWN])
+                                + ", ".join(printable(d.tool) for d in renamed[:_SHOWN])
                                 + (f" and {len(renamed) - _SHOWN} more"
                                    if len(renamed) > _SHOWN else ""), "yellow"))
         non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")

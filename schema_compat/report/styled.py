@@ -24,10 +24,22 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["PlainOutput", "Styled", "plain_output", "wrap_offsets"]
+__all__ = ["PlainOutput", "Styled", "plain_output", "printable", "wrap_offsets"]
 
 # The variables that make rich style output that is not a terminal: then rich decides.
 _FORCING = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+def printable(text: str) -> str:
+    """Control and other non-printable characters (a newline or an escape in a tool name)
+    shown as Python escapes (`\\n`, `\\x1b`): text a file or a server gave can then neither
+    start a line of its own nor send the terminal an escape sequence. Every report for
+    people (terminal, markdown, GitHub annotations) prints server-given text through it; the
+    JSON and SARIF reports keep the raw text, JSON-escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 class Styled:

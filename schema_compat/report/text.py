@@ -28,7 +28,7 @@ from ..model import (
 from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
 from .requests import request_lines
-from .styled import PlainOutput, Styled, plain_output
+from .styled import PlainOutput, Styled, plain_output, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -216,15 +216,6 @@ def _safety_tag(finding: Finding) -> Styled:
     return Styled(f"[{finding.fix_safety}{effect}]", SAFETY_STYLE[finding.fix_safety])
 
 
-def printable(text: str) -> str:
-    """Control characters (a newline in a property name) shown as escapes, so that a finding
-    stays on its line; the JSON report keeps the raw key, which jsonpath-ng needs."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
-
-
 def located_text(scope: str, path: Path, message: str, *, extra: Styled | None = None) -> Styled:
     """`$.json.path  message`: the one way every report line names a location."""
     body = Styled()
@@ -253,17 +244,17 @@ def _finding_rows(findings: Iterable[Finding], *, verbose: bool
 def _tool_header(result: ToolResult) -> Styled:
     tool = result.tool
     header = Styled()
-    header.append(tool.name, "bold")
+    header.append(printable(tool.name), "bold")
     if tool.source:
         header.append("  ")
-        header.append(tool.source, "dim")
+        header.append(printable(tool.source), "dim")
     header.append("  ")
     header.append(result.status, STATUS_STYLE[result.status])
     header.append("  ")
     header.append_text(_fix_label(result))
     if result.transformed_name != tool.name:
         header.append("  ")
-        header.append(f"(renamed to {result.transformed_name})", "dim")
+        header.append(f"(renamed to {printable(result.transformed_name)})", "dim")
     return header
 
 
@@ -271,7 +262,7 @@ def _names_line(prefix: str, names: list[str], style: str) -> Styled:
     text = Styled(prefix, style)
     if names:
         text.append(": ")
-        text.append(", ".join(names))
+        text.append(", ".join(printable(n) for n in names))
     return text
 
 
@@ -328,7 +319,7 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
             print_line(console, Styled(f"{count} could not be read:", "bold red"))
             print_rows(
                 console,
-                [([Styled("error", SEVERITY_STYLE["error"])], Styled(e.one_line()))
+                [([Styled("error", SEVERITY_STYLE["error"])], Styled(printable(e.one_line())))
                  for e in report.errors],
             )
         else:
@@ -351,8 +342,8 @@ def _server_line(server: ServerInfo) -> str:
     0.6.3`: which protocol each live server spoke."""
     how = "server/discover, stateless" if server.era == "stateless" else "initialize handshake"
     who = " ".join(p for p in (server.name, server.version) if p)
-    return (f"listed live: {server.source} ({server.transport}), MCP {server.protocol_version} "
-            f"({how})" + (f", {who}" if who else ""))
+    return printable(f"listed live: {server.source} ({server.transport}), MCP "
+                     f"{server.protocol_version} ({how})" + (f", {who}" if who else ""))
 
 
 def _findings_part(findings: list[Finding]) -> str:
@@ -413,9 +404,11 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
             hint.append(" (")
             hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
             hint.append(")")
-        # `diff` refuses a name two sources share: the example is a name one tool has
+        # `diff` refuses a name two sources share: the example is a name one tool has (and
+        # one a shell can be given as printed)
         names = Counter(r.tool.name for r in results)
-        changed = [r for r in results if r.changes and names[r.tool.name] == 1]
+        changed = [r for r in results
+                   if r.changes and names[r.tool.name] == 1 and r.tool.name.isprintable()]
         if changed:
             # Show off a tool the transform rescues outright, where the diff is most telling.
             example = min(
@@ -472,7 +465,7 @@ def render_transform_summary(report: Report, console: Output) -> None:
     lossy_rows = [
         (
             [Styled(_lossy_label(c), SAFETY_STYLE["lossy"]),
-             Styled(r.tool.name), Styled(c.code, "bold")],
+             Styled(printable(r.tool.name)), Styled(c.code, "bold")],
             located_text(c.scope, c.path, c.description),
         )
         for r in results
@@ -504,7 +497,7 @@ def render_transform_summary(report: Report, console: Output) -> None:
             console,
             [
                 (
-                    [Styled(r.tool.name), Styled(f.code, "bold")],
+                    [Styled(printable(r.tool.name)), Styled(f.code, "bold")],
                     located_text(f.scope, f.path, f.message),
                 )
                 for r in unfixable
