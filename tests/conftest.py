@@ -36,24 +36,25 @@ def corpus_dir() -> Path:
     return REPO_ROOT / "tests" / "data" / "corpus"
 
 
+def run_cli_process(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+    """Run `python -m schema_compat ARGS...` in the repo root; `input` goes to stdin."""
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "schema_compat", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env=env,
+        check=False,
+    )
+
+
 @pytest.fixture
 def run_cli() -> RunCli:
-    """Run `python -m schema_compat ARGS...` in the repo root; `input` goes to stdin."""
-
-    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
-        env.pop("FORCE_COLOR", None)
-        return subprocess.run(
-            [sys.executable, "-m", "schema_compat", *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            cwd=REPO_ROOT,
-            env=env,
-            check=False,
-        )
-
-    return run
+    """`run_cli_process`, as a fixture (a test module may run it in-process instead)."""
+    return run_cli_process
 
 
 # --- no process outlives the run ------------------------------------------------------------

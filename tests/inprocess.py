@@ -33,16 +33,18 @@ def run_main(main: Callable[[], None], args: list[str] | tuple[str, ...],
     return code, out.getvalue(), err.getvalue()
 
 
-def cli_in_process(*args: str, cwd: Path | str = REPO_ROOT) -> subprocess.CompletedProcess[str]:
-    """`schema-compat ARGS` run in-process in `cwd`, as `launch.cli` runs it in a process
-    (200 columns, no colour): for tests that assert what the command says and writes, not
-    how a process of its own behaves (its own stderr file descriptor, signals, its
-    environment, a terminal). Saves the interpreter's start-up and the MCP SDK's import
+def cli_in_process(*args: str, cwd: Path | str = REPO_ROOT, input: str = "",
+                   columns: int = 200) -> subprocess.CompletedProcess[str]:
+    """`schema-compat ARGS` run in-process in `cwd` with `input` on stdin, as `launch.cli`
+    runs it in a process (200 columns, no colour): for tests that assert what the command
+    says and writes, not how a process of its own behaves (its own stderr file descriptor,
+    signals, its environment, a terminal). Saves the interpreter's start-up and the MCP SDK's import
     (most of a second of CPU) for each command; the servers it lists still run as
     processes of their own."""
     from schema_compat.entry import main
 
     with contextlib.chdir(cwd), mock.patch.dict(os.environ):
         os.environ.pop("FORCE_COLOR", None)
-        code, out, err = run_main(main, list(args), env={"COLUMNS": "200"})
+        code, out, err = run_main(main, list(args), input.encode(),
+                                  env={"COLUMNS": str(columns)})
     return subprocess.CompletedProcess(["schema-compat", *args], code, out, err)

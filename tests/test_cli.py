@@ -1,4 +1,9 @@
-"""The CLI contract of DESIGN.md: exit codes, one-line errors, JSON report, transform shape."""
+"""The CLI contract of DESIGN.md: exit codes, one-line errors, JSON report, transform shape.
+
+The commands run in-process (`run_cli` below), which spares each the interpreter's start-up;
+what only a process of its own shows (its output stream's encoding, a narrow terminal's
+width from the environment) is run in one (`run_cli_process`, `_run_narrow`).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli_process
+from inprocess import cli_in_process
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -44,6 +51,17 @@ GEMINI_DOC = {
 
 # One tool without parameters: gemini flags it with the OBJ007 warning only (plus NAM003 info).
 WARNING_ONLY_TOOL = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
+
+
+@pytest.fixture
+def run_cli() -> RunCli:
+    """The CLI in-process in the repo root, 120 columns, as conftest's `run_cli` runs it in
+    a process; `input` goes to stdin."""
+
+    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+        return cli_in_process(*args, input=input, columns=120)
+
+    return run
 
 
 def _write(path: Path, data: Any) -> Path:
@@ -404,20 +422,20 @@ def test_transform_writes_a_multi_tool_document_as_json_dumps_would(
 
 
 def test_transform_escapes_a_document_that_keeps_a_lone_surrogate(
-        run_cli: RunCli, tmp_path: Path) -> None:
+        tmp_path: Path) -> None:
     """UTF-8 cannot hold a lone surrogate: such a document is written with \\u escapes."""
     src = tmp_path / "in.json"
     src.write_text('{"tools": [{"name": "a", "description": "\\ud800 x", "inputSchema": '
                    '{"type": "object", "properties": {"p": {"type": ["string", "null"]}}}}, '
                    '{"name": "b", "inputSchema": {"type": "object"}}]}', encoding="utf-8")
-    proc = run_cli("transform", str(src))
+    proc = run_cli_process("transform", str(src))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.isascii() and "\\ud800 x" in proc.stdout
     assert proc.stdout == _dumped(proc.stdout, ensure_ascii=True)
     assert json.loads(proc.stdout)["tools"][0]["inputSchema"]["properties"]["p"]["nullable"]
 
 
-def test_reports_carry_a_lone_surrogate_as_an_escape(run_cli: RunCli, tmp_path: Path) -> None:
+def test_reports_carry_a_lone_surrogate_as_an_escape(tmp_path: Path) -> None:
     """JSON reports and text output of a schema holding a lone surrogate are written (as the
     JSON escape, the same string), not stopped by the UTF-8 stream."""
     src = tmp_path / "in.json"
@@ -425,14 +443,14 @@ def test_reports_carry_a_lone_surrogate_as_an_escape(run_cli: RunCli, tmp_path: 
                    '{"type": "object", "properties": {"p": {"type": ["string", "null"], '
                    '"description": "\\udc00 y"}}}}]}', encoding="utf-8")
     for args in (("check", "--json"), ("diff", "--json", "a"), ("transform", "--json")):
-        proc = run_cli(*args, str(src), "-o", str(tmp_path / "out.json")) \
-            if args[0] == "transform" else run_cli(*args, str(src))
+        proc = run_cli_process(*args, str(src), "-o", str(tmp_path / "out.json")) \
+            if args[0] == "transform" else run_cli_process(*args, str(src))
         assert proc.returncode in (0, 1), (args, proc.stderr)
         assert "internal error" not in proc.stderr
         assert "\\udc00 y" in proc.stdout
         report = json.loads(proc.stdout)
         assert "\udc00 y" in json.dumps(report, ensure_ascii=False)
-    text = run_cli("diff", "a", str(src))
+    text = run_cli_process("diff", "a", str(src))
     assert text.returncode == 0, text.stderr
     assert "\\udc00 y" in text.stdout
 
