@@ -4,21 +4,19 @@ and exits 0 when there are none."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FS_PATH = REPO_ROOT / "examples" / "fs_read_files.json"
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "schema_compat", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)
+    """`schema-compat ARGS` in `cwd`, 120 columns, in-process (no interpreter start-up)."""
+    return cli_in_process(*args, cwd=cwd, columns=120)
 
 
 @pytest.fixture

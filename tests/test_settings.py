@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inprocess import cli_in_process
 
 from schema_compat.settings import (
     FileSettings,
@@ -25,9 +26,8 @@ FS_PATH = REPO_ROOT / "examples" / "fs_read_files.json"
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "schema_compat", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)
+    """`schema-compat ARGS` in `cwd`, 120 columns, in-process (no interpreter start-up)."""
+    return cli_in_process(*args, cwd=cwd, columns=120)
 
 
 def _codes(proc: subprocess.CompletedProcess[str]) -> dict[str, list[str]]:
