@@ -53,8 +53,21 @@ def run_cli_process(*args: str, input: str = "") -> subprocess.CompletedProcess[
 
 @pytest.fixture
 def run_cli() -> RunCli:
-    """`run_cli_process`, as a fixture (a test module may run it in-process instead)."""
+    """`run_cli_process`, as a fixture."""
     return run_cli_process
+
+
+@pytest.fixture
+def cli_here() -> RunCli:
+    """`run_cli`'s command in-process (tests/inprocess.py), without the interpreter's
+    start-up: for tests of what the command says and writes rather than of how a process of
+    its own behaves (its output stream's encoding, its environment, signals)."""
+    from inprocess import cli_in_process
+
+    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+        return cli_in_process(*args, input=input, columns=120)
+
+    return run
 
 
 # --- no process outlives the run ------------------------------------------------------------

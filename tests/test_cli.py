@@ -1,6 +1,6 @@
 """The CLI contract of DESIGN.md: exit codes, one-line errors, JSON report, transform shape.
 
-The commands run in-process (`run_cli` below), which spares each the interpreter's start-up;
+The commands run in-process (conftest's `cli_here`), which spares each the interpreter's start-up;
 what only a process of its own shows (its output stream's encoding, a narrow terminal's
 width from the environment) is run in one (`run_cli_process`, `_run_narrow`).
 """
@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from conftest import run_cli_process
-from inprocess import cli_in_process
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -51,17 +50,6 @@ GEMINI_DOC = {
 
 # One tool without parameters: gemini flags it with the OBJ007 warning only (plus NAM003 info).
 WARNING_ONLY_TOOL = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
-
-
-@pytest.fixture
-def run_cli() -> RunCli:
-    """The CLI in-process in the repo root, 120 columns, as conftest's `run_cli` runs it in
-    a process; `input` goes to stdin."""
-
-    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
-        return cli_in_process(*args, input=input, columns=120)
-
-    return run
 
 
 def _write(path: Path, data: Any) -> Path:
@@ -96,8 +84,8 @@ def _codes(report: dict[str, Any]) -> list[str]:
 
 # --- check -----------------------------------------------------------------------------------
 
-def test_check_text_names_codes_and_paths(run_cli: RunCli) -> None:
-    proc = run_cli("check", FS)
+def test_check_text_names_codes_and_paths(cli_here: RunCli) -> None:
+    proc = cli_here("check", FS)
     assert proc.returncode == 1
     assert proc.stderr == ""
     assert "REF001" in proc.stdout
@@ -107,8 +95,8 @@ def test_check_text_names_codes_and_paths(run_cli: RunCli) -> None:
     assert "\x1b" not in proc.stdout
 
 
-def test_check_json_report(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--json", FS)
+def test_check_json_report(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--json", FS)
     assert proc.returncode == 1
     report = _json(proc)
     assert report["version"] == 1
@@ -131,70 +119,70 @@ def test_check_json_report(run_cli: RunCli) -> None:
     assert ref["fix"]["safety"] == "lossless"
 
 
-def test_check_format_json_equals_json_flag(run_cli: RunCli) -> None:
-    a, b = _json(run_cli("check", "--json", FS)), _json(run_cli("check", "--format", "json", FS))
+def test_check_format_json_equals_json_flag(cli_here: RunCli) -> None:
+    a, b = _json(cli_here("check", "--json", FS)), _json(cli_here("check", "--format", "json", FS))
     a.pop("generated_at"), b.pop("generated_at")
     assert a == b
 
 
-def test_check_select_prefix(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--json", "--select", "UNI", FS)
+def test_check_select_prefix(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--json", "--select", "UNI", FS)
     assert proc.returncode == 1
     codes = _codes(_json(proc))
     assert codes and all(c.startswith("UNI") for c in codes)
     assert codes.count("UNI001") == 6
 
 
-def test_check_select_text_has_only_selected_codes(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--select", "UNI", FS)
+def test_check_select_text_has_only_selected_codes(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--select", "UNI", FS)
     assert proc.returncode == 1
     assert "UNI001" in proc.stdout
     assert "REF001" not in proc.stdout and "REF002" not in proc.stdout
 
 
 @pytest.mark.parametrize("args", [("--ignore", "REF,UNI"), ("--ignore", "REF", "--ignore", "UNI")])
-def test_check_ignore_clears_findings(run_cli: RunCli, args: tuple[str, ...]) -> None:
-    proc = run_cli("check", *args, FS)
+def test_check_ignore_clears_findings(cli_here: RunCli, args: tuple[str, ...]) -> None:
+    proc = cli_here("check", *args, FS)
     assert proc.returncode == 0, proc.stdout
     assert "REF001" not in proc.stdout and "UNI001" not in proc.stdout
 
 
-def test_check_unknown_rule_in_select(run_cli: RunCli) -> None:
-    _assert_usage_error(run_cli("check", "--select", "FOO", FS), "FOO")
+def test_check_unknown_rule_in_select(cli_here: RunCli) -> None:
+    _assert_usage_error(cli_here("check", "--select", "FOO", FS), "FOO")
 
 
-def test_fail_on_warning(run_cli: RunCli, tmp_path: Path) -> None:
+def test_fail_on_warning(cli_here: RunCli, tmp_path: Path) -> None:
     src = str(_write(tmp_path / "warn.json", WARNING_ONLY_TOOL))
-    default = run_cli("check", src)
+    default = cli_here("check", src)
     assert default.returncode == 0, default.stdout
     assert "OBJ007" in default.stdout
-    strict = run_cli("check", "--fail-on", "warning", src)
+    strict = cli_here("check", "--fail-on", "warning", src)
     assert strict.returncode == 1
-    report = _json(run_cli("check", "--json", src))
+    report = _json(cli_here("check", "--json", src))
     severities = {i["code"]: i["severity"] for t in report["tools"] for i in t["issues"]}
     assert severities.get("OBJ007") == "warning"
     assert "error" not in severities.values()
 
 
-def test_tool_filter_glob(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--json", "--tool", "read_*", FS)
+def test_tool_filter_glob(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--json", "--tool", "read_*", FS)
     assert proc.returncode == 1
     report = _json(proc)
     assert [t["name"] for t in report["tools"]] == ["read_files"]
     assert report["summary"]["total_tools"] == 1
 
 
-def test_tool_filter_no_match(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--tool", "nomatch", FS)
+def test_tool_filter_no_match(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--tool", "nomatch", FS)
     _assert_usage_error(proc, "nomatch", "read_files", "propose_and_review")
     assert proc.stdout == ""
 
 
 # --- transform -------------------------------------------------------------------------------
 
-def test_transform_writes_same_shape_that_checks_clean(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_writes_same_shape_that_checks_clean(cli_here: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    proc = run_cli("transform", FS, "-o", str(out))
+    proc = cli_here("transform", FS, "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
     original = json.loads(FS_PATH.read_text(encoding="utf-8"))
@@ -207,69 +195,69 @@ def test_transform_writes_same_shape_that_checks_clean(run_cli: RunCli, tmp_path
         [t["outputSchema"] for t in original["tools"]]
     text = out.read_text(encoding="utf-8")
     assert "$ref" not in text and "$defs" not in text and "anyOf" not in text
-    recheck = run_cli("check", "--json", str(out))
+    recheck = cli_here("check", "--json", str(out))
     assert recheck.returncode == 0, recheck.stdout
     assert _json(recheck)["summary"]["findings"] == 0
 
 
-def test_transform_is_idempotent(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_is_idempotent(cli_here: RunCli, tmp_path: Path) -> None:
     once, twice = tmp_path / "once.json", tmp_path / "twice.json"
-    assert run_cli("transform", MIXED, "-o", str(once)).returncode == 0
-    assert run_cli("transform", str(once), "-o", str(twice)).returncode == 0
+    assert cli_here("transform", MIXED, "-o", str(once)).returncode == 0
+    assert cli_here("transform", str(once), "-o", str(twice)).returncode == 0
     assert once.read_bytes() == twice.read_bytes()
-    report = _json(run_cli("transform", "--json", str(once)))
+    report = _json(cli_here("transform", "--json", str(once)))
     assert [c for t in report["tools"] for c in t["transforms_applied"]] == []
 
 
-def test_transform_stdout_is_the_document(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_stdout_is_the_document(cli_here: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    proc = run_cli("transform", FS)
+    proc = cli_here("transform", FS)
     assert proc.returncode == 0
     document = _json(proc)
     assert list(document) == ["tools"]
-    assert run_cli("transform", FS, "-o", str(out)).returncode == 0
+    assert cli_here("transform", FS, "-o", str(out)).returncode == 0
     assert document == json.loads(out.read_text(encoding="utf-8"))
 
 
-def test_transform_refuses_to_overwrite_its_input(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_refuses_to_overwrite_its_input(cli_here: RunCli, tmp_path: Path) -> None:
     src = tmp_path / "in.json"
     shutil.copyfile(FS_PATH, src)
     before = src.read_bytes()
     (tmp_path / "sub").mkdir()
     # the same file spelled another way is still the input
     for target in (str(src), str(tmp_path / "sub" / ".." / "in.json")):
-        proc = run_cli("transform", str(src), "-o", target)
+        proc = cli_here("transform", str(src), "-o", target)
         _assert_usage_error(proc, "--force")
         assert src.read_bytes() == before
     leftovers = [p.name for p in tmp_path.iterdir() if p.name not in {"in.json", "sub"}]
     assert leftovers == []
 
 
-def test_transform_force_overwrites_input(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_force_overwrites_input(cli_here: RunCli, tmp_path: Path) -> None:
     src = tmp_path / "in.json"
     shutil.copyfile(FS_PATH, src)
-    expected = run_cli("transform", FS).stdout
-    proc = run_cli("transform", str(src), "-o", str(src), "--force")
+    expected = cli_here("transform", FS).stdout
+    proc = cli_here("transform", str(src), "-o", str(src), "--force")
     assert proc.returncode == 0, proc.stderr
     assert src.read_text(encoding="utf-8") == expected
 
 
 def test_transform_refuses_to_overwrite_a_file_read_from_a_directory(
-        run_cli: RunCli, tmp_path: Path) -> None:
+        cli_here: RunCli, tmp_path: Path) -> None:
     """`transform DIR -o DIR/tools.json` would overwrite one of its inputs: needs --force."""
     directory = tmp_path / "snap"
     directory.mkdir()
     src = directory / "tools.json"
     shutil.copyfile(FS_PATH, src)
     before = src.read_bytes()
-    proc = run_cli("transform", str(directory), "-o", str(src))
+    proc = cli_here("transform", str(directory), "-o", str(src))
     assert src.read_bytes() == before
     _assert_usage_error(proc, "--force")
 
 
-def test_transform_keeps_gemini_shape(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_keeps_gemini_shape(cli_here: RunCli, tmp_path: Path) -> None:
     src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
-    proc = run_cli("transform", src)
+    proc = cli_here("transform", src)
     assert proc.returncode == 0, proc.stderr
     document = _json(proc)
     assert list(document) == ["functionDeclarations"]
@@ -285,9 +273,9 @@ def test_transform_keeps_gemini_shape(run_cli: RunCli, tmp_path: Path) -> None:
 
 
 def test_transform_gemini_json_writes_parameters_json_schema(
-        run_cli: RunCli, tmp_path: Path) -> None:
+        cli_here: RunCli, tmp_path: Path) -> None:
     src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
-    proc = run_cli("transform", "--provider", "gemini-json", src)
+    proc = cli_here("transform", "--provider", "gemini-json", src)
     assert proc.returncode == 0, proc.stderr
     document = _json(proc)
     assert list(document) == ["functionDeclarations"]
@@ -298,7 +286,7 @@ def test_transform_gemini_json_writes_parameters_json_schema(
     assert set(schema["properties"]) == {"limit", "ids"}
 
 
-def test_transformed_gemini_declarations_check_clean(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transformed_gemini_declarations_check_clean(cli_here: RunCli, tmp_path: Path) -> None:
     """DESIGN: the transformed schema has no findings left for its profile.
 
     transform writes `ping` back without `parameters` (valid for Gemini, and what OBJ007
@@ -306,16 +294,16 @@ def test_transformed_gemini_declarations_check_clean(run_cli: RunCli, tmp_path: 
     """
     src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
     out = tmp_path / "out.json"
-    assert run_cli("transform", src, "-o", str(out)).returncode == 0
-    proc = run_cli("check", "--json", str(out))
+    assert cli_here("transform", src, "-o", str(out)).returncode == 0
+    proc = cli_here("check", "--json", str(out))
     assert _codes(_json(proc)) == []
     assert proc.returncode == 0
 
 
-def test_transform_tool_filter_keeps_gemini_shape(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_tool_filter_keeps_gemini_shape(cli_here: RunCli, tmp_path: Path) -> None:
     """--tool transforms the matching tools; the others are written back as they were."""
     src = str(_write(tmp_path / "gemini.json", GEMINI_DOC))
-    proc = run_cli("transform", "--tool", "read_rows", src)
+    proc = cli_here("transform", "--tool", "read_rows", src)
     assert proc.returncode == 0, proc.stderr
     document = _json(proc)
     assert list(document) == ["functionDeclarations"]
@@ -324,8 +312,8 @@ def test_transform_tool_filter_keeps_gemini_shape(run_cli: RunCli, tmp_path: Pat
     assert document["functionDeclarations"][1] == GEMINI_DOC["functionDeclarations"][1]
 
 
-def test_transform_tool_filter_keeps_tool_fields(run_cli: RunCli) -> None:
-    proc = run_cli("transform", "--tool", "read_files", FS)
+def test_transform_tool_filter_keeps_tool_fields(cli_here: RunCli) -> None:
+    proc = cli_here("transform", "--tool", "read_files", FS)
     assert proc.returncode == 0, proc.stderr
     document = _json(proc)
     original = json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"][0]
@@ -335,8 +323,8 @@ def test_transform_tool_filter_keeps_tool_fields(run_cli: RunCli) -> None:
     assert tool["outputSchema"] == original["outputSchema"]
 
 
-def test_transform_several_sources_keep_tool_fields(run_cli: RunCli) -> None:
-    proc = run_cli("transform", FS, MIXED)
+def test_transform_several_sources_keep_tool_fields(cli_here: RunCli) -> None:
+    proc = cli_here("transform", FS, MIXED)
     assert proc.returncode == 0, proc.stderr
     tools = {t["name"]: t for t in _json(proc)["tools"]}
     assert len(tools) == 12
@@ -344,9 +332,9 @@ def test_transform_several_sources_keep_tool_fields(run_cli: RunCli) -> None:
     assert tools["delete_branch"]["annotations"] == {"destructiveHint": True}
 
 
-def test_transform_lists_lossy_changes(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_lists_lossy_changes(cli_here: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    proc = run_cli("transform", MIXED, "-o", str(out))
+    proc = cli_here("transform", MIXED, "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     lossy = [line for line in _stderr_lines(proc) if "lossy" in line]
     assert any("update_ticket" in line and "UNI003" in line for line in lossy), proc.stderr
@@ -360,15 +348,15 @@ def test_transform_lists_lossy_changes(run_cli: RunCli, tmp_path: Path) -> None:
         field["inputSchema"]["properties"])
     assert field["inputSchema"]["properties"]["template"]["default"] == {
         "$ref": "#/components/schemas/Address"}
-    assert run_cli("check", str(out)).returncode == 0
+    assert cli_here("check", str(out)).returncode == 0
 
 
-def test_transform_lossless_only(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_lossless_only(cli_here: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    proc = run_cli("transform", "--lossless-only", MIXED, "-o", str(out))
+    proc = cli_here("transform", "--lossless-only", MIXED, "-o", str(out))
     assert proc.returncode == 1
     assert "lossy" not in proc.stderr.lower()
-    report = _json(run_cli("transform", "--lossless-only", "--json", MIXED))
+    report = _json(cli_here("transform", "--lossless-only", "--json", MIXED))
     safeties = {c["safety"] for t in report["tools"] for c in t["transforms_applied"]}
     assert safeties <= {"lossless", "hinted"} and "lossless" in safeties
     remaining = {t["name"]: [i["code"] for i in t["remaining_issues"]] for t in report["tools"]}
@@ -376,15 +364,15 @@ def test_transform_lossless_only(run_cli: RunCli, tmp_path: Path) -> None:
     assert "NAM001" in remaining["github/search issues"]
     written = json.loads(out.read_text(encoding="utf-8"))
     assert "github/search issues" in [t["name"] for t in written["tools"]]
-    assert run_cli("check", str(out)).returncode == 1
+    assert cli_here("check", str(out)).returncode == 1
 
 
-def test_transform_unreadable_input_leaves_output_alone(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_unreadable_input_leaves_output_alone(cli_here: RunCli, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not json {\n", encoding="utf-8")
     out = tmp_path / "out.json"
     out.write_text('{"keep": 1}\n', encoding="utf-8")
-    proc = run_cli("transform", str(bad), "-o", str(out))
+    proc = cli_here("transform", str(bad), "-o", str(out))
     assert out.read_text(encoding="utf-8") == '{"keep": 1}\n'
     _assert_usage_error(proc, str(bad))
 
@@ -399,7 +387,7 @@ def _dumped(text: str, ensure_ascii: bool = False) -> str:
 
 @pytest.mark.parametrize("shape", ["mcp", "jsonrpc", "gemini", "several sources"])
 def test_transform_writes_a_multi_tool_document_as_json_dumps_would(
-        run_cli: RunCli, tmp_path: Path, shape: str) -> None:
+        cli_here: RunCli, tmp_path: Path, shape: str) -> None:
     listing = json.loads(MIXED_PATH.read_text(encoding="utf-8"))
     inputs = {
         "mcp": [_write(tmp_path / "mcp.json", listing)],
@@ -411,12 +399,12 @@ def test_transform_writes_a_multi_tool_document_as_json_dumps_would(
         "several sources": [MIXED_PATH, FS_PATH],
     }[shape]
     out = tmp_path / "out.json"
-    proc = run_cli("transform", *map(str, inputs), "-o", str(out))
+    proc = cli_here("transform", *map(str, inputs), "-o", str(out))
     assert proc.returncode in (0, 1), proc.stderr
     written = out.read_text(encoding="utf-8")
     assert written == _dumped(written)
     assert written.count('"name": ') > 2
-    stdout = run_cli("transform", *map(str, inputs)).stdout
+    stdout = cli_here("transform", *map(str, inputs)).stdout
     assert stdout == written
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
@@ -455,43 +443,43 @@ def test_reports_carry_a_lone_surrogate_as_an_escape(tmp_path: Path) -> None:
     assert "\\udc00 y" in text.stdout
 
 
-def test_transform_summary_counts_every_change(run_cli: RunCli) -> None:
+def test_transform_summary_counts_every_change(cli_here: RunCli) -> None:
     """The summary keeps only the lossy changes in full: the counts must still be all."""
-    report = _json(run_cli("transform", "--json", MIXED))
+    report = _json(cli_here("transform", "--json", MIXED))
     changes = [c["safety"] for t in report["tools"] for c in t["transforms_applied"]]
     changed = sum(1 for t in report["tools"] if t["transforms_applied"])
-    summary = _stderr_lines(run_cli("transform", MIXED))[0]
+    summary = _stderr_lines(cli_here("transform", MIXED))[0]
     parts = ", ".join(f"{changes.count(s)} {s}" for s in ("lossless", "hinted", "lossy")
                       if changes.count(s))
     assert summary == (f"transform (gemini): {changed} of {len(report['tools'])} tools "
                        f"changed, {len(changes)} changes ({parts})")
 
 
-def test_check_text_report_counts_every_change(run_cli: RunCli) -> None:
+def test_check_text_report_counts_every_change(cli_here: RunCli) -> None:
     """check's text report keeps only lossy changes in full: its counts must still be all."""
-    report = _json(run_cli("transform", "--json", MIXED))
+    report = _json(cli_here("transform", "--json", MIXED))
     safeties = [c["safety"] for t in report["tools"] for c in t["transforms_applied"]]
-    text = " ".join(run_cli("check", MIXED).stdout.split())
+    text = " ".join(cli_here("check", MIXED).stdout.split())
     assert (f"to apply {len(safeties)} changes ({safeties.count('lossy')} lossy)") in text
-    markdown = run_cli("check", "--format", "markdown", MIXED).stdout
+    markdown = cli_here("check", "--format", "markdown", MIXED).stdout
     for tool in report["tools"]:
         assert f"fix: {tool['fix_status']}" in markdown
 
 
-def test_transform_output_keeps_usual_permissions(run_cli: RunCli, tmp_path: Path) -> None:
+def test_transform_output_keeps_usual_permissions(cli_here: RunCli, tmp_path: Path) -> None:
     """-o writes through a temporary file; the result has the mode a plain write gives (the
     umask's), and a file that existed keeps its own mode."""
     fresh = tmp_path / "fresh.json"
     umask = os.umask(0o022)
     try:
-        assert run_cli("transform", FS, "-o", str(fresh)).returncode == 0
+        assert cli_here("transform", FS, "-o", str(fresh)).returncode == 0
     finally:
         os.umask(umask)
     assert fresh.stat().st_mode & 0o777 == 0o644
     kept = tmp_path / "kept.json"
     kept.write_text("old\n", encoding="utf-8")
     kept.chmod(0o640)
-    assert run_cli("transform", FS, "-o", str(kept)).returncode == 0
+    assert cli_here("transform", FS, "-o", str(kept)).returncode == 0
     assert kept.stat().st_mode & 0o777 == 0o640
     assert json.loads(kept.read_text(encoding="utf-8"))["tools"]
 
@@ -537,14 +525,14 @@ def test_diff_fits_80_columns() -> None:
     assert "\x1b" not in proc.stdout + proc.stderr
 
 
-def test_diff_unknown_tool(run_cli: RunCli) -> None:
-    proc = run_cli("diff", "nope", FS)
+def test_diff_unknown_tool(cli_here: RunCli) -> None:
+    proc = cli_here("diff", "nope", FS)
     _assert_usage_error(proc, "'nope'", "read_files", "propose_and_review")
     assert proc.stdout == ""
 
 
-def test_diff_json_structural_diff(run_cli: RunCli) -> None:
-    proc = run_cli("diff", "--json", "read_files", FS)
+def test_diff_json_structural_diff(cli_here: RunCli) -> None:
+    proc = cli_here("diff", "--json", "read_files", FS)
     assert proc.returncode == 0, proc.stderr
     data = _json(proc)
     assert data["version"] == 1
@@ -564,8 +552,8 @@ def test_diff_json_structural_diff(run_cli: RunCli) -> None:
 
 # --- rules, rule, profiles -------------------------------------------------------------------
 
-def test_rules_lists_codes(run_cli: RunCli) -> None:
-    proc = run_cli("rules")
+def test_rules_lists_codes(cli_here: RunCli) -> None:
+    proc = cli_here("rules")
     assert proc.returncode == 0
     rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
     assert rows["REF001"][1] == "ref-unsupported"
@@ -574,26 +562,26 @@ def test_rules_lists_codes(run_cli: RunCli) -> None:
 
 
 @pytest.mark.parametrize("name", ["REF001", "ref-unsupported"])
-def test_rule_explains_one(run_cli: RunCli, name: str) -> None:
-    proc = run_cli("rule", name)
+def test_rule_explains_one(cli_here: RunCli, name: str) -> None:
+    proc = cli_here("rule", name)
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == "REF001 ref-unsupported"
     assert "lossless" in proc.stdout
     assert "$ref" in proc.stdout
 
 
-def test_rule_unknown_code(run_cli: RunCli) -> None:
-    proc = run_cli("rule", "NOPE999")
+def test_rule_unknown_code(cli_here: RunCli) -> None:
+    proc = cli_here("rule", "NOPE999")
     _assert_usage_error(proc, "NOPE999")
     assert proc.stdout == ""
 
 
-def test_rules_unknown_provider_says_which_exist(run_cli: RunCli) -> None:
-    _assert_usage_error(run_cli("rules", "--provider", "nope"), "'nope'", "gemini")
+def test_rules_unknown_provider_says_which_exist(cli_here: RunCli) -> None:
+    _assert_usage_error(cli_here("rules", "--provider", "nope"), "'nope'", "gemini")
 
 
-def test_profiles(run_cli: RunCli) -> None:
-    proc = run_cli("profiles")
+def test_profiles(cli_here: RunCli) -> None:
+    proc = cli_here("profiles")
     assert proc.returncode == 0
     names = [line.split()[0] for line in proc.stdout.splitlines()
              if line and not line[0].isspace()]
@@ -624,14 +612,14 @@ def _bad_files(tmp_path: Path) -> dict[str, Path]:
     ("deep", "nested"),
     ("number", "number"),
 ])
-def test_bad_file(run_cli: RunCli, tmp_path: Path, kind: str, needle: str) -> None:
+def test_bad_file(cli_here: RunCli, tmp_path: Path, kind: str, needle: str) -> None:
     path = _bad_files(tmp_path)[kind]
-    _assert_usage_error(run_cli("check", str(path)), str(path), needle)
+    _assert_usage_error(cli_here("check", str(path)), str(path), needle)
 
 
-def test_bad_file_json_mode_reports_error(run_cli: RunCli, tmp_path: Path) -> None:
+def test_bad_file_json_mode_reports_error(cli_here: RunCli, tmp_path: Path) -> None:
     path = _bad_files(tmp_path)["nan"]
-    proc = run_cli("check", "--json", str(path))
+    proc = cli_here("check", "--json", str(path))
     _assert_usage_error(proc, str(path))
     report = _json(proc)
     assert report["tools"] == []
@@ -639,44 +627,44 @@ def test_bad_file_json_mode_reports_error(run_cli: RunCli, tmp_path: Path) -> No
     assert report["errors"][0]["hint"]
 
 
-def test_missing_path(run_cli: RunCli, tmp_path: Path) -> None:
+def test_missing_path(cli_here: RunCli, tmp_path: Path) -> None:
     missing = str(tmp_path / "missing.json")
-    _assert_usage_error(run_cli("check", missing), missing)
+    _assert_usage_error(cli_here("check", missing), missing)
 
 
-def test_directory_with_good_and_bad_file(run_cli: RunCli, tmp_path: Path) -> None:
+def test_directory_with_good_and_bad_file(cli_here: RunCli, tmp_path: Path) -> None:
     shutil.copyfile(FS_PATH, tmp_path / "good.json")
     (tmp_path / "bad.json").write_text("not json {\n", encoding="utf-8")
-    proc = run_cli("check", str(tmp_path))
+    proc = cli_here("check", str(tmp_path))
     _assert_usage_error(proc, "bad.json")
     assert "good.json" not in proc.stderr
     assert "read_files" in proc.stdout and "REF001" in proc.stdout
-    report = _json(run_cli("check", "--json", str(tmp_path)))
+    report = _json(cli_here("check", "--json", str(tmp_path)))
     assert [t["name"] for t in report["tools"]] == ["read_files", "propose_and_review"]
     assert [Path(e["source"]).name for e in report["errors"]] == ["bad.json"]
 
 
-def test_stdin_garbage(run_cli: RunCli) -> None:
-    _assert_usage_error(run_cli("check", "-", input="garbage\n"), "<stdin>")
+def test_stdin_garbage(cli_here: RunCli) -> None:
+    _assert_usage_error(cli_here("check", "-", input="garbage\n"), "<stdin>")
 
 
-def test_unknown_provider(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--provider", "nope", FS)
+def test_unknown_provider(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--provider", "nope", FS)
     _assert_usage_error(proc, "'nope'", "gemini", "gemini-json")
     assert proc.stdout == ""
 
 
-def test_no_source(run_cli: RunCli) -> None:
-    proc = run_cli("check")
+def test_no_source(cli_here: RunCli) -> None:
+    proc = cli_here("check")
     _assert_usage_error(proc, "SOURCE")
     assert proc.stdout == ""
 
 
 # --- stdin, version --------------------------------------------------------------------------
 
-def test_check_json_from_stdin(run_cli: RunCli) -> None:
+def test_check_json_from_stdin(cli_here: RunCli) -> None:
     tools = json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"]
-    proc = run_cli("check", "--json", "-", input=json.dumps(tools))
+    proc = cli_here("check", "--json", "-", input=json.dumps(tools))
     assert proc.returncode == 1, proc.stderr
     report = _json(proc)
     assert report["summary"]["total_tools"] == 2
@@ -685,8 +673,8 @@ def test_check_json_from_stdin(run_cli: RunCli) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
-def test_version(run_cli: RunCli, flag: str) -> None:
-    proc = run_cli(flag)
+def test_version(cli_here: RunCli, flag: str) -> None:
+    proc = cli_here(flag)
     assert proc.returncode == 0
     assert proc.stdout == "schema-compat 0.1.0\n"
     assert proc.stderr == ""

@@ -11,15 +11,15 @@ from conftest import RunCli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import EXAMPLE, cli, cmd
+from launch import EXAMPLE, cmd
 
 LISTING = "examples/fs_read_files.json"
 CALL = {"files": '[{"path": "a.txt", "head": "2"}]', "large_file_passthrough": "true"}
 REPAIRED = {"files": [{"path": "a.txt", "head": 2}], "large_file_passthrough": True}
 
 
-def test_text_output_arguments_on_stdout_coercions_on_stderr(run_cli: RunCli) -> None:
-    proc = run_cli("repair", "--tool", "read_files", LISTING, "--args", json.dumps(CALL))
+def test_text_output_arguments_on_stdout_coercions_on_stderr(cli_here: RunCli) -> None:
+    proc = cli_here("repair", "--tool", "read_files", LISTING, "--args", json.dumps(CALL))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == REPAIRED
     assert proc.stderr.splitlines() == [
@@ -30,8 +30,8 @@ def test_text_output_arguments_on_stdout_coercions_on_stderr(run_cli: RunCli) ->
     ]
 
 
-def test_json_output(run_cli: RunCli) -> None:
-    proc = run_cli("repair", "-t", "read_files", LISTING, "--args", json.dumps(CALL), "--json")
+def test_json_output(cli_here: RunCli) -> None:
+    proc = cli_here("repair", "-t", "read_files", LISTING, "--args", json.dumps(CALL), "--json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert json.loads(proc.stdout) == {
@@ -49,18 +49,18 @@ def test_json_output(run_cli: RunCli) -> None:
     }
 
 
-def test_args_from_a_file_and_from_stdin(run_cli: RunCli, tmp_path: Path) -> None:
+def test_args_from_a_file_and_from_stdin(cli_here: RunCli, tmp_path: Path) -> None:
     call = tmp_path / "call.json"
     call.write_text(json.dumps(CALL))
-    from_file = run_cli("repair", "-t", "read_files", LISTING, "--args", f"@{call}")
+    from_file = cli_here("repair", "-t", "read_files", LISTING, "--args", f"@{call}")
     assert json.loads(from_file.stdout) == REPAIRED
-    from_stdin = run_cli("repair", "-t", "read_files", LISTING, "--args", "-",
+    from_stdin = cli_here("repair", "-t", "read_files", LISTING, "--args", "-",
                          input=json.dumps(CALL))
     assert json.loads(from_stdin.stdout) == REPAIRED
 
 
-def test_still_invalid_exits_1_and_says_where(run_cli: RunCli) -> None:
-    proc = run_cli("repair", "-t", "read_files", LISTING, "--json",
+def test_still_invalid_exits_1_and_says_where(cli_here: RunCli) -> None:
+    proc = cli_here("repair", "-t", "read_files", LISTING, "--json",
                    "--args", '{"files": "[{\\"head\\": \\"x\\"}]"}')
     assert proc.returncode == 1
     data = json.loads(proc.stdout)
@@ -71,19 +71,19 @@ def test_still_invalid_exits_1_and_says_where(run_cli: RunCli) -> None:
                               "schemas"]
 
 
-def test_renamed_tool_found_through_the_provider(run_cli: RunCli, tmp_path: Path) -> None:
+def test_renamed_tool_found_through_the_provider(cli_here: RunCli, tmp_path: Path) -> None:
     listing = tmp_path / "tools.json"
     listing.write_text(json.dumps({"tools": [{"name": "get weather", "inputSchema": {
         "type": "object", "properties": {"days": {"type": "integer"}}}}]}))
-    plain = run_cli("repair", "-t", "get_weather", str(listing), "--args", "{}")
+    plain = cli_here("repair", "-t", "get_weather", str(listing), "--args", "{}")
     assert plain.returncode == 2
-    proc = run_cli("repair", "-t", "get_weather", "-p", "gemini", str(listing),
+    proc = cli_here("repair", "-t", "get_weather", "-p", "gemini", str(listing),
                    "--args", '{"days": "3"}')
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"days": 3}
 
 
-def test_bad_input_is_one_line_and_exit_2(run_cli: RunCli, tmp_path: Path) -> None:
+def test_bad_input_is_one_line_and_exit_2(cli_here: RunCli, tmp_path: Path) -> None:
     cases = [
         (("--args", "{}"), "schema-compat: error: --tool NAME is required (name the tool "
                            "whose arguments these are)"),
@@ -100,15 +100,15 @@ def test_bad_input_is_one_line_and_exit_2(run_cli: RunCli, tmp_path: Path) -> No
          "(check the path)"),
     ]
     for extra, line in cases:
-        proc = run_cli("repair", LISTING, *extra)
+        proc = cli_here("repair", LISTING, *extra)
         assert proc.returncode == 2, extra
         assert proc.stderr.splitlines() == [line], extra
         assert proc.stdout == ""
 
 
-def test_from_a_live_server() -> None:
-    proc = cli("repair", "-t", "propose_and_review", "--server", cmd(EXAMPLE), "--json",
-               "--args", json.dumps({"path": "f", "edits": '[{"match_text": "a", '
+def test_from_a_live_server(cli_here: RunCli) -> None:
+    proc = cli_here("repair", "-t", "propose_and_review", "--server", cmd(EXAMPLE), "--json",
+                    "--args", json.dumps({"path": "f", "edits": '[{"match_text": "a", '
                                                            '"new_string": "b"}]',
                                      "expected_replacements": "2"}))
     assert proc.returncode == 0, proc.stderr

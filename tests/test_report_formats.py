@@ -31,21 +31,21 @@ def sarif_validator() -> jsonschema.Draft4Validator:
     return jsonschema.Draft4Validator(schema)
 
 
-def _fs_findings(run_cli: RunCli, provider: str = "gemini") -> list[dict[str, Any]]:
-    proc = run_cli("check", "--json", "-p", provider, FS)
+def _fs_findings(cli_here: RunCli, provider: str = "gemini") -> list[dict[str, Any]]:
+    proc = cli_here("check", "--json", "-p", provider, FS)
     data = json.loads(proc.stdout)
     return [dict(i, tool=t["name"]) for t in data["tools"] for i in t["issues"]]
 
 
 def test_sarif_validates_and_has_one_result_per_finding(
-        run_cli: RunCli, sarif_validator: jsonschema.Draft4Validator) -> None:
-    proc = run_cli("check", "--format", "sarif", FS)
+        cli_here: RunCli, sarif_validator: jsonschema.Draft4Validator) -> None:
+    proc = cli_here("check", "--format", "sarif", FS)
     assert proc.returncode == 1, proc.stderr
     log = json.loads(proc.stdout)
     assert list(sarif_validator.iter_errors(log)) == []
     assert log["version"] == "2.1.0"
     [run_] = log["runs"]
-    expected = _fs_findings(run_cli)
+    expected = _fs_findings(cli_here)
     results = run_["results"]
     assert len(results) == len(expected) == 10
     rules = run_["tool"]["driver"]["rules"]
@@ -73,13 +73,13 @@ def test_sarif_validates_and_has_one_result_per_finding(
 
 
 def test_sarif_for_several_providers_has_a_run_each(
-        run_cli: RunCli, sarif_validator: jsonschema.Draft4Validator) -> None:
-    proc = run_cli("check", "--format", "sarif", "-p", "gemini,openai-strict", FS)
+        cli_here: RunCli, sarif_validator: jsonschema.Draft4Validator) -> None:
+    proc = cli_here("check", "--format", "sarif", "-p", "gemini,openai-strict", FS)
     log = json.loads(proc.stdout)
     assert list(sarif_validator.iter_errors(log)) == []
     ids = [r["automationDetails"]["id"] for r in log["runs"]]
     assert ids == ["schema-compat/gemini/", "schema-compat/openai-strict/"]
-    assert len(log["runs"][1]["results"]) == len(_fs_findings(run_cli, "openai-strict"))
+    assert len(log["runs"][1]["results"]) == len(_fs_findings(cli_here, "openai-strict"))
     levels = {r["level"] for r in log["runs"][1]["results"]}
     assert "warning" in levels
 
@@ -102,11 +102,11 @@ def test_sarif_for_a_server_source_and_unreadable_input(
     assert "missing.json" in invocation["toolExecutionNotifications"][0]["message"]["text"]
 
 
-def test_github_annotations(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--format", "github", FS)
+def test_github_annotations(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--format", "github", FS)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
-    expected = _fs_findings(run_cli)
+    expected = _fs_findings(cli_here)
     annotations = [ln for ln in lines if ln.startswith("::")]
     assert len(annotations) == len(expected)
     first = annotations[0]
@@ -129,8 +129,8 @@ def test_github_escapes_user_data() -> None:
     assert info  # NAM003 (no description) is an info finding: a notice
 
 
-def test_markdown_single_provider(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--format", "markdown", FS)
+def test_markdown_single_provider(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--format", "markdown", FS)
     text = proc.stdout
     assert text.startswith("## schema-compat\n")
     assert "| `gemini` | 2 | 0 | 2 | 0 | 10 | 0 | 0 |" in text
@@ -139,11 +139,11 @@ def test_markdown_single_provider(run_cli: RunCli) -> None:
     assert "| error | `REF001` ref-unsupported | `$.properties.files.items['$ref']` |" in text
 
 
-def test_markdown_matrix_for_several_providers(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--format", "markdown", "-p", "all", FS)
+def test_markdown_matrix_for_several_providers(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--format", "markdown", "-p", "all", FS)
     text = proc.stdout
     assert "### Compatibility by provider" in text
-    matrix = json.loads(run_cli("check", "--json", "-p", "all", FS).stdout)["matrix"]
+    matrix = json.loads(cli_here("check", "--json", "-p", "all", FS).stdout)["matrix"]
     header = next(ln for ln in text.splitlines() if ln.startswith("| tool |"))
     assert header.count("`") == 2 * len(matrix["providers"])
     row = next(ln for ln in text.splitlines() if ln.startswith("| `read_files` |"))
@@ -164,15 +164,15 @@ def test_markdown_escapes_tables_and_html() -> None:
             assert len(line.replace("\\|", "").split("|")) == 7  # five cells
 
 
-def test_clean_input_says_so(run_cli: RunCli, tmp_path: Path) -> None:
+def test_clean_input_says_so(cli_here: RunCli, tmp_path: Path) -> None:
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps({"tools": [{"name": "ok", "description": "Fine.",
                                             "inputSchema": {"type": "object", "properties": {
                                                 "a": {"type": "string"}}}}]}))
-    proc = run_cli("check", "--format", "markdown", str(clean))
+    proc = cli_here("check", "--format", "markdown", str(clean))
     assert proc.returncode == 0
     assert "✅ every tool is accepted as published" in proc.stdout
-    proc = run_cli("check", "--format", "github", str(clean))
+    proc = cli_here("check", "--format", "github", str(clean))
     assert proc.returncode == 0
     assert not [ln for ln in proc.stdout.splitlines() if ln.startswith("::")]
 
@@ -212,8 +212,8 @@ def test_markdown_stays_within_a_comment_size() -> None:
     assert text.endswith("</sub>\n")
 
 
-def test_json_flag_and_another_format_is_a_usage_error(run_cli: RunCli) -> None:
-    proc = run_cli("check", "--json", "--format", "sarif", FS)
+def test_json_flag_and_another_format_is_a_usage_error(cli_here: RunCli) -> None:
+    proc = cli_here("check", "--json", "--format", "sarif", FS)
     assert proc.returncode == 2
     [line] = proc.stderr.splitlines()
     assert "--json and --format sarif ask for two formats" in line
