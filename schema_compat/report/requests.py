@@ -27,9 +27,10 @@ def requests_to_dict(requests: tuple[RequestInfo, ...]) -> list[dict[str, Any]]:
     } for r in requests]
 
 
-def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
-    """`request (3 sources): tools 137/128 (over by 9: a/x, ...), strict tools 20/20`."""
-    lines: list[Styled] = []
+def request_lines(requests: tuple[RequestInfo, ...]) -> list[tuple[str, Styled]]:
+    """`request (3 sources): tools 137/128 (over by 9: a/x, ...), strict tools 20/20`, and
+    the lines under it; each line as the indent its wrapped lines keep, and its text."""
+    lines: list[tuple[str, Styled]] = []
     for r in requests:
         if not r.limits and not r.clashes and not r.decisions:
             continue
@@ -43,26 +44,27 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[Styled]:
             line.append(f"; {len(r.clashes)} name{'s' if len(r.clashes) != 1 else ''} held "
                         f"by more than one tool: {', '.join(map(printable, r.clashes[:_SHOWN]))}"
                         + (", …" if len(r.clashes) > _SHOWN else ""))
-        lines.append(line)
+        lines.append(("", line))
         for lim in r.limits:
             if lim.over and lim.over_by:
                 shown = ", ".join(map(printable, lim.over_by[:_SHOWN]))
                 more = len(lim.over_by) - _SHOWN
-                lines.append(Styled(f"  {lim.label} over the limit ({printable(lim.source)}) "
-                                    f"from: {shown}" + (f" and {more} more" if more > 0 else ""),
-                                    "red"))
+                lines.append(("  ", Styled(
+                    f"{lim.label} over the limit ({printable(lim.source)}) from: {shown}"
+                    + (f" and {more} more" if more > 0 else ""), "red")))
         renamed = [d for d in r.decisions if d.kind == "renamed"]
         if renamed:
-            lines.append(Styled(f"  {len(renamed)} name{'s' if len(renamed) != 1 else ''} "
-                                "the provider refuses or shares: "
-                                + ", ".join(printable(d.tool) for d in renamed[:_SHOWN])
-                                + (f" and {len(renamed) - _SHOWN} more"
-                                   if len(renamed) > _SHOWN else ""), "yellow"))
+            lines.append(("  ", Styled(
+                f"{len(renamed)} name{'s' if len(renamed) != 1 else ''} the provider refuses "
+                "or shares: " + ", ".join(printable(d.tool) for d in renamed[:_SHOWN])
+                + (f" and {len(renamed) - _SHOWN} more" if len(renamed) > _SHOWN else ""),
+                "yellow")))
         non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")
         strict = [d.tool for d in r.decisions if d.kind == "strict"]
         if strict or non_strict:
-            lines.append(Styled(f"  {len(strict)} sent strict, {non_strict} without `strict` "
-                                "(--json gives each decision with its reason)", "dim"))
+            lines.append(("  ", Styled(f"{len(strict)} sent strict, {non_strict} without "
+                                       "`strict` (--json gives each decision with its reason)",
+                                       "dim")))
         if strict:
-            lines.append(Styled(f"  strict: {', '.join(strict)}", "dim"))
+            lines.append(("  ", Styled(f"strict: {', '.join(map(printable, strict))}", "dim")))
     return lines

@@ -136,22 +136,55 @@ def _print_hanging(console: Console, lead: Text, body: Text) -> None:
     console.print(Text("\n").join(out), no_wrap=True, crop=False, highlight=False)
 
 
+# A body narrower than this reads a word or two a line: the body then goes under its cells.
+_MIN_BODY = 30
+
+
 def print_rows(console: Output, rows: list[tuple[list[Styled], Styled]], *,
                indent: int = 2) -> None:
     """Rows of short fixed cells (severity, code, tool) followed by a wrapping body, the
     fixed cells aligned across rows like a table."""
-    if not rows:
-        return
-    widths = [0] * max(len(cells) for cells, _ in rows)
+    _print_aligned(console, rows, _cell_widths(rows), indent)
+
+
+def print_groups(console: Output, groups: list[tuple[Styled, list[tuple[list[Styled], Styled]]]],
+                 *, indent: int = 2) -> None:
+    """Rows under headings (a tool's changes under its name): each heading on a line of its
+    own, however long, and the rows below it aligned across every group, so a long name
+    takes no width from the bodies."""
+    widths = _cell_widths([row for _, rows in groups for row in rows])
+    for heading, rows in groups:
+        print_hanging(console, Styled(" " * indent), heading)
+        _print_aligned(console, rows, widths, indent + 2)
+
+
+def _cell_widths(rows: list[tuple[list[Styled], Styled]]) -> list[int]:
+    widths = [0] * max((len(cells) for cells, _ in rows), default=0)
     for cells, _ in rows:
         for k, cell in enumerate(cells):
             widths[k] = max(widths[k], cell.cell_len)
+    return widths
+
+
+def _print_aligned(console: Output, rows: list[tuple[list[Styled], Styled]], widths: list[int],
+                   indent: int) -> None:
+    """Each row's cells padded to `widths`, its body wrapped beside them; where that would
+    leave the body fewer than _MIN_BODY cells, the body wraps under the cells instead, so
+    that no word and no JSONPath is cut for want of room."""
+    below = console.width - (indent + sum(w + 1 for w in widths)) < _MIN_BODY
     for cells, body in rows:
         lead = Styled(" " * indent)
         for k, cell in enumerate(cells):
             lead.append_text(cell)
-            lead.append(" " * (widths[k] - cell.cell_len + 1))
-        print_hanging(console, lead, body)
+            if below:
+                lead.append(" " if k < len(cells) - 1 else "")
+            else:
+                lead.append(" " * (widths[k] - cell.cell_len + 1))
+        if below:
+            print_line(console, lead)
+            print_hanging(console, Styled(" " * (indent + 2)), body)
+        else:
+            print_hanging(console, lead, body)
 
 
 def print_line(console: Output, text: Styled) -> None:
@@ -333,8 +366,8 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
     for line in _summary_lines(report, verbose=verbose, original=original, baseline=baseline,
                                rerun=rerun or _fallback_rerun(report.provider)):
         print_line(console, line)
-    for line in request_lines(report.requests):  # each request-level limit with its use
-        print_line(console, line)
+    for lead, line in request_lines(report.requests):  # each request-level limit with its use
+        print_hanging(console, Styled(lead), line)
 
 
 def _server_line(server: ServerInfo) -> str:
@@ -459,30 +492,34 @@ def render_transform_summary(report: Report, console: Output) -> None:
                 first = False
         head.append(")")
     print_line(console, head)
-    for line in request_lines(report.requests):  # each request-level limit with its use
-        print_line(console, line)
+    for lead, line in request_lines(report.requests):  # each request-level limit with its use
+        print_hanging(console, Styled(lead), line)
 
-    lossy_rows = [
-        (
-            [Styled(_lossy_label(c), SAFETY_STYLE["lossy"]),
-             Styled(printable(r.tool.name)), Styled(c.code, "bold")],
-            located_text(c.scope, c.path, c.description),
-        )
-        for r in results
-        for c in r.changes
-        if c.safety == "lossy"
-    ]
-    if lossy_rows:
+    lossy = [(r, [c for c in r.changes if c.safety == "lossy"]) for r in results]
+    lossy = [(r, changes) for r, changes in lossy if changes]
+    if lossy:
         print_line(
             console, Styled("lossy changes (the arguments accepted narrower or changed, or "
                             "what the model is told lost):", SAFETY_STYLE["lossy"])
         )
-        print_rows(console, lossy_rows)
+        print_groups(console, [
+            (Styled(printable(r.tool.name), "bold"),
+             [([Styled(_lossy_label(c), SAFETY_STYLE["lossy"]), Styled(c.code, "bold")],
+               located_text(c.scope, c.path, c.description)) for c in changes])
+            for r, changes in lossy
+        ])
 
     renamed = [r for r in results if r.transformed_name != r.tool.name]
     if renamed:
-        names = [f"{r.tool.name} -> {r.transformed_name}" for r in renamed]
-        print_line(console, _names_line(f"renamed {_plural(len(renamed), 'tool')}", names, "bold"))
+        names = [f"{printable(r.tool.name)} -> {printable(r.transformed_name)}"
+                 for r in renamed]
+        line = _names_line(f"renamed {_plural(len(renamed), 'tool')}", names, "bold")
+        if line.cell_len <= console.width:
+            print_line(console, line)
+        else:  # one rename a line, where they would run on for lines
+            print_line(console, Styled(f"renamed {_plural(len(renamed), 'tool')}:", "bold"))
+            for name in names:
+                print_hanging(console, Styled("  "), Styled(name))
 
     unfixable = [r for r in results if r.fix_status == "unfixable"]
     if unfixable:
@@ -493,17 +530,11 @@ def render_transform_summary(report: Report, console: Output) -> None:
                 UNFIXABLE_STYLE,
             ),
         )
-        print_rows(
-            console,
-            [
-                (
-                    [Styled(printable(r.tool.name)), Styled(f.code, "bold")],
-                    located_text(f.scope, f.path, f.message),
-                )
-                for r in unfixable
-                for f in r.remaining
-                if f.severity == "error"
-            ],
-        )
+        print_groups(console, [
+            (Styled(printable(r.tool.name), "bold"),
+             [([Styled(f.code, "bold")], located_text(f.scope, f.path, f.message))
+              for f in r.remaining if f.severity == "error"])
+            for r in unfixable
+        ])
 
     # Unreadable sources are not repeated here: the CLI prints each as its one-line error.
