@@ -116,6 +116,13 @@ def test_github_annotations(cli_here: RunCli) -> None:
     assert lines[-1] == "schema-compat gemini: 2 tools, 2 incompatible, 10 findings"
 
 
+def test_github_summary_counts_in_words() -> None:
+    """One tool with one finding (OBJ007): singular nouns, as with any count of one."""
+    tool = ToolDef("t", {"type": "object", "properties": {}}, description="Ping.")
+    out = render_github(Report("gemini", tuple(run([tool], "gemini"))))
+    assert out.splitlines()[-1] == "schema-compat gemini: 1 tool, 0 incompatible, 1 finding"
+
+
 def test_github_escapes_user_data() -> None:
     """A newline in a tool name must not end the command (it is shown as `\\n`, as in every
     report for people), nor a comma or colon in the title start a new property."""

@@ -134,10 +134,13 @@ def test_tool_headers_say_status_and_what_transform_can_do() -> None:
 
 def test_compatible_tools_summarized_and_listed_only_when_verbose() -> None:
     out = _render(_report())
-    assert "3 tools compatible, no findings" in out
+    # three tools are listed above with their findings: these are three more
+    assert "\n3 more tools compatible, no findings\n" in out
     assert "ok_0" not in out
     verbose = _render(_report(), verbose=True)
-    assert "3 tools compatible, no findings: ok_0, ok_1, ok_2" in verbose
+    assert "3 more tools compatible, no findings: ok_0, ok_1, ok_2" in verbose
+    one = _render(Report("gemini", (_report().results[0], _result("ok"))))
+    assert "\n1 more tool compatible, no findings\n" in one
     assert "fix: inline the reference" in verbose  # verbose also shows the fix title
 
 
@@ -233,7 +236,7 @@ def test_empty_report() -> None:
 
 def test_all_compatible() -> None:
     out = _render(Report("gemini", (_result("a"), _result("b"))))
-    assert "2 tools compatible, no findings" in out
+    assert out.startswith("2 tools compatible, no findings\n")  # no tool listed: not "more"
     assert "2 tools: 2 compatible, 0 incompatible with gemini" in out
     assert "schema-compat transform" not in out
 

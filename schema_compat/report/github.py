@@ -28,6 +28,10 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool) -> str:
     tool = result.tool
     props: list[str] = []
@@ -58,6 +62,6 @@ def render_github(reports: Report | Sequence[Report]) -> str:
     for report in many:
         findings = sum(len(r.findings) for r in report.results)
         bad = sum(1 for r in report.results if r.status == "INCOMPATIBLE")
-        lines.append(f"schema-compat {report.provider}: {len(report.results)} tools, "
-                     f"{bad} incompatible, {findings} findings")
+        lines.append(f"schema-compat {report.provider}: {_plural(len(report.results), 'tool')}, "
+                     f"{bad} incompatible, {_plural(findings, 'finding')}")
     return "\n".join(lines) + "\n"

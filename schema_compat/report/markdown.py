@@ -115,9 +115,10 @@ def render_markdown(reports: Report | Sequence[Report]) -> str:
             section = _tool_section(provider, result, several, sources)
             cost = sum(len(ln) + 1 for ln in section)
             if size + cost > MAX_CHARS:
-                lines += [f"…and {len(flagged) - shown} more flagged tools, left out to keep "
-                          "this comment within GitHub's size limit (run `schema-compat "
-                          "check` for all).", ""]
+                left = len(flagged) - shown
+                lines += [f"…and {left} more flagged tool{'s' if left != 1 else ''}, left out "
+                          "to keep this comment within GitHub's size limit (run "
+                          "`schema-compat check` for all).", ""]
                 break
             lines += section
             size += cost

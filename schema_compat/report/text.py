@@ -92,7 +92,8 @@ def text_output(*, stderr: bool = False) -> Output:
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+    """`1 tool`, `2 tools`; `word` may start with a space (`3 more tools`)."""
+    return f"{n}{'' if word.startswith(' ') else ' '}{word if n == 1 else (plural or word + 's')}"
 
 
 def print_hanging(console: Output, lead: Styled, body: Styled) -> None:
@@ -332,12 +333,14 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
         print_rows(console, _finding_rows(result.findings, verbose=verbose))
         console.print()
 
+    # the tools not listed above: "3 more tools" after a listing, else "3 tools"
+    more = " more " if with_findings else ""
     if clean:
-        prefix = f"{_plural(len(clean), 'tool')} compatible, no findings"
+        prefix = f"{_plural(len(clean), more + 'tool')} compatible, no findings"
         names = [r.tool.name for r in clean] if verbose else []
         print_line(console, _names_line(prefix, names, "green"))
     if baselined:
-        prefix = f"{_plural(len(baselined), 'tool')} with findings in the baseline only"
+        prefix = f"{_plural(len(baselined), more + 'tool')} with findings in the baseline only"
         bad = sum(1 for r in baselined if r.status == "INCOMPATIBLE")
         if bad:
             prefix += f" ({bad} of them incompatible)" if len(baselined) > 1 else " (incompatible)"
