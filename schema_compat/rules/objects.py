@@ -282,14 +282,17 @@ def detect_strict_optional_property(node: Any, ctx: NodeContext) -> Iterable[Hit
         yield Hit("strict mode needs `required`, even when empty", (), "required",
                   "lossless")
     elif missing:
+        # the effect of the fix's edit (`make_nullable`): null accepted where it was not
+        # is said in the property's description
+        widened = any(isinstance(p, dict) and not _accepts_null(p)
+                      for p in (node["properties"][m] for m in missing))
         yield Hit("strict mode needs every property in `required`; missing "
                   + ", ".join(repr(m) for m in missing[:5])
                   + (" …" if len(missing) > 5 else ""),
                   # The finding points at `required` when there is one, else at the object:
                   # a path must reach a node of the original.
                   ("required",) if "required" in node else (), "required", "lossy",
-                  "changed" if any(not _accepts_null(node["properties"][m]) for m in missing)
-                  else "narrower")
+                  "changed" if widened else "narrower", "described" if widened else "kept")
 
 
 def fix_strict_optional_property(node: Any, ctx: NodeContext) -> Fixed | None:
