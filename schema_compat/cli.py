@@ -402,4 +402,74 @@ def _command_name(info: CommandInfo) -> str | None:
 
 def main() -> None:
     """Entry point for every command line typer parses (see entry.py for the others)."""
-    run_guarded(lambda: app_for(sys.argv[1:])())
+    run_guarded(lambda: _run(sys.argv[1:]))
+
+
+def _run(args: list[str]) -> None:
+    """Run the app on `args`; a usage error that click finds (an unknown option, a value an
+    option does not take, a missing argument) is the one line on stderr and exit 2 that every
+    other usage error is, where click would print the usage, a "Try" line and its own."""
+    try:
+        status = app_for(args)(args=args, standalone_mode=False)
+    except typer.Abort:  # input ended at a prompt (init): as click ends it
+        print("Aborted!", file=sys.stderr)
+        raise SystemExit(1) from None
+    except Exception as exc:
+        if not _is_usage_error(exc):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help, exit 2
+            cast(Any, exc).show()
+            raise SystemExit(2) from None
+        fail(*_usage_error(exc, args))
+    raise SystemExit(status if isinstance(status, int) else 0)
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """Whether `exc` is click's UsageError (typer's own copy of click from 0.26, click's
+    before: told by what it holds, not by which module defines it)."""
+    return getattr(exc, "exit_code", None) == 2 and hasattr(exc, "format_message") \
+        and hasattr(exc, "ctx")
+
+
+def _usage_error(exc: Exception, args: list[str]) -> tuple[str, str]:
+    """A usage error of click's as (message, hint): an option's bad value in the option
+    table's words (options.value_error), anything else in click's, on one line."""
+    context = getattr(exc, "ctx", None)
+    # click leaves out the context of an option's missing value: the command is the first word
+    command = getattr(context, "info_name", None) if context is not None else next(
+        iter(args), None)
+    command = command if command in table.COMMANDS else None
+    param = getattr(exc, "param", None)
+    name = getattr(param, "name", "")
+    option = next((o for o in table.options(command) if o.param == name), None) \
+        if command else None
+    if option is not None and not type(exc).__name__.startswith("Missing"):
+        text = _given_value(args, option)
+        if text is not None:
+            return table.value_error(option, text)
+    help_line = f"schema-compat {command} --help" if command else "schema-compat --help"
+    possibilities = getattr(exc, "possibilities", None)
+    if possibilities:
+        hint = "did you mean " + " or ".join(sorted(possibilities)) + "?"
+        return f"no such option: {getattr(exc, 'option_name', '')}", hint
+    message, _, more = " ".join(cast(Any, exc).format_message().split()).partition(". ")
+    message = message.rstrip(".")
+    hint = more[:1].lower() + more[1:] if more else f"`{help_line}` shows how to use it"
+    return message[:1].lower() + message[1:], hint
+
+
+def _given_value(args: list[str], option: table.Option) -> str | None:
+    """The value the command line gave `option` last (the one click reads), in any form click
+    takes: `--flag V`, `--flag=V`, `-f V`, `-fV`; None when it is not there."""
+    found: str | None = None
+    for at, arg in enumerate(args):
+        if arg == "--":
+            break
+        for flag in option.flags:
+            if arg == flag and at + 1 < len(args):
+                found = args[at + 1]
+            elif flag.startswith("--") and arg.startswith(flag + "="):
+                found = arg[len(flag) + 1:]
+            elif not flag.startswith("--") and arg.startswith(flag) and len(arg) > len(flag):
+                found = arg[len(flag):]
+    return found

@@ -319,6 +319,44 @@ def describe_setting(option: Option) -> str:
     return option.setting_value
 
 
+def expected(option: Option) -> str:
+    """What `option` takes, in words: the hint of a usage error about its value."""
+    if option.kind == "choice":
+        return "choose one of: " + ", ".join(option.choices)
+    if option.kind in ("float", "int"):
+        what = "a whole number" if option.kind == "int" else "a number"
+        low, high = (_number(b) for b in (option.minimum, option.maximum))
+        if low and high:
+            return f"give {what} from {low} to {high}"
+        if low:
+            return f"give {what} of at least {low}"
+        return f"give {what}"
+    return f"`schema-compat --help` says what {option.flags[0]} takes"
+
+
+def value_error(option: Option, text: str) -> tuple[str, str]:
+    """The one-line usage error (message, hint) for `text` given to `option`, which does not
+    take it: the same words whichever reader (typer or commands/argv.py) found it."""
+    flag = option.flags[0]
+    if option.kind == "choice":
+        return f"unknown {flag} {text!r}", expected(option)
+    if option.kind in ("float", "int"):
+        try:
+            (int if option.kind == "int" else float)(text)
+        except ValueError:
+            number = "a whole number" if option.kind == "int" else "a number"
+            return f"{flag} {text!r} is not {number}", expected(option)
+        return f"{flag} {text.strip()} is out of range", expected(option)
+    return f"{flag} does not take {text!r}", expected(option)
+
+
+def _number(bound: float | None) -> str:
+    """A bound as the user would write it: 0.1, 30, 65535."""
+    if bound is None:
+        return ""
+    return str(int(bound)) if float(bound).is_integer() else str(bound)
+
+
 def setting_default(option: Option) -> Any:
     """A setting's value when neither a flag nor the file sets it: a list is empty."""
     return [] if option.kind == "multi" else option.default

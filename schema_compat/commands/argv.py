@@ -8,7 +8,9 @@ here: an option written in full (`--provider gemini`, `--provider=gemini`, `-p g
 flag alone (`--json`, `-v`), positional arguments, every value one the option accepts.
 Anything else — `--help`, an unknown or misspelt option, a missing or invalid value, grouped
 short options, `--`, a value that starts with a dash, `diff` without its TOOL — gives None,
-and typer reads the command line as it always did, with its own messages. The flags of each
+and typer reads the command line as it always did; a usage error it finds is the one line
+every other usage error is (cli.py, with options.value_error's words for a value an option
+does not take). The flags of each
 command and how each value reads come from the option table (options.py), as typer's do;
 tests/test_argv.py compares what the two paths print for many command lines.
 """

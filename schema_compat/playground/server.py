@@ -195,9 +195,8 @@ def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
         server, url = make_server(port, Configs(directory, config), timeout=timeout,
                                   settings=settings)
     except OSError as exc:
-        print(f"schema-compat: error: cannot listen on {HOST}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
-        print("  hint: choose another --port, or 0 for a free one", file=sys.stderr)
+        print(f"schema-compat: error: cannot listen on {HOST}:{port}: {exc.strerror or exc} "
+              "(choose another --port, or 0 for a free one)", file=sys.stderr)
         return 2
     print(f"schema-compat playground: {url}", flush=True)
     print("  (this URL holds the page's secret: share it with no one; Ctrl-C stops)",
