@@ -123,6 +123,11 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
         return Fixed(out, (Edit(("enum",), "lossless", "`enum: [null]` → `type: null`",
                                 accepts="equal", told="kept"),))
     if case == "describe":
+        if ctx.parent == "oneOf" and "UNI002" in ctx.active:
+            # A branch of a `oneOf` the union rule merges: its values stay literals for the
+            # merge, which counts each listing (a value listed twice is refused) and unites
+            # them; the merged node's enum is then described once.
+            return None
         kinds = {value_type(v) for v in values}
         if "type" not in out:
             out["type"] = "number" if kinds == {"integer", "number"} else kinds.pop() \
@@ -373,7 +378,10 @@ RULES: list[Rule] = [
                   "STRING type",
             fix="Keep the type and move the allowed values into the description (hinted: the "
                 "model still sends numbers and booleans, the server still validates). An enum "
-                "mixing strings and other values becomes a string enum of JSON texts (lossy).",
+                "mixing strings and other values becomes a string enum of JSON texts (lossy). "
+                "In a branch of a `oneOf` that UNI002 merges, the values are left to the "
+                "merge, which counts a value listed twice as refused, and are described on "
+                "the merged node.",
             before={"type": "object", "properties": {"level": {"type": "integer",
                                                                "enum": [1, 2, 3]}}},
             after={"type": "object", "properties": {"level": {
