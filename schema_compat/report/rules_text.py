@@ -13,6 +13,8 @@ from rich.text import Text
 from ..profiles.base import Profile
 from ..rules.base import Rule
 from .rule_docs import effect_lines, location
+from .styled import Styled
+from .text import print_hanging, print_line
 
 _SEV = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -25,7 +27,7 @@ def render_rules_table(rules: Iterable[Rule], console: Console,
     table.add_column("severity", no_wrap=True)
     table.add_column("fix", no_wrap=True)
     table.add_column("what it flags", overflow="fold")
-    for rule in rules:
+    for rule in sorted(rules, key=lambda r: r.code):
         sev = profile.severity.get(rule.code, rule.severity) if profile else rule.severity
         fix = rule.safety or "none"
         table.add_row(rule.code, rule.name, Text(sev, style=_SEV[sev]), fix, rule.message)
@@ -38,40 +40,60 @@ def _example(value: Any) -> str:
 
 def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> None:
     used = [p.name for p in profiles if rule.code in p.rules]
-    console.print(Text(f"{rule.code} {rule.name}", style="bold"))
-    console.print(f"Severity: {rule.severity}    Fix: {rule.safety or 'none'}"
-                  + (f" ({rule.fix_title})" if rule.fix_title else ""))
+    print_line(console, Styled(f"{rule.code} {rule.name}", "bold"))
+    _field(console, f"Severity: {rule.severity}    Fix:", f"{rule.safety or 'none'}"
+           + (f" ({rule.fix_title})" if rule.fix_title else ""), indent=0)
     effects = effect_lines(rule)
     if effects:
-        console.print(Text(f"Effect: {effects[0]}"))
+        _field(console, "Effect:", effects[0], indent=0)
         for case in effects[1:]:
-            console.print(Text(f"  {case}"))
-        console.print(Text("  (accepts: equal / narrower / wider / changed, of the arguments "
-                           "the schema accepts; told: kept / described / lost, of what the "
-                           "model is told)", style="dim"))
-    console.print(f"Profiles: {', '.join(used) or 'none'}")
+            print_hanging(console, Styled("  - "), Styled(case))
+        print_hanging(console, Styled("    "), Styled(
+            "(accepts: equal / narrower / wider / changed, of the arguments the schema "
+            "accepts; told: kept / described / lost, of what the model is told)", "dim"))
+    _field(console, "Profiles:", ", ".join(used) or "none", indent=0)
     where = location(rule)
-    console.print(Text(f"Code: {where.module}    Cases: {where.cases}"), soft_wrap=True)
-    console.print()
-    console.print(Text("What it flags", style="bold"))
-    console.print(rule.docs.what)
-    console.print()
-    console.print(Text("What the provider says", style="bold"))
-    console.print(Text(rule.docs.error))
-    console.print()
-    console.print(Text("The fix", style="bold"))
-    console.print(rule.docs.fix)
+    _field(console, "Code:", f"{where.module}    Cases: {where.cases}", indent=0)
+    for title, text in (("What it flags", rule.docs.what),
+                        ("What the provider says", rule.docs.error),
+                        ("The fix", rule.docs.fix)):
+        console.print()
+        print_line(console, Styled(title, "bold"))
+        print_line(console, Styled(text.strip()))
     if rule.docs.before is not None:
         console.print()
-        console.print(Text("Example", style="bold"))
-        console.print(Text(_example(rule.docs.before)))
+        print_line(console, Styled("Example", "bold"))
+        _json_lines(console, rule.docs.before)
         if rule.docs.after is not None:
-            console.print(Text("becomes", style="italic"))
-            console.print(Text(_example(rule.docs.after)))
+            print_line(console, Styled("becomes", "italic"))
+            _json_lines(console, rule.docs.after)
     if rule.docs.sources:
         console.print()
-        console.print(Text("Sources: " + "; ".join(_plain_link(s) for s in rule.docs.sources),
-                           style="dim"))
+        _field(console, "Sources:", "; ".join(_plain_link(s) for s in rule.docs.sources),
+               indent=0, style="dim")
+
+
+def _json_lines(console: Console, value: Any) -> None:
+    """A JSON example, each line wrapped under its own indentation."""
+    for line in _example(value).splitlines():
+        body = line.lstrip(" ")
+        print_hanging(console, Styled(" " * (len(line) - len(body))), Styled(body))
+
+
+# Narrower than this beside its label, a field's text goes on the lines under the label.
+_MIN_TEXT = 30
+
+
+def _field(console: Console, label: str, text: str, *, indent: int = 2,
+           style: str = "") -> None:
+    """`label text`, the text wrapped under itself (never back at column 0), or under the
+    label, indented, when the label leaves it too little room."""
+    lead = " " * indent + label + " "
+    if console.size.width - len(lead) >= _MIN_TEXT:
+        print_hanging(console, Styled(lead, style), Styled(text, style))
+    else:
+        print_hanging(console, Styled(" " * indent), Styled(label, style))
+        print_hanging(console, Styled(" " * (indent + 2)), Styled(text, style))
 
 
 def _plain_link(source: str) -> str:
@@ -84,18 +106,18 @@ def _plain_link(source: str) -> str:
 
 def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
     for p in profiles:
-        console.print(Text(f"{p.name}", style="bold") + Text(f"  {p.title}"))
-        console.print(f"  target: {p.target}")
-        console.print(f"  tool names: {p.name_rule}")
+        print_hanging(console, Styled(f"{p.name}  ", "bold"), Styled(p.title))
+        _field(console, "target:", p.target)
+        _field(console, "tool names:", p.name_rule)
         if p.max_tools:
-            console.print(f"  at most {p.max_tools} tools per request")
+            _field(console, "at most", f"{p.max_tools} tools per request")
         if p.max_description:
-            console.print(f"  descriptions of at most {p.max_description} characters")
-        console.print(f"  rules ({len(p.rules)}): {' '.join(p.rules)}")
-        lowered = [c for c, sev in p.severity.items() if sev == "warning" and c in p.rules]
+            _field(console, "descriptions of at most", f"{p.max_description} characters")
+        _field(console, f"rules ({len(p.rules)}):", " ".join(sorted(p.rules)))
+        lowered = sorted(c for c, sev in p.severity.items() if sev == "warning" and c in p.rules)
         if lowered:
-            console.print(f"  warnings here (undocumented or unverified): {' '.join(lowered)}")
+            _field(console, "warnings here (undocumented or unverified):", " ".join(lowered))
         if p.notes:
-            console.print(f"  {p.notes}")
-        console.print(Text(f"  sources: {'; '.join(p.sources)}", style="dim"))
+            print_hanging(console, Styled("  "), Styled(p.notes))
+        _field(console, "sources:", "; ".join(p.sources), style="dim")
         console.print()
