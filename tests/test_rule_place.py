@@ -27,7 +27,7 @@ from schema_compat.profiles import PROFILES
 from schema_compat.rules.base import Fixed, NodeContext
 from schema_compat.rules.registry import RULES
 from schema_compat.schema.inliner import inline
-from schema_compat.schema.walker import _set, children, iter_nodes_keyed
+from schema_compat.schema.walker import children, iter_nodes_keyed, set_child
 
 PLANS = [make_plan(name) for name in sorted(PROFILES)]
 ELSEWHERE: list[tuple[Any, ...]] = [("properties", "x"), ("items", "anyOf", 2, "properties", "y"),
@@ -96,7 +96,7 @@ def _own_part(node: dict[str, Any]) -> dict[str, Any]:
     """The node with each subschema replaced by a marker of its kind."""
     out = json.loads(json.dumps(node))
     for rel, sub in children(node):
-        _set(out, rel, "object" if isinstance(sub, dict) else sub)
+        set_child(out, rel, "object" if isinstance(sub, dict) else sub)
     return out
 
 
@@ -141,7 +141,7 @@ def _own_rules_reading_below(schema: Any, seed: int) -> list[tuple[str, str, Any
         for _ in range(3):
             other = json.loads(json.dumps(node))
             for rel, _ in kids:
-                _set(other, rel, json.loads(json.dumps(pick.choice(OTHER_SUBSCHEMAS))))
+                set_child(other, rel, json.loads(json.dumps(pick.choice(OTHER_SUBSCHEMAS))))
             others.append(other)
         for plan in PLANS:
             ctx = plan.ctx(schema, plan.run_state(), path, keyword)

@@ -46,7 +46,6 @@ def check_recording(schema: Any, plan: Plan, run: RunState,
     at, nodes = checked
     quiet = plan.document_triggers is not None
     triggers = plan.document_triggers or frozenset()
-    add, make_ctx, rules_for, finding = findings.append, plan.ctx, plan.node_rules, plan.finding
     # The walk of `iter_nodes_keyed`, written out to keep what the analysis needs. While
     # the document is quiet, no node so far holds a reference key when the triggers
     # include them (as the reference rules' do), so there is nothing to keep yet; the
@@ -70,16 +69,9 @@ def check_recording(schema: Any, plan: Plan, run: RunState,
                     defs.extend((path, k) for k in DEFS_KEYWORDS if k in node)
             for rel, child in below[::-1]:  # (mypyc cannot compile reversed() here)
                 stack.append((path + rel, child, str(rel[0])))
-        ctx = make_ctx(schema, run, path, key)
-        start = len(findings)
-        clean = True
-        for rule in rules_for(node, not path):
-            for hit in rule.detect(node, ctx):
-                add(finding(rule, path + hit.rel, hit))
-                if rule.fix is not None:
-                    clean = False
-        if clean:
-            at[path] = own = findings[start:]
+        own = check_node(plan, run, schema, node, path, key, findings)
+        if own is not None:
+            at[path] = own
             if not quiet:  # by node, for the copies an inlining makes (none without refs)
                 nodes[id(node)] = (node, path, key, own)
     if quiet:
@@ -89,6 +81,23 @@ def check_recording(schema: Any, plan: Plan, run: RunState,
 
 
 _REF_KEYS = frozenset(("$ref", *DEFS_KEYWORDS))
+
+
+def check_node(plan: Plan, run: RunState, root: Any, node: Any, path: Path,
+               keyword: str | None, out: list[Finding]) -> list[Finding] | None:
+    """Every rule that may fire on `node` (of `root`, at `path`) asked about it, once, its
+    findings added to `out`. Returns those findings where no rule with a fix fired: what a
+    transform pass meeting the same node again may take instead of asking (None where one
+    fired, since the pass will fix the node)."""
+    ctx = plan.ctx(root, run, path, keyword)
+    start = len(out)
+    fixable = False
+    for rule in plan.node_rules(node, not path):
+        for hit in rule.detect(node, ctx):
+            out.append(plan.finding(rule, path + hit.rel, hit))
+            if rule.fix is not None:
+                fixable = True
+    return None if fixable else out[start:]
 
 
 def document_findings(schema: Any, plan: Plan, run: RunState) -> list[Finding]:

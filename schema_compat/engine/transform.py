@@ -15,7 +15,7 @@ one object at two places (`Fixed`), since the passes rewrite the document in pla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..model import (
     Change,
@@ -25,8 +25,8 @@ from ..model import (
 from ..rules.base import Hit, NodeContext, Rule, RunState
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
-from ..schema.walker import iter_nodes_keyed, rewrite
-from .check import document_findings, node_findings
+from ..schema.walker import children, iter_nodes_keyed, rewrite, set_child
+from .check import check_node, document_findings, node_findings
 from .plan import Plan, change_of
 from .reuse import NO_COPY, Checked, Clean, Origins, Unchecked, adds_triggers, moved
 
@@ -73,7 +73,9 @@ def check_and_transform(schema: Any, plan: Plan, run: RunState,
     None where this cannot be done: the plan has a rule that reads the whole document, or
     a document rule without triggers, or a node holds a trigger (the walk stops there and
     what it did is dropped; the caller checks and transforms the usual way)."""
-    if not plan.subtree_local or plan.document_triggers is None:
+    triggers = plan.document_triggers
+    if not plan.subtree_local or triggers is None \
+            or (isinstance(schema, dict) and not triggers.isdisjoint(schema)):
         return None
     run.forget()
     changes: list[Change] = []
@@ -81,9 +83,7 @@ def check_and_transform(schema: Any, plan: Plan, run: RunState,
     rewriter = _NodePass(json_tree_copy(schema), plan, run, changes, refused, {},
                          Checked({}, {}), None, [])
     try:
-        new, found, _ = rewrite(rewriter.root, rewriter.visit,
-                                skip=plan.profile.opaque_keywords,
-                                skipped=rewriter.skipped, before=rewriter.check_node)
+        new, found, _ = rewriter.check_and_rewrite(rewriter.root, (), None)
     except _NotQuiet:
         return None
     assert rewriter.check is not None
@@ -337,25 +337,52 @@ class _NodePass:
             self.triggers = None
         return [Unchecked(node, path, keyword)]
 
-    def check_node(self, node: Any, path: Path, keyword: str | None) -> None:
-        """The check of one node as given (its children not yet rewritten), as
-        `check_recording` makes it; where no rule with a fix fired, its findings are
-        what the pass's visit of the node reuses (`from_check`)."""
+    def check_node(self, node: Any, path: Path, keyword: str | None) -> list[Finding] | None:
+        """`check.check_node` of the document as given (the node's children not yet
+        rewritten), recording what it found where no rule with a fix fired for the visit
+        of the node to reuse (`from_check`); stops the pass where the document is not
+        quiet."""
         plan, check = self.plan, self.check
         assert check is not None and self.from_check is not None
         triggers = plan.document_triggers
         if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
             raise _NotQuiet()
-        ctx = plan.ctx(self.root, self.run, path, keyword)
-        start = len(check)
-        clean = True
-        for rule in plan.node_rules(node, not path):
-            for hit in rule.detect(node, ctx):
-                check.append(plan.finding(rule, path + hit.rel, hit))
-                if rule.fix is not None:
-                    clean = False
-        if clean:
-            self.from_check.at[path] = check[start:]
+        own = check_node(plan, self.run, self.root, node, path, keyword, check)
+        if own is not None:
+            self.from_check.at[path] = own
+        return own
+
+    def check_and_rewrite(self, node: Any, path: Path, keyword: str | None,
+                          ) -> tuple[Any, list[Finding | Unchecked], bool]:
+        """`rewrite` with `visit`, each node checked first (`check_node`): the first pass
+        with the check riding on it (`check_and_transform`). A node the check found clean
+        with nothing below it replaced is left as it is without a visit, as `visit` would
+        leave it."""
+        own = self.check_node(node, path, keyword)
+        below: list[Finding | Unchecked] = []
+        changed = False
+        if isinstance(node, dict):
+            skip = self.plan.profile.opaque_keywords
+            for rel, child in children(node):
+                if rel[0] in skip:
+                    below += self.skipped(child, path + rel, str(rel[0]))
+                    continue
+                new, found, changed_below = self.check_and_rewrite(child, path + rel,
+                                                                   str(rel[0]))
+                below += found
+                if new is not child:
+                    set_child(node, rel, new)
+                    changed = True
+                elif changed_below:
+                    changed = True
+        if own is not None and not changed:
+            self.clean[id(node)] = (node, path, keyword,  # (read as copies)
+                                    cast("list[Finding | Unchecked]", own))
+            return node, own + below, False
+        new_node, left = self.visit(node, path, keyword, changed)
+        if below:
+            left = left + below
+        return new_node, left, changed or new_node is not node
 
 
 def fix_tool_name(info: ToolInfo, plan: Plan, refused: list[Change] | None = None,

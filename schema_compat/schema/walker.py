@@ -102,7 +102,6 @@ Visit = Callable[[Any, Path, "str | None", bool], tuple[Any, list[T]]]
 def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = None,
             skip: frozenset[str] = frozenset(),
             skipped: Callable[[Any, Path, str], list[T]] | None = None,
-            before: Callable[[Any, Path, str | None], None] | None = None,
             ) -> tuple[Any, list[T], bool]:
     """Rebuild `node` bottom-up: children first, then `visit(node, path, keyword, changed)`,
     which returns the new node and what it found there; `changed` says whether anything
@@ -114,14 +113,9 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     of a check walk of its result. Subschemas under `skip` keywords are left as they are:
     the parent's rule removes and describes them whole, and describing them needs them as
     written; `skipped(subschema, path, keyword)` says what is found in one.
-    `before(node, path, keyword)`, when given, sees each node before its children are
-    rewritten, parents first, in the order of `iter_nodes` (a check walk riding on the pass);
-    it is not called for the subschemas under `skip` keywords.
     `node` is modified in place where it is a dict, so callers pass a copy they own.
     Depth is bounded by the loader's nesting limit and the inliner's depth budget.
     """
-    if before is not None:
-        before(node, path, keyword)
     below: list[T] = []
     changed = False
     if isinstance(node, dict):
@@ -131,10 +125,10 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
                     below += skipped(child, path + rel, str(rel[0]))
                 continue
             new, found, changed_below = rewrite(child, visit, path + rel, str(rel[0]), skip,
-                                                skipped, before)
+                                                skipped)
             below += found
             if new is not child:
-                _set(node, rel, new)
+                set_child(node, rel, new)
                 changed = True
             elif changed_below:
                 changed = True
@@ -144,7 +138,8 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     return new_node, own, changed or new_node is not node
 
 
-def _set(node: dict[str, Any], rel: Path, value: Any) -> None:
+def set_child(node: dict[str, Any], rel: Path, value: Any) -> None:
+    """Put `value` at `rel` (a path of one or two steps, as `children` gives) in `node`."""
     container: Any = node
     for key in rel[:-1]:
         container = container[key]
