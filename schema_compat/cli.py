@@ -21,6 +21,7 @@ from functools import wraps
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
+import typer.core
 
 from . import __version__
 from . import options as table
@@ -29,7 +30,52 @@ from .commands.guard import run_guarded
 from .commands.inputs import options_of
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from typer._click.formatting import HelpFormatter
     from typer.models import CommandInfo
+else:  # typer's own copy of click from 0.26, click's before: the class a Context formats with
+    HelpFormatter = typer.Context.formatter_class
+
+# A non-breaking hyphen (U+2011) stands for each hyphen while help text is wrapped.
+_KEEP_HYPHEN = "\u2011"
+
+
+class _HelpFormatter(HelpFormatter):
+    """click's help formatter, except that no line ends inside a word at its hyphen.
+
+    click wraps with textwrap, which may end a line after a hyphen between letters: a file
+    name (`.schema-` / `compat.toml`), a flag or a command would be cut in two where a reader
+    copies it. Hyphens are written as non-breaking ones while the text is wrapped and put back
+    after, so each line is as long as it was and nothing else changes.
+    """
+
+    def write_text(self, text: str) -> None:
+        start = len(self.buffer)
+        super().write_text(text.replace("-", _KEEP_HYPHEN))
+        self._put_back(start)
+
+    def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30,
+                 col_spacing: int = 2) -> None:
+        start = len(self.buffer)
+        super().write_dl([(term, text.replace("-", _KEEP_HYPHEN)) for term, text in rows],
+                         col_max, col_spacing)
+        self._put_back(start)
+
+    def _put_back(self, start: int) -> None:
+        self.buffer[start:] = [part.replace(_KEEP_HYPHEN, "-") for part in self.buffer[start:]]
+
+
+class _Context(typer.Context):
+    formatter_class = _HelpFormatter
+
+
+class _Command(typer.core.TyperCommand):
+    context_class = _Context
+
+
+class _Group(typer.core.TyperGroup):
+    context_class = _Context
 
 
 
@@ -49,6 +95,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
+    cls=_Group,
 )
 
 
@@ -63,6 +110,7 @@ def _typer_option(option: table.Option) -> Any:
     """The typer declaration of one option of the table."""
     return typer.Option(*option.flags, help=option.help, show_default=option.show_default,
                         rich_help_panel=option.panel or None, min=option.minimum,
+                        metavar=option.metavar or None,
                         max=option.maximum,
                         autocompletion=_complete_provider if option.completes_profiles
                         else None)
@@ -132,7 +180,8 @@ def _root(
     """Check, transform and diff MCP tool schemas for LLM providers."""
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Flag what the provider would reject or silently degrade.")
 @_takes("check")
 def check(ctx: typer.Context, **values: Any) -> None:
     """Flag what the provider would reject or silently degrade, with a JSONPath for each.
@@ -164,7 +213,8 @@ def _given(ctx: typer.Context) -> set[str]:
             and source.name not in ("DEFAULT", "DEFAULT_MAP")}
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Write the tools in a form the provider accepts.")
 @_takes("transform")
 def transform(ctx: typer.Context, **values: Any) -> None:
     """Write the tools in a form the provider accepts, in the same shape as the input.
@@ -186,7 +236,8 @@ def transform(ctx: typer.Context, **values: Any) -> None:
     raise typer.Exit(run_transform(options_of(TransformOptions, values), _given(ctx)))
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Show one tool side by side: original | transformed.")
 @_takes("diff")
 def diff(ctx: typer.Context, **values: Any) -> None:
     """Show one tool side by side: original | transformed, each change marked with its
@@ -203,7 +254,8 @@ def diff(ctx: typer.Context, **values: Any) -> None:
     raise typer.Exit(run_diff(options_of(DiffOptions, values), _given(ctx)))
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Repair a tool call's arguments against the tool's own schema.")
 @_takes("repair")
 def repair(**values: Any) -> None:
     """Repair a tool call's arguments against the tool's original schema.
@@ -220,14 +272,16 @@ def repair(**values: Any) -> None:
     \b
     Examples:
       schema-compat repair --tool get_forecast tools.json --args '{"days": "3"}'
-      schema-compat repair -t read_files --server "python server.py" --args @call.json --json
+      schema-compat repair -t read_files --json --args @call.json tools.json
+      schema-compat repair -t read_files --server "python server.py" --args -
     """
     from .commands.repair import RepairOptions, run_repair
 
     raise typer.Exit(run_repair(options_of(RepairOptions, values)))
 
 
-@app.command(context_settings={"allow_interspersed_args": False})
+@app.command(context_settings={"allow_interspersed_args": False}, cls=_Command,
+             short_help="Serve an MCP server's tools with schemas the provider accepts.")
 @_takes("proxy")
 def proxy(**values: Any) -> None:
     """Serve an MCP server's tools over stdio with schemas the provider accepts, repairing
@@ -253,17 +307,19 @@ def proxy(**values: Any) -> None:
     \b
     Examples:
       schema-compat proxy --provider gemini -- python server.py
-      schema-compat proxy -p openai-strict --log /tmp/proxy.log -- npx -y some-mcp-server
-      schema-compat proxy --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
+      schema-compat proxy -p openai-strict --log proxy.log -- npx -y some-server
+      schema-compat proxy --url http://127.0.0.1:8000/mcp \\
+        --header 'Authorization: Bearer T'
       schema-compat proxy --sse http://127.0.0.1:8000/sse
-      schema-compat proxy --config ~/.cursor/mcp.json -p openai --name github --name slack
+      schema-compat proxy --config ~/.cursor/mcp.json -p openai --name github
     """
     from .commands.proxy import ProxyOptions, run_proxy
 
     run_proxy(ProxyOptions(**values))
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="List every rule: code, name, severity, fix safety.")
 @_takes("rules")
 def rules(**values: Any) -> None:
     """List every rule: code, name, severity, fix safety.
@@ -290,7 +346,8 @@ def rules(**values: Any) -> None:
         render_rules_table(sorted(ALL_RULES, key=lambda r: r.code), make_console())
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Explain one rule: what it flags, the provider's error, the fix.")
 @_takes("rule")
 def rule(**values: Any) -> None:
     """Explain one rule: what it flags, the provider's real error, the fix, an example.
@@ -312,7 +369,8 @@ def rule(**values: Any) -> None:
     render_rule(found, make_console(), PROFILES.values())
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="List the provider profiles: target, name rule, limits, rules.")
 @_takes("profiles")
 def profiles() -> None:
     """List the provider profiles: target, name rule, limits, rules, sources."""
@@ -323,7 +381,8 @@ def profiles() -> None:
     render_profiles(PROFILES.values(), make_console())
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Open the playground: every provider's view of your tools.")
 @_takes("serve")
 def serve(**values: Any) -> None:
     """Open the playground: a local web page showing every provider's view of your tools.
@@ -349,7 +408,8 @@ def serve(**values: Any) -> None:
                                       config=config or [], timeout=timeout))
 
 
-@app.command()
+@app.command(cls=_Command,
+             short_help="Set up your server's repository: settings, snapshot, hook, CI.")
 @_takes("init")
 def init(**values: Any) -> None:
     """Set up your server's repository: settings, a snapshot of its tools, a pre-commit hook
@@ -366,7 +426,8 @@ def init(**values: Any) -> None:
     Examples:
       schema-compat init --provider gemini --server "python server.py"
       schema-compat init -p gemini,openai-strict --server "npx -y my-mcp-server"
-      schema-compat init --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer T'
+      schema-compat init --url http://127.0.0.1:8000/mcp \\
+        --header 'Authorization: Bearer T'
       schema-compat init --config .mcp.json --name my-server
     """
     from .commands.init import InitOptions, run_init

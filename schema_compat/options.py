@@ -40,6 +40,7 @@ class Option(NamedTuple):
     minimum: float | None = None
     maximum: float | None = None
     completes_profiles: bool = False  # shell completion offers the profile names
+    metavar: str = ""  # what `--help` shows for the value (FILE, GLOB); a choice: its choices
 
     @property
     def repeatable(self) -> bool:
@@ -63,23 +64,26 @@ _LIVE = "Live servers"
 
 # --- what to read -------------------------------------------------------------------------
 
-SOURCES = Argument("sources", "JSON files, directories, or - for stdin.", many=True)
+SOURCES = Argument("sources", "JSON files, directories, or - for stdin.", metavar="SOURCE...",
+                   many=True)
 TOOL_NAME = Argument("tool_name", "The tool to show.", metavar="TOOL")
 PROVIDER = Option(
     "provider", ("--provider", "-p"), "value", DEFAULT_PROVIDER,
     "Target profile (see `schema-compat profiles`); `check` also takes a comma-separated "
     "list or `all`.", setting="provider",
-    setting_value='a profile name, a list of them, or "all"', completes_profiles=True)
+    setting_value='a profile name, a list of them, or "all"', completes_profiles=True,
+    metavar="NAME")
 TOOL = Option("tool", ("--tool", "-t"), "multi", None,
               "Only tools whose name matches (glob; repeatable).", setting="tools",
-              setting_value="a list of tool-name globs", show_default=False)
+              setting_value="a list of tool-name globs", show_default=False, metavar="GLOB")
 SELECT = Option("select", ("--select",), "multi", None,
                 "Only these rules: codes, prefixes or names, comma-separated (e.g. REF,UNI001).",
                 setting="select", setting_value="a list of rule codes, prefixes or names",
-                show_default=False)
+                show_default=False, metavar="RULES")
 IGNORE = Option("ignore", ("--ignore",), "multi", None,
                 "Skip these rules (same forms as --select).", setting="ignore",
-                setting_value="a list of rule codes, prefixes or names", show_default=False)
+                setting_value="a list of rule codes, prefixes or names", show_default=False,
+                metavar="RULES")
 PER_TOOL_IGNORES = Option("per_tool_ignores", (), "table", {},
                           "Rules to skip for the tools whose name matches a glob.",
                           setting="per-tool-ignores",
@@ -106,15 +110,15 @@ SHOW_CONFIG = Option("show_config", ("--show-config",), "flag", False,
                      "pyproject.toml) and where each came from, then exit.")
 BASELINE = Option("baseline", ("--baseline",), "value", None,
                   "Report only findings not recorded in this baseline file; exit 0 when there "
-                  "are none.", show_default=False)
+                  "are none.", show_default=False, metavar="FILE")
 WRITE_BASELINE = Option("write_baseline", ("--write-baseline",), "value", None,
                         "Record every current finding in this file (for --baseline later) and "
-                        "exit 0.", show_default=False)
+                        "exit 0.", show_default=False, metavar="FILE")
 
 # --- transform's output --------------------------------------------------------------------
 
 OUTPUT = Option("output", ("--output", "-o"), "value", None,
-                "Write the transformed tools here (default: stdout).")
+                "Write the transformed tools here (default: stdout).", metavar="FILE")
 FORCE = Option("force", ("--force",), "flag", False, "Allow -o to overwrite an input file.")
 QUIET = Option("quiet", ("--quiet", "-q"), "flag", False, "No summary on stderr.")
 TO = Option("to", ("--to",), "choice", None,
@@ -133,7 +137,7 @@ STRICT_FIRST = Option("strict_first", ("--strict-first",), "multi", None,
                       "Strict tools within a per-request budget (anthropic-strict) are chosen "
                       "among these first (glob on a tool's name or server/tool; repeatable).",
                       setting="strict-first", setting_value="a list of tool-name globs",
-                      panel=_REQUEST, show_default=False)
+                      panel=_REQUEST, show_default=False, metavar="GLOB")
 NAME_PREFIX = Option("name_prefix", ("--name-prefix",), "choice", "none",
                      "How the client names tools: none, server (server_tool) or mcp "
                      "(mcp__server__tool, Claude Code); names are made valid and unique after "
@@ -142,33 +146,35 @@ NAME_PREFIX = Option("name_prefix", ("--name-prefix",), "choice", "none",
 EXCLUDE_TOOL = Option("exclude_tool", ("--exclude-tool",), "multi", None,
                       "Leave out tools whose name or server/tool matches (glob; repeatable).",
                       setting="exclude-tools", setting_value="a list of tool-name globs",
-                      panel=_REQUEST, show_default=False)
+                      panel=_REQUEST, show_default=False, metavar="GLOB")
 REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL)
 
 # --- live servers (commands/inputs.py's LiveOpts) ------------------------------------------
 
 SERVER = Option("server", ("--server",), "multi", None,
                 'Launch a stdio MCP server: "CMD ARGS" (repeatable).', panel=_LIVE,
-                show_default=False)
+                show_default=False, metavar='"CMD ARGS"')
 ENV = Option("env", ("--env",), "multi", None, "K=V for --server (repeatable).", panel=_LIVE,
-             show_default=False)
+             show_default=False, metavar="K=V")
 CWD = Option("cwd", ("--cwd",), "value", None, "Working directory for --server.", panel=_LIVE,
-             show_default=False)
+             show_default=False, metavar="DIR")
 URL = Option("url", ("--url",), "multi", None, "Connect over streamable HTTP (repeatable).",
-             panel=_LIVE, show_default=False)
+             panel=_LIVE, show_default=False, metavar="URL")
 HEADER = Option("header", ("--header",), "multi", None,
-                "'K: V' for --url and --sse (repeatable).", panel=_LIVE, show_default=False)
+                "'K: V' for --url and --sse (repeatable).", panel=_LIVE, show_default=False,
+                metavar="'K: V'")
 SSE = Option("sse", ("--sse",), "multi", None, "Connect over legacy SSE (repeatable).",
-             panel=_LIVE, show_default=False)
+             panel=_LIVE, show_default=False, metavar="URL")
 CONFIG = Option("config", ("--config",), "multi", None,
                 "An MCP client config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, "
                 ".gemini/settings.json, claude_desktop_config.json): the tools of each server "
-                "in it.", panel=_LIVE, show_default=False)
+                "in it.", panel=_LIVE, show_default=False, metavar="FILE")
 NAME = Option("name", ("--name",), "multi", None,
               "Only these servers of --config (glob; repeatable).", panel=_LIVE,
-              show_default=False)
+              show_default=False, metavar="NAME")
 TIMEOUT = Option("timeout", ("--timeout",), "float", 30.0,
-                 "Seconds to wait for each live server.", panel=_LIVE, minimum=0.1)
+                 "Seconds to wait for each live server.", panel=_LIVE, minimum=0.1,
+                 metavar="SECONDS")
 LIVE_OPTIONS = (SERVER, ENV, CWD, URL, HEADER, SSE, CONFIG, NAME, TIMEOUT)
 
 # --- proxy --config: a client config's servers served as one (proxy/gateway.py) ------------
@@ -181,7 +187,7 @@ PROXY_GATEWAY = (
     NAME._replace(panel=_GATEWAY,
                   help="With --config: only these servers (name or glob; repeatable)."),
     # read as text and checked by the command (its own message), not as typer's choice
-    NAME_PREFIX._replace(kind="value", choices=(), setting="", panel=_GATEWAY,
+    NAME_PREFIX._replace(kind="value", choices=(), setting="", panel=_GATEWAY, metavar="PREFIX",
                          help="With --config: how the client names tools (none, server, mcp); "
                               "names are made valid and unique after it."),
     STRICT_FIRST._replace(setting="", setting_value="", panel=_GATEWAY,
@@ -209,11 +215,12 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
     "diff": (TOOL_NAME, SOURCES, PROVIDER, JSON, SELECT, IGNORE, LOSSLESS_ONLY, *LIVE_OPTIONS),
     "repair": (
         SOURCES,
-        TOOL._replace(kind="value", default="", setting="", setting_value="",
+        TOOL._replace(kind="value", default="", setting="", setting_value="", metavar="NAME",
                       help="The tool whose arguments these are (its original name, or the "
                            "name --provider gives it)."),
         Option("args", ("--args", "-a"), "value", "",
-               "The arguments: JSON text, @FILE, or - for stdin.", show_default=False),
+               "The arguments: JSON text, @FILE, or - for stdin.", show_default=False,
+               metavar="JSON"),
         PROVIDER._replace(default=None, setting="", setting_value="", show_default=False,
                           completes_profiles=False,
                           help="Also accept the tool's name as this profile renames it."),
@@ -226,7 +233,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
     "profiles": (),
     "serve": (
         Option("port", ("--port",), "int", 0, "Port on 127.0.0.1 (0: a free one).", minimum=0,
-               maximum=65535),
+               maximum=65535, metavar="PORT"),
         Option("no_open", ("--no-open",), "flag", False,
                "Print the URL only; open no browser."),
         CONFIG._replace(panel="", help="Also offer the servers of this MCP client config "
@@ -239,7 +246,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
                                "comma-separated list or all (asked on a terminal; else "
                                f"{DEFAULT_PROVIDER})."),
         SERVER._replace(kind="value", panel="",
-                        help='The command that starts your server over stdio: "CMD ARGS".'),
+                        help="The command that starts your server over stdio."),
         ENV, CWD,
         URL._replace(kind="value", panel="",
                      help="Instead of --server: your running server's streamable HTTP URL "
@@ -255,12 +262,13 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         NAME,
         Option("snapshot", ("--snapshot",), "value", "mcp-tools.json",
                "Where the snapshot of the tools goes (several servers: mcp-tools.NAME.json "
-               "each)."),
+               "each).", metavar="FILE"),
         Option("install_from", ("--install-from",), "value", None,
                "What CI installs schema-compat from, for pipx: e.g. "
                "'git+https://HOST/OWNER/schema-compat@TAG' (default: the git repository and "
-               "commit this copy was installed from).", show_default=False),
-        Option("directory", ("--dir",), "value", ".", "The repository to set up."),
+               "commit this copy was installed from).", show_default=False, metavar="SPEC"),
+        Option("directory", ("--dir",), "value", ".", "The repository to set up.",
+               metavar="DIR"),
         TIMEOUT),
     "proxy": (
         Argument("command", "The upstream stdio server's command, after --.",
@@ -281,7 +289,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
                               "notification restarts the clock); then the client gets an "
                               "error."),
         Option("log", ("--log",), "value", None, "Append the log here instead of stderr.",
-               show_default=False),
+               show_default=False, metavar="FILE"),
         LOSSLESS_ONLY._replace(setting=""),
         *PROXY_GATEWAY),
 }

@@ -1,0 +1,76 @@
+"""`--help` reads on an 80-column terminal: no line is longer, no file name, flag or command
+is cut at its hyphen, each value has a placeholder that says what it is, and the list of
+commands says each in full."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from inprocess import run_main
+
+from schema_compat import cli
+from schema_compat import options as table
+
+COMMANDS = list(table.COMMANDS)
+
+
+def _help(*args: str, columns: int = 80) -> str:
+    code, out, err = run_main(cli.main, [*args, "--help"], env={"COLUMNS": str(columns)})
+    assert code == 0 and not err, (code, err)
+    return out
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_fits_80_columns(command: str) -> None:
+    text = _help(*filter(None, [command]))
+    too_long = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_long, too_long
+
+
+@pytest.mark.parametrize("columns", [60, 72, 80, 100])
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_never_cuts_a_word_at_its_hyphen(command: str, columns: int) -> None:
+    """A line that ends in letter-hyphen is a word cut in two (`.schema-` / `compat.toml`)."""
+    lines = _help(*filter(None, [command]), columns=columns).splitlines()
+    cut = [(line, after) for line, after in itertools.pairwise(lines)
+           if re.search(r"\w-$", line)]
+    assert not cut, cut
+
+
+@pytest.mark.parametrize(("command", "names"), [
+    ("check", [".schema-compat.toml", "[tool.schema-compat]", "schema-compat.sarif",
+               ".schema-compat-baseline.json"]),
+    ("init", [".schema-compat.toml", "mcp-tools.json", ".pre-commit-config.yaml",
+              ".github/workflows/schema-compat.yml", "mcp-tools.NAME.json"]),
+])
+def test_file_names_are_whole_at_80_columns(command: str, names: list[str]) -> None:
+    words = set(_help(command).split())
+    for name in names:
+        assert any(name in word for word in words), name
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_value_has_a_placeholder_saying_what_it_is(command: str) -> None:
+    """typer's own placeholders (`<str>`, `<float range>`) say nothing: every option that
+    takes a value other than a choice names it (FILE, GLOB, NAME, SECONDS)."""
+    text = _help(command, columns=200)
+    assert not re.search(r"<(str|text|float|int|integer|path)( range)?>", text), text
+    for option in table.options(command):
+        if option.kind not in ("flag", "choice", "table"):
+            assert option.metavar and re.fullmatch(r"[A-Z\"'][A-Z =:.\"']*|K=V|'K: V'",
+                                                   option.metavar), option
+            assert f"{option.flags[0]} {option.metavar}" in text, option
+
+
+def test_timeout_reads_seconds() -> None:
+    assert "--timeout SECONDS" in _help("check")
+
+
+def test_the_command_list_says_each_command_in_full() -> None:
+    text = _help()
+    listed = text.split("Commands:", 1)[1].splitlines()
+    rows = [line for line in listed if line.strip()]
+    assert len(rows) == len(COMMANDS), rows
+    assert not [row for row in rows if "..." in row or not row.rstrip().endswith(".")], rows
