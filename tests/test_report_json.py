@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -16,6 +17,7 @@ from schema_compat.paths import resolve
 from schema_compat.report.json import render_json, report_json_schema, report_to_dict
 
 STAMP = "2026-11-23T10:00:00Z"
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 ORIGINAL: dict[str, Any] = {
     "type": "object",
@@ -332,3 +334,43 @@ def test_write_json_streams_exactly_what_render_json_returns() -> None:
     out = io.StringIO()
     write_json(report, out, generated_at=STAMP)
     assert out.getvalue() == render_json(report, generated_at=STAMP)
+
+
+def _check_json(*args: str) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-m", "schema_compat", "check", "--json", *args,
+                           "examples/mixed.json"], capture_output=True, text=True,
+                          cwd=REPO_ROOT, check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    data: dict[str, Any] = json.loads(proc.stdout)
+    _validate(data)
+    return data
+
+
+def _findings(tools: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    return [(t["name"], i["code"], i["path"], i["severity"]) for t in tools for i in t["issues"]]
+
+
+def test_several_providers_report_each_ones_findings() -> None:
+    """`check --json -p a,b` holds, under `providers`, what `check --json -p a` and `-p b`
+    report: the same summary, findings, changes and transformed schemas, tool by tool; the
+    top level is the first one's, in the single-provider shape."""
+    providers = ["gemini", "openai-strict", "anthropic"]
+    data = _check_json("-p", ",".join(providers))
+    assert data["provider"] == ",".join(providers)
+    assert list(data["providers"]) == providers
+    singles = {p: _check_json("-p", p) for p in providers}
+    assert all("providers" not in s and "matrix" not in s for s in singles.values())
+    for p in providers:
+        section, single = data["providers"][p], singles[p]
+        assert section["summary"] == single["summary"]
+        assert _findings(section["tools"]) == _findings(single["tools"])
+        assert section["name_map"] == single["name_map"]
+        for got, want in zip(section["tools"], single["tools"], strict=True):
+            assert "original_schema" not in got  # once, at the top level
+            assert got["status"] == want["status"]
+            assert got["transforms_applied"] == want["transforms_applied"]
+            assert got["transformed_schema"] == want["transformed_schema"]
+    # the providers differ here, so a report of the first one's alone would show
+    assert len({json.dumps(_findings(data["providers"][p]["tools"])) for p in providers}) == 3
+    first = {k: v for k, v in singles["gemini"].items() if k not in ("generated_at", "provider")}
+    assert {k: data[k] for k in first} == first

@@ -196,23 +196,15 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
 
 
 def _print_matrix(reports: list[Report], as_json: bool) -> None:
-    from ..report.matrix import matrix_to_dict
+    if as_json:  # every provider's findings, and the matrix (report/json.py)
+        from ..report.json import write_json
 
-    by_provider = {r.provider: list(r.results) for r in reports}
-    if as_json:
-        import json
-
-        from ..report.json import report_to_dict
-
-        data = report_to_dict(reports[0])
-        data["provider"] = ",".join(by_provider)
-        data["matrix"] = matrix_to_dict(by_provider)
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        write_json(reports, sys.stdout)
     else:
         from ..report.matrix import render_matrix
         from ..report.text import make_console
 
-        render_matrix(by_provider, make_console())
+        render_matrix({r.provider: list(r.results) for r in reports}, make_console())
 
 
 def _read_baseline(path: str) -> Any:

@@ -22,12 +22,14 @@ __all__ = [
     "render_transform_summary",
     "report_json_schema",
     "report_to_dict",
+    "reports_to_dict",
 ]
 
 _WHERE = {
     "render_json": "json",
     "report_json_schema": "json",
     "report_to_dict": "json",
+    "reports_to_dict": "json",
     "make_console": "text",
     "render_check": "text",
     "render_transform_summary": "text",

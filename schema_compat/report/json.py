@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Sequence
 from typing import IO, Any
 
 from ..jsonio import encode_indented
@@ -17,7 +18,7 @@ from ..paths import jsonpath, pointer
 from .requests import requests_to_dict
 
 __all__ = ["REPORT_VERSION", "render_json", "report_json_schema", "report_to_dict",
-           "write_json"]
+           "reports_to_dict", "write_json"]
 
 # Bump only on an incompatible change of shape; adding optional fields keeps version 1.
 REPORT_VERSION = 1
@@ -123,22 +124,58 @@ def report_to_dict(
     `generated_at` is injectable so tests and reproducible builds get stable output;
     `include_schemas=False` keeps reports small when only the findings matter.
     """
-    name_map = {
-        r.transformed_name: r.tool.name for r in report.results if r.transformed_name != r.tool.name
-    }
     return {
         "version": REPORT_VERSION,
         "provider": report.provider,
         "generated_at": generated_at if generated_at is not None else _now(),
         "summary": _summary(report),
         "tools": [_tool_to_dict(r, include_schemas, copy_schemas) for r in report.results],
-        "name_map": name_map,
+        "name_map": _name_map(report),
         "errors": [
             {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
         ],
         **({"servers": [_server_to_dict(s) for s in report.servers]} if report.servers else {}),
         **({"requests": requests_to_dict(report.requests)} if report.requests else {}),
     }
+
+
+def reports_to_dict(
+    reports: Sequence[Report], *, generated_at: str | None = None, copy_schemas: bool = True,
+) -> dict[str, Any]:
+    """One provider's report, or several providers' as one object: the single-provider shape
+    of the first (version 1 only ever adds fields, so a reader of that shape still reads
+    it), `provider` listing every profile, and each one's own summary, tools with their
+    findings and changes, name map and requests under `providers` (keyed by profile, in
+    order), with the provider matrix. A provider's tools there are in the top-level order
+    and leave out `original_schema`, the same for every provider."""
+    data = report_to_dict(reports[0], generated_at=generated_at, copy_schemas=copy_schemas)
+    if len(reports) == 1:
+        return data
+    from .matrix import matrix_to_dict
+
+    data["provider"] = ",".join(r.provider for r in reports)
+    data["providers"] = {r.provider: _provider_section(r, copy_schemas) for r in reports}
+    data["matrix"] = matrix_to_dict({r.provider: list(r.results) for r in reports})
+    return data
+
+
+def _provider_section(report: Report, copy_schemas: bool) -> dict[str, Any]:
+    tools = []
+    for result in report.results:
+        tool = _tool_to_dict(result, True, copy_schemas)
+        del tool["original_schema"]
+        tools.append(tool)
+    return {
+        "summary": _summary(report),
+        "tools": tools,
+        "name_map": _name_map(report),
+        **({"requests": requests_to_dict(report.requests)} if report.requests else {}),
+    }
+
+
+def _name_map(report: Report) -> dict[str, str]:
+    return {r.transformed_name: r.tool.name for r in report.results
+            if r.transformed_name != r.tool.name}
 
 
 def _server_to_dict(server: ServerInfo) -> dict[str, Any]:
@@ -160,10 +197,13 @@ def render_json(
     return encode_indented(data, ensure_ascii=False, allow_nan=True)
 
 
-def write_json(report: Report, out: IO[str], *, generated_at: str | None = None) -> None:
-    """`render_json` streamed to `out`: neither the schemas nor the text are held twice, so a
-    100 MB input does not need the whole report as one string."""
-    data = report_to_dict(report, generated_at=generated_at, copy_schemas=False)
+def write_json(report: Report | Sequence[Report], out: IO[str], *,
+               generated_at: str | None = None) -> None:
+    """`render_json` streamed to `out` (of several providers' reports, `reports_to_dict`):
+    neither the schemas nor the text are held twice, so a 100 MB input does not need the
+    whole report as one string."""
+    reports = [report] if isinstance(report, Report) else list(report)
+    data = reports_to_dict(reports, generated_at=generated_at, copy_schemas=False)
     json.dump(data, out, indent=2, ensure_ascii=False)
     out.write("\n")
 
