@@ -106,6 +106,38 @@ def test_unset_variable_and_bad_entries(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(("entry", "said"), [
+    ({"command": 5}, '"command" must be a string, not a number'),
+    ({"command": ""}, '"command" is empty'),
+    ({"url": 7}, '"url" must be a string, not a number'),
+    ({"serverUrl": ["http://x/mcp"]}, '"serverUrl" must be a string, not a list'),
+    ({"httpUrl": 3}, '"httpUrl" must be a string, not a number'),
+    ({"command": "srv", "env": {"A": 1}}, '"env.A" must be a string, not a number '
+                                          '(write it as "1")'),
+    ({"command": "srv", "env": {"A": True}}, '"env.A" must be a string, not true'),
+    ({"url": "http://x/mcp", "headers": {"X-N": 2}}, '"headers.X-N" must be a string'),
+])
+def test_a_field_of_the_wrong_type_is_named(tmp_path: Path, entry: dict[str, object],
+                                            said: str) -> None:
+    """A field that is there but not a string is named as such, never as missing; a value
+    of `env` or `headers` that is not a string is an error naming its key, not turned into
+    text."""
+    cfg = _write(tmp_path / ".mcp.json", {"mcpServers": {"s": entry, "ok": {"command": "x"}}})
+    specs, errors = load_config(str(cfg), environ={})
+    assert [s.name for s in specs] == ["ok"]
+    [error] = errors
+    line = error.one_line()
+    assert line.startswith(f"s: {said}"), line
+    assert "neither" not in line
+
+
+def test_a_url_beside_a_command_is_not_read(tmp_path: Path) -> None:
+    """A stdio entry is read by its command, whatever else it holds."""
+    cfg = _write(tmp_path / ".mcp.json", {"mcpServers": {"s": {"command": "x", "url": 7}}})
+    specs, errors = load_config(str(cfg), environ={})
+    assert specs == [ServerSpec("s", "stdio", "x")] and not errors
+
+
 def test_names_pick_servers_and_unknown_names_fail(tmp_path: Path) -> None:
     cfg = _write(tmp_path / ".mcp.json", {"mcpServers": {"gh": {"command": "a"},
                                                           "fs": {"command": "b"}}})

@@ -230,12 +230,40 @@ def _mapping(value: Any, what: str) -> dict[str, str]:
         raise _ServerError(f'"{what}" must be an object of strings')
     out = {}
     for key, item in value.items():
-        if isinstance(item, (int, float, bool)):
-            item = json.dumps(item)
         if not isinstance(item, str):
-            raise _ServerError(f'"{what}.{key}" must be a string')
+            # Claude, Cursor and VS Code reject a number or true here too: each value is the
+            # text a variable or header is set to, written as a JSON string
+            example = json.dumps(json.dumps(item)) if isinstance(item, (int, float, bool)) \
+                else '"..."'
+            raise _ServerError(f'"{what}.{key}" must be a string, not {_json_type(item)}',
+                               f"write it as {example}")
         out[key] = item
     return out
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of a value, for a message: a number, true, an object..."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "an object" if isinstance(value, dict) else "a list" if isinstance(value, list) \
+        else type(value).__name__
+
+
+def _text_field(entry: dict[str, Any], key: str, what: str) -> str | None:
+    """`entry[key]` when it is a non-empty string, None when the entry has no such key; a
+    key there with another value is an error naming it (not "the server has neither")."""
+    if key not in entry:
+        return None
+    value = entry[key]
+    if not isinstance(value, str):
+        raise _ServerError(f'"{key}" must be a string, not {_json_type(value)}', what)
+    if not value:
+        raise _ServerError(f'"{key}" is empty', what)
+    return value
 
 
 def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[str, str],
@@ -247,10 +275,13 @@ def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[
     env = {k: expand(v, f"env.{k}") for k, v in _mapping(entry.get("env"), "env").items()}
     headers = {k: expand(v, f"headers.{k}")
                for k, v in _mapping(entry.get("headers"), "headers").items()}
-    if isinstance(entry.get("httpUrl"), str):
-        return ServerSpec(name, "http", url=expand(entry["httpUrl"], "httpUrl"), headers=headers)
-    url = entry.get("url") or entry.get("serverUrl")
-    if isinstance(url, str) and "command" not in entry:
+    http_url = _text_field(entry, "httpUrl", "give the server's streamable HTTP URL")
+    if http_url is not None:
+        return ServerSpec(name, "http", url=expand(http_url, "httpUrl"), headers=headers)
+    url_key = next((k for k in ("url", "serverUrl") if entry.get(k) is not None), "url")
+    url = None if "command" in entry else _text_field(
+        entry, url_key, "give the server's URL, e.g. http://127.0.0.1:8000/mcp")
+    if url is not None:
         if kind_field == "sse" or (gemini and kind_field not in _HTTP_TYPES):
             kind: Kind = "sse"
         elif kind_field in _HTTP_TYPES or not kind_field:
@@ -259,8 +290,9 @@ def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[
             raise _ServerError(f'unknown transport type "{kind_field}"',
                                'use "stdio", "http" or "sse"')
         return ServerSpec(name, kind, url=expand(url, "url"), headers=headers)
-    command = entry.get("command")
-    if not isinstance(command, str) or not command:
+    command = _text_field(entry, "command",
+                          'give the program that starts the server; its arguments go in "args"')
+    if command is None:
         raise _ServerError('the server has neither "command" nor "url"',
                            'give "command" (stdio) or "url"')
     args = tuple(expand(a, "args") for a in _strings(entry.get("args"), "args"))
