@@ -336,9 +336,13 @@ def test_transform_lists_lossy_changes(cli_here: RunCli, tmp_path: Path) -> None
     out = tmp_path / "out.json"
     proc = cli_here("transform", MIXED, "-o", str(out))
     assert proc.returncode == 0, proc.stderr
-    lossy = [line for line in _stderr_lines(proc) if "lossy" in line]
-    assert any("update_ticket" in line and "UNI003" in line for line in lossy), proc.stderr
-    assert any("NAM001" in line for line in lossy), proc.stderr
+    # each tool's lossy changes are listed under its name
+    lines = _stderr_lines(proc)
+    under = lines[lines.index("  update_ticket") + 1:]
+    group = under[:next((k for k, ln in enumerate(under) if not ln.startswith("    ")),
+                        len(under))]
+    assert any("lossy" in ln and "UNI003" in ln for ln in group), proc.stderr
+    assert any("lossy" in ln and "NAM001" in ln for ln in lines), proc.stderr
     written = json.loads(out.read_text(encoding="utf-8"))
     names = [t["name"] for t in written["tools"]]
     assert "github_search_issues" in names and "github/search issues" not in names
