@@ -62,8 +62,21 @@ def load_baseline(path: str) -> Counter[Key]:
                                                   for k in fields):
             raise BaselineError(f"baseline {path}: findings[{i}] needs string fields "
                                 f"{', '.join(fields)}")
+        if not _is_pointer(entry["pointer"]):
+            raise BaselineError(
+                f"baseline {path}: findings[{i}] (tool {entry['tool']!r}, {entry['code']}): "
+                f"pointer {entry['pointer']!r} is not a JSON Pointer (\"\" for the tool, or "
+                "/-separated steps such as /properties/path, as --write-baseline writes it)")
         keys[(entry["provider"], entry["tool"], entry["code"], entry["pointer"])] += 1
     return keys
+
+
+def _is_pointer(text: str) -> bool:
+    """Whether `text` is an RFC 6901 JSON Pointer: empty, or steps each after a `/`, with
+    `~` only in the escapes `~0` and `~1`. Anything else could never match a finding, so the
+    entry would silently baseline nothing."""
+    return text == "" or (text.startswith("/") and "~" not in text.replace("~0", "").replace(
+        "~1", ""))
 
 
 def apply_baseline(report: Report, known: Counter[Key]) -> tuple[Report, int]:

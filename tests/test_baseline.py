@@ -80,6 +80,13 @@ def test_a_repeated_finding_counts(project: Path, tmp_path: Path) -> None:
     ("{", "is not JSON"),
     ('{"version": 2, "findings": []}', "is not a schema-compat baseline"),
     ('{"version": 1, "findings": [{"tool": 1}]}', "findings[0] needs string fields"),
+    ('{"version": 1, "findings": [{"provider": "gemini", "tool": "t", "code": "REF001", '
+     '"pointer": ""}, {"provider": "gemini", "tool": "read_files", "code": "REF001", '
+     '"pointer": "no-slash"}]}',
+     "baseline missing.json: findings[1] (tool 'read_files', REF001): pointer 'no-slash' is "
+     "not a JSON Pointer"),
+    ('{"version": 1, "findings": [{"provider": "gemini", "tool": "t", "code": "REF001", '
+     '"pointer": "/properties/a~2b"}]}', "findings[0] (tool 't', REF001): pointer "),
 ])
 def test_bad_baseline_is_one_line(project: Path, content: str | None, needle: str) -> None:
     if content is not None:
