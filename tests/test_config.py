@@ -1,4 +1,7 @@
-"""MCP client configs: parsing every client's format, and checking every server in one."""
+"""MCP client configs: parsing every client's format, and checking every server in one.
+
+The checks run the CLI in-process (tests/inprocess.py); the servers are processes of their
+own. That a server's stderr never reaches ours is held in a process by tests/test_live.py."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from inprocess import cli_in_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import EXAMPLE, PY, SERVERS, cli, example_over, report
+from launch import EXAMPLE, PY, SERVERS, example_over, report
 
 from schema_compat.extract.config import (
     ConfigError,
@@ -182,9 +185,11 @@ def _config(tmp_path: Path, http_base: str) -> Path:
     }})
 
 
-def test_config_checks_every_server_one_broken(tmp_path: Path, http_base: str) -> None:
+def test_config_checks_every_server_one_broken(tmp_path: Path, http_base: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = _config(tmp_path, http_base)
-    proc = cli("check", "--json", "--config", str(cfg), env={"FS_TOKEN": TOKEN})
+    monkeypatch.setenv("FS_TOKEN", TOKEN)
+    proc = cli_in_process("check", "--json", "--config", str(cfg))
     assert proc.returncode == 2  # one server failed
     data = report(proc)
     sources = [t["source"] for t in data["tools"]]
@@ -209,7 +214,7 @@ def test_a_bad_server_entry_is_named_with_its_config_file(tmp_path: Path) -> Non
         "bad": {"args": ["x"]},
         "example": {"command": PY, "args": [str(EXAMPLE)]},
     }})
-    proc = cli("check", "--json", "--config", str(cfg))
+    proc = cli_in_process("check", "--json", "--config", str(cfg))
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
         f'schema-compat: error: {cfg}: server bad: the server has neither "command" nor "url" '
@@ -231,7 +236,7 @@ def test_config_name_picks_and_exit_code(tmp_path: Path, http_base: str,
 
 def test_no_source_discovers_configs_here(tmp_path: Path, http_base: str) -> None:
     _config(tmp_path, http_base)
-    proc = cli("check", "--json", "--name", "paged", cwd=tmp_path)
+    proc = cli_in_process("check", "--json", "--name", "paged", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == ("schema-compat: no SOURCE given; checking the servers in "
                            ".mcp.json\n")
