@@ -63,10 +63,13 @@ def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
     # An SSE client posts to the endpoint the server announced, not to the stream's URL: say
     # which one answered (other requests are reported at the URL given).
     statuses: list[tuple[int, str, bool]] = []  # status, where, at the announced endpoint
+    posted_405 = False
     for method, status, url, _rpc in probe.statuses:
         if (method, status) != ("GET", 405):
             endpoint = spec.kind == "sse" and method == "POST"
             statuses.append((status, url if endpoint else spec.url, endpoint))
+            posted_405 = posted_405 or (method, status) == ("POST", 405)
+    sse = _sse_hint(spec, posted_405)
     for status, where, endpoint in statuses:
         if status in (401, 403):
             word = "401 Unauthorized" if status == 401 else "403 Forbidden"
@@ -75,8 +78,8 @@ def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
         if status == 404:
             hint = ("check the path: streamable HTTP servers usually serve /mcp"
                     if spec.kind == "http" else "check the path: SSE servers usually serve /sse")
-            if spec.kind == "http" and urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
-                hint = "this looks like an SSE endpoint: use --sse URL"
+            if sse:
+                hint = sse
             return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
     for status, where, endpoint in statuses:
         if status >= 400:
@@ -85,10 +88,28 @@ def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
                                  f"{said.method} with an error: {said.text} (code {said.code})",
                                  "the server refused the request; see its logs")
             return LiveError(f"HTTP {status} from {where}",
-                             _ENDPOINT_HINT if endpoint else
+                             _ENDPOINT_HINT if endpoint else sse or
                              "check the URL and that the server speaks MCP over "
                              + ("streamable HTTP" if spec.kind == "http" else "SSE"))
     return None
+
+
+def _sse_hint(spec: ServerSpec, posted_405: bool) -> str:
+    """How to reach a legacy SSE server given as streamable HTTP, when it looks like one: its
+    path ends in /sse, or it answers the client's POST with 405 (an SSE server's event stream
+    takes GET only); "" otherwise. A URL from the command line (its spec is named by it) is
+    given with --sse; a client config's server is marked with "type": "sse"."""
+    if spec.kind != "http":
+        return ""
+    if urlsplit(spec.url).path.rstrip("/").endswith("/sse"):
+        why = "the path ends in /sse"
+    elif posted_405:
+        why = "it answers POST with 405 Method Not Allowed"
+    else:
+        return ""
+    how = f"use --sse {spec.url}" if spec.name == spec.url else \
+        'set "type": "sse" on this server in the config'
+    return f"this looks like a legacy SSE server ({why}): {how}"
 
 
 # What the SDK's streamable HTTP transport says when an error status came without a JSON-RPC
