@@ -239,7 +239,8 @@ def test_each_option_means_the_same_on_both_paths(workdir: Path, args: list[str]
     assert _run_in(workdir, entry.main, args) == _run_in(workdir, cli.main, args)
 
 
-@settings(max_examples=200, deadline=None, database=None,
+# Every option is compared once above; these are combinations of them (100: about a second).
+@settings(max_examples=100, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(args=_command_lines())
 def test_both_paths_print_and_write_the_same(workdir: Path, args: list[str]) -> None:

@@ -87,7 +87,8 @@ def test_a_gate_does_skip_rules() -> None:
     assert "TYP005" in {r.code for r in plan.node_rules(True)}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+# 150 random schemas, beside the whole corpus in the tests above: about half a second each.
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(SCHEMAS)
 def test_no_rule_is_skipped_where_it_would_fire_on_random_schemas(schema: Any) -> None:
     assert _skipped_hits(schema) == []
@@ -102,7 +103,7 @@ def test_root_only_rules_are_asked_at_the_root_alone() -> None:
     assert {r.code for r in plan.node if r.root_only} & below == set()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(SCHEMAS)
 def test_no_document_rule_is_skipped_where_it_would_fire_on_random_schemas(
         schema: Any) -> None:
