@@ -304,7 +304,7 @@ def _check_paths_break_between_steps(summary: str, paths: list[str], width: int)
     bodies: list[str] = []
     indent = 0
     for line in lines:
-        if line.startswith("  lossy "):
+        if line.startswith("    lossy ("):  # under its tool's name
             indent = line.index("$") if "$" in line else line.index("(tool)")
             bodies.append(line[indent:])
         elif bodies and indent and line.startswith(" " * indent) and line.strip():
