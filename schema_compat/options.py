@@ -216,14 +216,15 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
     "repair": (
         SOURCES,
         TOOL._replace(kind="value", default="", setting="", setting_value="", metavar="NAME",
-                      help="The tool whose arguments these are (its original name, or the "
-                           "name --provider gives it)."),
+                      help="The tool whose arguments these are: its original name, or the "
+                           "name a transform sends (for --provider, else the first profile "
+                           "that gives it)."),
         Option("args", ("--args", "-a"), "value", "",
                "The arguments: JSON text, @FILE, or - for stdin.", show_default=False,
                metavar="JSON"),
         PROVIDER._replace(default=None, setting="", setting_value="", show_default=False,
                           completes_profiles=False,
-                          help="Also accept the tool's name as this profile renames it."),
+                          help="Read --tool as this profile's transform names tools."),
         JSON._replace(help='Print {"arguments", "coercions", "valid", "errors"}.'),
         *LIVE_OPTIONS),
     "rules": (

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from typing import Any, NamedTuple, NoReturn
 
 from .exits import EXIT_OK, EXIT_USAGE, fail, print_errors
-from .inputs import LiveOpts, load_inputs
+from .inputs import LiveOpts, load_inputs, one_tool
 from .plans import one_provider_plan
 from .running import make_report, run_tools
 
@@ -48,7 +48,7 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     if len(holders) > 1:
         fail(f"tool {tool_name!r} is in {len(holders)} sources: {', '.join(holders)}",
              _choose_hint(tool_name, holders[0], live))
-    results = run_tools(chosen[:1], plan, per_tool)
+    results = run_tools([one_tool(chosen, tool_name)], plan, per_tool)
     report = make_report(plan.profile.name, results, errors)
     if json_out:
         import json

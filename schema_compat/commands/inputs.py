@@ -75,11 +75,53 @@ def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
         more, more_errors = _load_live(live)
         loaded += more
         errors += more_errors
+    loaded, nameless = _without_nameless(loaded)
+    errors += nameless
     # The loaded documents live until the command ends and hold no reference cycles: left to
     # the collector, every full collection would walk all of them again (~9% of a `check` of
     # 10,000 tools, growing with the input). Refcounting still frees them.
     gc.freeze()
     return loaded, errors
+
+
+def _without_nameless(loaded: list[LoadedSource]
+                      ) -> tuple[list[LoadedSource], list[SourceError]]:
+    """The sources less their tools without a name, and an error for each of those.
+
+    A tool's name is what the model calls it by and what each call is routed by: a tool
+    without one (the loader knows it as `<tool N>`, for the library's rules) could only be
+    sent under a name made up for it, which no server would answer to. So a command reports it
+    as input it cannot use, naming the source and the tool's index, exits 2, and goes on with
+    the other tools."""
+    from ..mcp_tool import placeholder_name
+    from ..model import SourceError
+
+    kept: list[LoadedSource] = []
+    errors: list[SourceError] = []
+    for source in loaded:
+        named = tuple(t for t in source.tools if t.name != placeholder_name(t.index))
+        if len(named) == len(source.tools):
+            kept.append(source)
+            continue
+        errors += [SourceError(source.label, f"tool {t.index} has no name",
+                               'give it a "name" string: the model calls a tool by its name '
+                               "and each call is routed by it")
+                   for t in source.tools if t.name == placeholder_name(t.index)]
+        kept.append(source._replace(tools=named))
+    return kept, errors
+
+
+def one_tool(chosen: list[Any], name: str) -> Any:
+    """The one tool of a source that `name` names; two or more of one source named alike exit
+    2 naming where each is (a server must give each tool a name of its own: which one a call
+    would reach is anyone's guess)."""
+    first = chosen[0]
+    same = [t for t in chosen if t.source == first.source]
+    if len(same) > 1:
+        places = ", ".join(str(t.index) for t in same[:-1]) + f" and {same[-1].index}"
+        fail(f"{len(same)} tools are named {name!r} in {first.source} (at index {places})",
+             "give each tool a name of its own")
+    return first
 
 
 def _discover() -> list[str]:

@@ -7,12 +7,15 @@ lives here, beside the other commands' work, so that cli.py holds only the typer
 from __future__ import annotations
 
 import sys
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_errors
-from .inputs import LiveOpts, load_inputs
+from .inputs import LiveOpts, load_inputs, one_tool
 from .plans import provider_plan
 from .running import run_tools
+
+if TYPE_CHECKING:
+    from ..model import ToolDef
 
 
 class RepairOptions(NamedTuple):
@@ -51,15 +54,12 @@ def run_repair(options: RepairOptions) -> int:
         print_errors(errors)
         return EXIT_USAGE
     tools = [t for s in loaded for t in s.tools]
-    chosen = [t for t in tools if t.name == tool]
-    if not chosen and provider:
-        plan = provider_plan(provider, None, None, False)
-        chosen = [r.tool for r in run_tools(tools, plan) if r.transformed_name == tool]
+    chosen = [t for t in tools if t.name == tool] or _renamed_to(tool, tools, provider)
     if not chosen:
         names = ", ".join(t.name for t in tools[:10]) + (", …" if len(tools) > 10 else "")
         fail(f"no tool named {tool!r}", f"tools here: {names}" if names else
              "no tools were read")
-    result = repair_arguments(chosen[0].schema, arguments)
+    result = repair_arguments(one_tool(chosen, tool).schema, arguments)
     if json_out:
         sys.stdout.write(dump_json(result.to_dict()))
     else:
@@ -69,3 +69,23 @@ def run_repair(options: RepairOptions) -> int:
         for err in result.errors:
             print(f"invalid {err}", file=sys.stderr)
     return EXIT_OK if result.valid else EXIT_FINDINGS
+
+
+def _renamed_to(name: str, tools: list[ToolDef], provider: str | None) -> list[ToolDef]:
+    """The tools a transform sends as `name` (a call names the tool as the model was told it):
+    for --provider, else for the first profile that renames one of them so, in the order
+    `schema-compat profiles` lists them (the default provider first). Says on stderr which
+    tool it is, since the arguments are repaired against that tool's own schema."""
+    from ..profiles import DEFAULT_PROFILE, PROFILES
+
+    for profile in [provider] if provider else list(dict.fromkeys([DEFAULT_PROFILE, *PROFILES])):
+        plan = provider_plan(profile, None, None, False)
+        renamed = [r.tool for r in run_tools(tools, plan, keep_schemas=False)
+                   if r.transformed_name == name and r.tool.name != name]
+        if renamed:
+            originals = ", ".join(repr(n) for n in dict.fromkeys(t.name for t in renamed))
+            print(f"schema-compat: --tool {name} is {originals} of "
+                  f"{renamed[0].source}, as the {plan.profile.name} transform names it",
+                  file=sys.stderr)
+            return renamed
+    return []
