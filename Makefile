@@ -31,14 +31,12 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 	@echo "schema-compat is at $(CURDIR)/$(BIN)/schema-compat (not on PATH; README, Install: pipx install '.[live]' puts it there)"
 
 # The suite runs on every core (pytest-xdist; PYTEST_WORKERS=1 for one process). Tests marked
-# `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too. `make test` keeps
-# each module marked `xdist_group` on one worker (--dist loadgroup), so its module fixtures
-# (servers, a playground) start once; xdist hands out those modules first, the largest first.
+# `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too.
 PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 test: install ## Run the test suite (in parallel, without the slow tests), then ruff and mypy
-	$(PYTEST) --dist loadgroup -m "not slow"
+	$(PYTEST) -m "not slow"
 	$(BIN)/ruff check schema_compat tests interop conformance benchmarks setup.py
 	$(BIN)/mypy
 
