@@ -31,8 +31,10 @@ __all__ = [
     "Slot",
     "SourceLoadError",
     "analyse",
+    "declared_strict",
     "detect_shape",
     "schema_key",
+    "sent_strict",
     "tool_fields",
     "value_at",
 ]
@@ -216,6 +218,37 @@ def _entry_flavor(entry: Any) -> Flavor | None:
     if any(key in entry for key in _GEMINI_CONTAINERS):
         return "gemini"
     return None
+
+
+def declared_strict(entry: Any) -> bool | None:
+    """The `strict` a tool entry gives itself (where its format keeps it: at the top of an
+    MCP, Anthropic or flat OpenAI entry, under `function` in OpenAI Chat), or None when it
+    gives none. Gemini declarations and bare schemas have no such field."""
+    flavor = _entry_flavor(entry)
+    if flavor is None or flavor == "gemini":
+        return None
+    fields = tool_fields(entry, flavor)
+    flag = fields.get("strict") if fields is not None else None
+    return flag if isinstance(flag, bool) else None
+
+
+def sent_strict(entries: Sequence[Any]) -> list[bool | None]:
+    """Whether each tool entry of one listing is sent with `strict: true` (True), without
+    (False), or is not said (None: the profile decides, as for any MCP listing).
+
+    A listing in which no entry says `strict` says nothing. Once one does, the listing is
+    read as its provider reads it: in the Anthropic and OpenAI Chat formats a tool without
+    `strict` is sent non-strict; in MCP listings (where `transform` marks only the tools it
+    sends without `strict`) and OpenAI Responses tools it is not said."""
+    declared = [declared_strict(entry) for entry in entries]
+    if all(flag is None for flag in declared):
+        return declared
+    out: list[bool | None] = []
+    for entry, flag in zip(entries, declared, strict=True):
+        if flag is None and _entry_flavor(entry) in ("anthropic", "openai-chat"):
+            flag = False
+        out.append(flag)
+    return out
 
 
 def _is_builtin(entry: Any, family: str) -> bool:

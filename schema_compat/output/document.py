@@ -32,8 +32,20 @@ def transformed_document(loaded: Sequence[LoadedSource], results: Sequence[ToolR
         src = loaded[0]
         replacements = {r.tool.index: (r.transformed_name, _schema_for(r, src.shape))
                         for r in results if r.tool.source == src.label}
-        return write_back(src, replacements, gemini_field=profile.wire_field)
-    return {"tools": [_mcp_tool(r) for r in results]}
+        strict = {r.tool.index: flag for r in results if r.tool.source == src.label
+                  for flag in [sent_strict(r, profile)] if flag is not None}
+        return write_back(src, replacements, gemini_field=profile.wire_field,
+                          strict=strict)
+    return {"tools": [_mcp_tool(r, profile) for r in results]}
+
+
+def sent_strict(result: ToolResult, profile: Profile) -> bool | None:
+    """Whether a tool the request planner settled under a strict budget is sent strict
+    (its result is for the request's profile) or without `strict` (for the budget's
+    fallback); None for other profiles, whose documents keep what they said."""
+    if profile.strict_budget is None:
+        return None
+    return result.profile == profile.name
 
 
 def document_pieces(loaded: Sequence[LoadedSource], tools: Sequence[ToolDef], taken: Taken,
@@ -54,11 +66,14 @@ def document_pieces(loaded: Sequence[LoadedSource], tools: Sequence[ToolDef], ta
                                gemini_field=profile.wire_field)
     places = [("tools", i) for i in range(len(tools))]
     return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
-                         fill=lambda _: _mcp_tool(taken.next()))
+                         fill=lambda _: _mcp_tool(taken.next(), profile))
 
 
-def _mcp_tool(result: ToolResult) -> dict[str, Any]:
-    return mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
+def _mcp_tool(result: ToolResult, profile: Profile) -> dict[str, Any]:
+    entry = mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
+    if sent_strict(result, profile) is False:  # as write_back marks it
+        entry["strict"] = False
+    return entry
 
 
 def _schema_for(result: ToolResult, shape: str) -> Any:

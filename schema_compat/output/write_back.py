@@ -89,6 +89,7 @@ def _slot_value(
     gemini_field: str | None,
     *,
     copy_schema: bool,
+    strict: bool | None = None,
 ) -> Any:
     """What the slot holds once its tool is written: `entry` (the value there now) itself
     when nothing changes, else a new object. `entry` is never modified, so the streaming
@@ -97,6 +98,9 @@ def _slot_value(
     name_changed = new_name != tool.name
     schema_changed = new_schema is not tool.schema
     dup = copy.deepcopy if copy_schema else _same
+    if strict is not None and isinstance(entry, dict) and slot.flavor not in ("schema",
+                                                                              "gemini"):
+        entry = _with_strict(entry, slot.flavor, strict)
     if slot.flavor == "schema":
         if not schema_changed:
             return entry
@@ -133,6 +137,24 @@ def _slot_value(
             fields[key] = empty_schema()  # MCP and Anthropic require one
     else:
         fields[key] = dup(new_schema)
+    return entry
+
+
+def _with_strict(entry: dict[str, Any], flavor: Flavor, strict: bool) -> dict[str, Any]:
+    """`entry` saying whether the tool is sent strict: its `strict` field in the Anthropic
+    and OpenAI formats; in an MCP listing, which has no such field, `strict: false` marks a
+    tool sent without it (`extract.shapes.sent_strict` reads it back), and an entry
+    without one is left so. A new object when that changes anything."""
+    fields = tool_fields(entry, flavor)
+    if fields is None or fields.get("strict") is strict or (
+            flavor == "mcp" and strict and "strict" not in fields):
+        return entry
+    entry = dict(entry)
+    if fields is not entry and flavor == "openai-chat":
+        entry["function"] = fields = dict(fields)
+    else:
+        fields = entry
+    fields["strict"] = strict
     return entry
 
 
@@ -176,8 +198,10 @@ def write_back(
     replacements: Mapping[int, tuple[str, Any]],
     *,
     gemini_field: str | None = None,
+    strict: Mapping[int, bool] | None = None,
 ) -> Any:
-    """A copy of `source.document` with tools renamed / re-schema'd in place.
+    """A copy of `source.document` with tools renamed / re-schema'd in place, and those
+    `strict` names (by index) saying whether they are sent strict (`_with_strict`).
 
     A name equal to the loaded one, or a schema that *is* the loaded schema object, is left
     as the document had it: so identity replacements give back the document unchanged, even
@@ -191,7 +215,7 @@ def write_back(
         new_name, new_schema = replacements[index]
         value = _slot_value(
             value_at(document, slot.path), slot, source.tools[index], new_name, new_schema,
-            gemini_field, copy_schema=True,
+            gemini_field, copy_schema=True, strict=(strict or {}).get(index),
         )
         document = _set(document, slot.path, value)
     return document
@@ -210,6 +234,7 @@ def iter_write_back(
     *,
     gemini_field: str | None = None,
     ensure_ascii: bool = False,
+    strict: Mapping[int, bool] | None = None,
 ) -> Iterator[str]:
     """The text `dump_json(write_back(source, {i: take(i) for i in indexes}, ...))` would
     give, in pieces, calling `take(i)` only when tool i's place in the document is written.
@@ -228,7 +253,7 @@ def iter_write_back(
         new_name, new_schema = take(index)
         return _slot_value(
             value_at(source.document, path), layout.slots[index], source.tools[index], new_name,
-            new_schema, gemini_field, copy_schema=False,
+            new_schema, gemini_field, copy_schema=False, strict=(strict or {}).get(index),
         )
 
     return iter_indented(source.document, ensure_ascii=ensure_ascii, holes=at, fill=fill)

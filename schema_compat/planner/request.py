@@ -18,7 +18,7 @@ from ..profiles import Profile, StrictBudget, get_profile
 from .budgets import costs, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
-from .strict import Candidate, choose, gain
+from .strict import Candidate, choose, declared, gain
 
 if TYPE_CHECKING:
     from ..api import ToolLike
@@ -187,7 +187,10 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     if budget is None:
         strict = [profile.strict_flag] * len(chosen)
     else:
-        strict, reasons, codes = _budgeted(chosen, results, scores, budget, strict_first)
+        choices = budget_choices(chosen, results, budget, strict_first, declared(chosen))
+        strict = [c[0] for c in choices]
+        reasons = [c[1] for c in choices]
+        codes = [c[2] for c in choices]
         fallback = [i for i, s in enumerate(strict) if not s]
         if fallback:
             fallback_plan = make_plan(budget.fallback, select_rules, ignore, lossless_only)
@@ -210,6 +213,8 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         if budget is not None:
             if strict[i]:
                 decisions.append(Decision(tool.source, tool.name, "strict", reasons[i]))
+            elif not codes[i]:  # its entry said so: nothing changes
+                decisions.append(Decision(tool.source, tool.name, "non-strict", reasons[i]))
             else:
                 extra.append(Change(codes[i], (), "hinted", "sent without `strict`, its "
                                     f"schema for `{budget.fallback}`: {reasons[i]}", "tool",
@@ -225,28 +230,33 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
                        tuple(decisions), name_prefix, tuple(dropped))
 
 
-def _budgeted(tools: Sequence[ToolDef], results: Sequence[ToolResult], scores: list[int],
-              budget: StrictBudget, strict_first: Sequence[str]
-              ) -> tuple[list[bool | None], list[str], list[str]]:
-    """Strict flags, reasons and the rule code of each non-strict decision."""
+def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
+                   budget: StrictBudget, strict_first: Sequence[str],
+                   declared: Sequence[bool | None] | None = None
+                   ) -> list[tuple[bool, str, str]]:
+    """(sent strict, the reason, the rule code of a non-strict decision) for each tool of
+    one request, from its strict result; `declared` is what each tool's entry says
+    (`strict.declared`). `check` asks the same, so both send the same tools strict."""
     candidates = []
-    for i, (tool, result) in enumerate(zip(tools, results, strict=True)):
+    flags = declared if declared is not None else [None] * len(tools)
+    for i, (tool, result, flag) in enumerate(zip(tools, results, flags, strict=True)):
         errors = sorted({f.code for f in result.remaining if f.severity == "error"})
         blocked = (f"its strict schema still has errors ({', '.join(errors)})"
                    if errors else "")
         optional, unions = costs(result.transformed_schema)
-        candidates.append(Candidate(i, label(tool), tool.name, scores[i], optional, unions,
-                                    blocked))
+        candidates.append(Candidate(i, label(tool), tool.name, gain(tool.schema), optional,
+                                    unions, blocked, flag))
     choices = choose(candidates, budget, strict_first)
-    codes = []
+    out = []
     for c, choice in zip(candidates, choices, strict=True):
-        if choice.strict:
-            codes.append("")
+        if choice.strict or c.declared is False:
+            code = ""
         elif c.blocked:
-            codes.append(next(f.code for f in results[c.position].remaining
-                              if f.severity == "error"))
+            code = next(f.code for f in results[c.position].remaining
+                        if f.severity == "error")
         elif "strict tools" in choice.reason or "enforce nothing" in choice.reason:
-            codes.append("LIM001")
+            code = "LIM001"
         else:
-            codes.append("LIM004")
-    return ([c.strict for c in choices], [c.reason for c in choices], codes)
+            code = "LIM004"
+        out.append((choice.strict, choice.reason, code))
+    return out

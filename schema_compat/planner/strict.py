@@ -12,7 +12,10 @@ The policy (deterministic: it reads only the tools, their order and the user's g
    parameter and union budgets; otherwise it is sent non-strict, and the next one is
    tried (a smaller one may still fit).
 4. A tool on which strict decoding gains nothing (no parameter it would enforce) is sent
-   non-strict unless a `strict_first` glob names it: it would only use up a strict slot.
+   non-strict unless a `strict_first` glob names it or its entry says `strict: true`: it
+   would only use up a strict slot.
+5. A tool whose entry sends it without `strict` (`extract.shapes.sent_strict`: so
+   `transform`'s own output reads back as it was planned) stays non-strict.
 
 Strict decoding guarantees arguments that match the schema; it gains most where a model
 gets a schema wrong without it: nested objects, enums, required fields. So `gain` counts
@@ -26,6 +29,8 @@ import fnmatch
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from ..extract.shapes import sent_strict
+from ..model import ToolDef
 from ..profiles import StrictBudget
 from ..schema.walker import iter_nodes
 
@@ -46,6 +51,20 @@ def gain(schema: Any) -> int:
     return score
 
 
+def declared(tools: Sequence[ToolDef]) -> list[bool | None]:
+    """Whether each tool's own entry sends it strict, read per source (one listing each)
+    as `extract.shapes.sent_strict` reads a listing; None where its listing says nothing."""
+    by_source: dict[str, list[int]] = {}
+    for i, t in enumerate(tools):
+        by_source.setdefault(t.source, []).append(i)
+    out: list[bool | None] = [None] * len(tools)
+    for positions in by_source.values():
+        for i, flag in zip(positions, sent_strict([tools[i].raw for i in positions]),
+                           strict=True):
+            out[i] = flag
+    return out
+
+
 class Candidate(NamedTuple):
     position: int  # in the request
     label: str  # "server/tool", for globs and messages
@@ -54,6 +73,12 @@ class Candidate(NamedTuple):
     optional: int
     unions: int
     blocked: str  # why it cannot be strict at all ("" when it can)
+    # what its entry says (extract.shapes.sent_strict): True counts as a strict_first
+    # match, False keeps it non-strict, None leaves it to the policy
+    declared: bool | None = None
+
+
+SENT_PLAIN = "its entry sends it without `strict`"
 
 
 class Choice(NamedTuple):
@@ -74,13 +99,17 @@ def choose(candidates: Sequence[Candidate], budget: StrictBudget,
     """One choice per candidate, in the candidates' order."""
     def order(c: Candidate) -> tuple[int, int, int, int, int]:
         glob = first_match(c, strict_first)
-        return (0 if glob is not None else 1, glob or 0, -c.gain, c.optional + c.unions,
-                c.position)
+        first = glob is not None or c.declared is True
+        return (0 if first else 1, glob or 0, -c.gain, c.optional + c.unions, c.position)
 
     out: list[Choice | None] = [None] * len(candidates)
     count = optional = unions = 0
     for c in sorted(candidates, key=order):
-        wanted = first_match(c, strict_first) is not None
+        glob = first_match(c, strict_first)
+        wanted = glob is not None or c.declared is True
+        if c.declared is False:
+            out[c.position] = Choice(False, SENT_PLAIN)
+            continue
         if c.blocked:
             out[c.position] = Choice(False, c.blocked)
             continue
@@ -111,8 +140,9 @@ def choose(candidates: Sequence[Candidate], budget: StrictBudget,
         count += 1
         optional += c.optional
         unions += c.unions
-        why = (f"matches --strict-first {strict_first[first_match(c, strict_first) or 0]!r}"
-               if wanted else f"gain {c.gain} from strict decoding")
+        why = (f"matches --strict-first {strict_first[glob]!r}" if glob is not None
+               else "its entry says `strict: true`" if c.declared
+               else f"gain {c.gain} from strict decoding")
         out[c.position] = Choice(True, f"{why}; costs {c.optional} optional and {c.unions} "
                                        "union parameters of the budget")
     return [c if c is not None else Choice(False, "") for c in out]
