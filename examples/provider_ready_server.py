@@ -6,10 +6,10 @@ schema from Pydantic models, which gives `$ref`/`$defs` and `anyOf: [T, null]`; 
 turns an array whose `items` is a `$ref` into an array of STRING. Here the server's tools
 are transformed once, when they are first listed, and served in the transformed form.
 
-Only lossless and hinted fixes are applied (`lossless_only=True`): every argument the
-transformed schema allows, the original one allows too, so the SDK's own validation of
-calls (against the Pydantic models) keeps working unchanged and no tool is renamed. Each
-change is logged on stderr with its rule and safety.
+Only lossless fixes are applied (`lossless_only=True`): the transformed schema allows
+exactly the arguments the original one allows, so the SDK's own validation of calls
+(against the Pydantic models) keeps working unchanged and no tool is renamed. Each change is
+logged on stderr with its rule and safety.
 
     python examples/provider_ready_server.py                     # stdio, for Gemini
     python examples/provider_ready_server.py --provider vertex   # another profile

@@ -59,17 +59,32 @@ def test_per_source_keeps_each_file_its_own_request() -> None:
     assert "requests" not in json.loads(out)  # files are separate requests by default
 
 
-def test_check_anthropic_strict_names_the_tools_over_each_budget() -> None:
+def test_check_anthropic_strict_plans_the_budgets_as_transform_does() -> None:
+    # 50 tools cannot all be strict: the check sends the ones transform sends strict, and
+    # says of each other one why not, with transform's fix (send it without `strict`)
     code, out, _ = run("check", "--json", "-p", "anthropic-strict", str(DBT))
-    limits = _limits(json.loads(out))
-    assert limits["strict-tools"]["used"] == 50 and limits["strict-tools"]["over"]
-    assert limits["strict-tools"]["over_by"][0] == "dbt-mcp/" + json.loads(
-        DBT.read_text())["tools"][20]["name"]
-    assert limits["strict-optional"]["over"] and limits["strict-optional"]["limit"] == 24
-    assert code == 1
+    checked = json.loads(out)
+    _, out, _ = run("transform", "--json", "-p", "anthropic-strict", str(DBT))
+    transformed = json.loads(out)
+    limits = _limits(checked)
+    assert limits == _limits(transformed)
+    assert 0 < limits["strict-tools"]["used"] <= 20
+    assert not any(lim["over"] for lim in limits.values())
+    plain = {d["tool"] for d in transformed["requests"][0]["decisions"]
+             if d["kind"] == "non-strict"}
+    decided = {t["name"]: [i for i in t["issues"] if i["scope"] == "tool"
+                           and i["message"].startswith("not sent strict: ")]
+               for t in checked["tools"]}
+    assert {name for name, found in decided.items() if found} == plain
+    budget = [i for found in decided.values() for i in found if i["severity"] == "error"]
+    assert budget and {i["code"] for i in budget} <= {"LIM001", "LIM004"}
+    assert all(i["fix"]["safety"] == "hinted" for found in decided.values() for i in found)
+    assert all(t["fix_status"] != "unfixable" for t in checked["tools"]
+               if t["name"] in plain)
+    assert code == 1  # as published, sending every tool strict is refused
     _, text, _ = run("check", "-p", "anthropic-strict", str(DBT))
-    assert "strict tools 50/20" in text
-    assert "strict optional parameters over the limit (ANTS-05) from:" in text
+    assert f"strict tools {limits['strict-tools']['used']}/20" in text
+    assert "over the limit" not in text
 
 
 def test_transform_anthropic_strict_is_one_sendable_request(tmp_path: Path) -> None:

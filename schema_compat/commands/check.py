@@ -19,6 +19,7 @@ from .plans import per_tool_ignores, provider_names, provider_plan, resolve_sett
 from .running import make_report, run_tools
 
 if TYPE_CHECKING:
+    from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
     from ..report.text import Rerun
@@ -55,7 +56,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
      verbose, show_config, baseline, write_baseline, live, *_) = options
-    from .requests import RequestOpts, check_requests, request_settings
+    from .requests import RequestOpts, request_settings
 
     request_opts = RequestOpts(options.request, options.strict_first, options.name_prefix,
                                options.exclude_tool)
@@ -87,12 +88,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if write_baseline:
         _refuse_input(write_baseline, loaded, "--write-baseline")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
-    # only the JSON report shows transformed schemas and each change: not keeping them
-    # bounds the memory
-    reports = [make_report(pl.profile.name, run_tools(tools, pl, per_tool, keep_schemas=json_out,
-                                                      keep_changes=json_out), errors,
-                           loaded)._replace(requests=check_requests(groups, pl,
-                                                                    requests.name_prefix))
+    reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
                for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
@@ -112,6 +108,30 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     refused = any(lim.over for r in reports for q in r.requests for lim in q.limits) or any(
         q.decisions for r in reports for q in r.requests)
     return EXIT_FINDINGS if refused and status == EXIT_OK else status
+
+
+def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
+             per_tool: dict[str, list[str]] | None, json_out: bool,
+             requests: RequestSettings, errors: list[SourceError],
+             loaded: list[LoadedSource]) -> Report:
+    """One profile's report: each tool checked as it is sent (strict or not, as the
+    planner decides and the listing says: planner/checked.py), and each request's limits.
+    Only the JSON report shows transformed schemas and each change: not keeping them
+    bounds the memory."""
+    from ..planner.checked import check_sent
+    from .requests import check_requests
+
+    # a strict budget reads the schemas sent strict; they are dropped after
+    keep = json_out or plan.profile.strict_budget is not None
+    checked = check_sent(tools, groups, plan,
+                         lambda ts, pl, pick: run_tools(list(ts), pl, per_tool,
+                                                        keep_schemas=keep,
+                                                        keep_changes=json_out, plan_for=pick),
+                         per_tool, requests.strict_first)
+    results = checked.results if json_out or not keep else [
+        r._replace(transformed_schema=None) for r in checked.results]
+    return make_report(plan.profile.name, results, errors, loaded)._replace(
+        requests=check_requests(groups, plan, requests.name_prefix, checked.sent))
 
 
 def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSettings,

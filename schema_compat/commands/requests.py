@@ -10,7 +10,7 @@ own (the behaviour before requests were planned).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import NAME_PREFIX, REQUEST
@@ -107,12 +107,15 @@ def _flagged_per_tool(group: list[ToolDef], wanted: list[tuple[str, str]], i: in
                for j in range(i))
 
 
-def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none"
+def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none",
+                   sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
                    ) -> tuple[RequestInfo, ...]:
-    """Each request's limits with their use as the tools are published (for a strict
-    budget: every tool sent strict), and the names transform would have to change (after
-    the client's `name_prefix`), as `renamed` decisions. A request is shown when it spans
-    several sources, has a strict budget, or a limit is exceeded or a name must change."""
+    """Each request's limits with their use as the tools are sent (`sent`: whether each
+    tool by (source, index) is sent strict and its schema then, planner/checked.py; without
+    it, as published, every tool strict under a strict budget), and the names transform
+    would have to change (after the client's `name_prefix`), as `renamed` decisions. A
+    request is shown when it spans several sources, has a strict budget, or a limit is
+    exceeded or a name must change."""
     from ..model import Decision, RequestInfo
     from ..planner import request_limits, strict_budget
     from ..planner.names import prefixed, server_name, settle
@@ -122,7 +125,9 @@ def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "
     budget = strict_budget(profile) is not None
     out = []
     for group in groups:
-        limits = request_limits(profile, [(label(t), budget, t.schema) for t in group])
+        limits = request_limits(profile, [
+            (label(t), *(sent.get((t.source, t.index), (budget, t.schema)) if sent
+                         else (budget, t.schema))) for t in group])
         sources = tuple(dict.fromkeys(t.source for t in group))
         clashes = _clashes(group) if len(sources) > 1 else ()
         wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,

@@ -21,6 +21,8 @@ from ..paths import jsonpath, pointer
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..planner import RequestPlan
@@ -81,11 +83,16 @@ class Run:
 
     def __init__(self, run_id: str, source: LoadedSource, errors: list[SourceError],
                  results: dict[str, list[ToolResult]], plans: dict[str, Plan],
-                 elapsed: float, cpu: float, settings: PageSettings | None = None) -> None:
+                 elapsed: float, cpu: float, settings: PageSettings | None = None,
+                 sent: dict[str, Mapping[tuple[str, int], tuple[bool, Any]]] | None = None
+                 ) -> None:
         self.run_id = run_id
         self.source = source
         self.errors = errors
         self.results = results
+        # per profile with a strict flag: each tool sent strict or not, and its schema
+        # then (planner/checked.py), which the request's limits count
+        self.sent_as = sent or {}
         self.plans = plans
         self.elapsed = elapsed  # wall-clock seconds of the checks, every profile
         self.cpu = cpu  # CPU seconds of the same (what other processes' load does not add)
@@ -118,7 +125,8 @@ class Run:
         servers = (self.source.server,) if self.source.server is not None else ()
         groups = [list(self.tools)] if self.tools else []
         return Report(provider, tuple(results), tuple(self.errors), servers,
-                      check_requests(groups, self.plans[provider], self.settings.name_prefix))
+                      check_requests(groups, self.plans[provider], self.settings.name_prefix,
+                                     self.sent_as.get(provider)))
 
     def request(self, provider: str) -> RequestPlan:
         """The listing as one request to `provider`, planned (strict budgets, names, the
@@ -249,13 +257,18 @@ class Workspace:
     def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
         started, cpu = time.perf_counter(), _cpu_time()
         tools = list(source.tools)
-        from ..planner.request import tool_plans
+        from ..planner.checked import check_sent
 
         per_tool = self.settings.per_tool_ignores
-        results = {name: run_plan(tools, plan, tool_plans(plan, per_tool))
+        # each tool checked as it is sent, as `check` does (strict or not, planner/checked.py)
+        checked = {name: check_sent(tools, [tools] if tools else [], plan,
+                                    lambda ts, pl, pick: run_plan(list(ts), pl, pick),
+                                    per_tool, self.settings.strict_first)
                    for name, plan in self._plans.items()}
+        results = {name: c.results for name, c in checked.items()}
         run = Run(secrets.token_hex(8), source, errors, results, self._plans,
-                  time.perf_counter() - started, _cpu_time() - cpu, self.settings)
+                  time.perf_counter() - started, _cpu_time() - cpu, self.settings,
+                  {name: c.sent for name, c in checked.items() if c.sent})
         with self._lock:
             self._runs[run.run_id] = run
             while len(self._runs) > self._keep:

@@ -60,6 +60,10 @@ class Profile(NamedTuple):
     # sends as many tools strict as they allow, the others without `strict`, and counts
     # tools against `strict_tools` instead of `max_tools`. None: no such budgets.
     strict_budget: StrictBudget | None = None
+    # The profile of a tool a request sends without `strict` (a strict profile's plain
+    # counterpart; a strict budget's `fallback`): `check` checks a tool whose entry says
+    # `strict: false` for it. "": the provider has no strict flag, or it is this profile.
+    non_strict: str = ""
 
     @property
     def label(self) -> str:

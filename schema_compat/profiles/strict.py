@@ -50,6 +50,7 @@ OPENAI_STRICT = Profile(
     max_tools=128,
     max_tools_source="OAI-04",
     max_description=1024,
+    non_strict="openai",
     nullable_keyword=False,
     opaque_keywords=_OPAQUE,
     sources=("developers.openai.com/api/docs/guides/structured-outputs (Supported schemas)",
@@ -89,6 +90,7 @@ ANTHROPIC_STRICT = Profile(
     # `strict: true`, 24 optional parameters and 16 parameters using `anyOf` or a type
     # list, summed over the strict tools ("Non-strict tools don't count").
     strict_budget=StrictBudget(20, 24, 16, "anthropic", "ANTS-05"),
+    non_strict="anthropic",
     nullable_keyword=False,
     opaque_keywords=_OPAQUE,
     sources=("platform.claude.com/docs/en/build-with-claude/structured-outputs",

@@ -110,10 +110,14 @@ RULES: list[Rule] = [
         detect=detect_too_many_tools,
         docs=RuleDocs(
             what="Tools past the provider's per-request limit (512 function declarations "
-                 "for Gemini).",
+                 "for Gemini; for Anthropic strict tool use, 20 tools with `strict: true`, "
+                 "which `check` and `transform` count over the tools sent strict only).",
             error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
                   "declarations can be specified.",
-            fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools.",
+            fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools. "
+                "Under `anthropic-strict`, `transform` sends the tools past the 20 strict "
+                "ones without `strict` (hinted), and `check` says so of each, as this "
+                "code; as info where strict decoding would enforce nothing on the tool.",
             before=doc_examples.many_tools(21), passing=doc_examples.many_tools(20),
             profile="anthropic-strict",
             sources=("[GEM-18](../providers.md#gem-18)", "google-gemini/gemini-cli#19083"),
@@ -153,11 +157,15 @@ RULES: list[Rule] = [
         docs=RuleDocs(
             what="More than 24 optional parameters, or more than 16 parameters using `anyOf` "
                  "or a type list, summed over the strict tools of one request (Anthropic "
-                 "strict tool use). The tools of one source are taken as one request: the "
-                 "tool that crosses a limit is flagged, and every later one that adds to it.",
+                 "strict tool use; a tool its listing sends without `strict` does not "
+                 "count). `check` and `transform` plan the request: each tool left out of "
+                 "the budgets is flagged. The library's `check()` takes the tools of one "
+                 "source as one request, every one strict: the tool that crosses a limit is "
+                 "flagged, and every later one that adds to it.",
             error="400 invalid_request_error (schema too complex).",
-            fix="Mark fewer tools strict, send fewer tools per request, or require more "
-                "parameters.",
+            fix="`transform` sends the tool without `strict` (hinted: wider, kept), its "
+                "schema for `anthropic`. Else mark fewer tools strict, send fewer tools per "
+                "request, or require more parameters.",
             before=doc_examples.union_params(17), passing=doc_examples.union_params(16),
             sources=("[ANTS-05](../providers.md#ants-05)", "genkit-ai/genkit#5230"),
         ),

@@ -1,0 +1,156 @@
+"""What `check` says of strict tools: the same decisions `transform`'s planner takes.
+
+Under a profile with a `strict` flag a tool is sent strict or not, and only strict tools
+meet the strict rules and share the strict budgets. So a check reads what the listing says
+of each tool (`extract.shapes.sent_strict`: `transform`'s output says it of every tool it
+sent without `strict`) and, under a strict budget, plans the rest as `transform` does:
+
+- a tool its entry sends without `strict` is checked for the profile's non-strict
+  counterpart (`Profile.non_strict`), and counts in no strict budget;
+- under a strict budget, the other tools are checked strict without the per-request rules
+  (LIM001, LIM004), then `strict.choose` decides, from the same figures the planner reads,
+  which of them are sent strict. Each one it sends without `strict` is checked as such,
+  with one finding for the decision (its code the planner's; an error when sending it
+  strict is refused, the strict budget or the tool's own errors, info when strict decoding
+  would only gain nothing) whose fix is the one `transform` makes: send it without
+  `strict` (hinted: wider, kept).
+
+The request limits are then those of the request as planned, each tool counted as it is
+sent (`sent`), so they agree with `transform`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..model import Change, Finding, Severity, ToolDef, ToolResult
+from .request import PLANNER_CODES, budget_choices, tool_plans
+from .strict import declared
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from ..engine import Plan
+
+    # The engine's run over one listing: its tools, the base plan, each tool's plan.
+    Runner: TypeAlias = Callable[[Sequence[ToolDef], Plan, Callable[[ToolDef], Plan] | None],
+                                 list[ToolResult]]
+# The per-request rules a strict budget leaves to the planner.
+BUDGET_CODES = ("LIM001", "LIM004")
+Key = tuple[str, int]
+
+__all__ = ["BUDGET_CODES", "Checked", "check_sent"]
+
+
+def _without(base: Plan, codes: Sequence[str]) -> Plan:
+    from ..engine import Plan as PlanType
+
+    return PlanType(base.profile, [c for c in base.profile.rules
+                                   if c in base.codes and c not in codes], base.lossless_only)
+
+
+def _non_strict_plan(base: Plan) -> Plan:
+    """The non-strict counterpart's plan, leaving out the rules the base plan leaves out
+    (as `transform`'s planner does)."""
+    from ..engine import make_plan
+
+    left_out = [c for c in base.profile.rules if c not in base.codes]
+    return make_plan(base.profile.non_strict, None, [*left_out, *PLANNER_CODES],
+                     base.lossless_only)
+
+
+class Checked:
+    """A check's results with each tool checked as it is sent; `sent` gives, for each tool
+    of a profile with a strict flag, (sent strict, the schema sent) by (source, index)."""
+
+    def __init__(self, results: list[ToolResult], sent: Mapping[Key, tuple[bool, Any]]
+                 ) -> None:
+        self.results = results
+        self.sent = sent
+
+
+def _picker(base: Plan, plain: Plan | None, off: set[Key],
+            per_tool: Mapping[str, Sequence[str]] | None
+            ) -> Callable[[ToolDef], Plan] | None:
+    own = tool_plans(base, per_tool)
+    if plain is None or not off:
+        return own
+    theirs = tool_plans(plain, per_tool)
+
+    def plan_for(tool: ToolDef) -> Plan:
+        if (tool.source, tool.index) in off:
+            return theirs(tool) if theirs else plain
+        return own(tool) if own else base
+
+    return plan_for
+
+
+def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
+               run: Runner, per_tool: Mapping[str, Sequence[str]] | None = None,
+               strict_first: Sequence[str] = ()) -> Checked:
+    """Check `tools` (in the request `groups` the check found) under `base`, each tool as
+    it is sent: see the module's docstring. `run` is the engine's run over a listing."""
+    profile = base.profile
+    if not profile.non_strict:
+        return Checked(run(tools, base, tool_plans(base, per_tool)), {})
+    flags = declared(tools)
+    off = {(t.source, t.index) for t, f in zip(tools, flags, strict=True) if f is False}
+    plain = _non_strict_plan(base)
+    budget = profile.strict_budget
+    if budget is None:
+        results = run(tools, base, _picker(base, plain, off, per_tool))
+        return Checked(results, {(r.tool.source, r.tool.index):
+                                 ((r.tool.source, r.tool.index) not in off,
+                                  r.transformed_schema) for r in results})
+    strict_plan = _without(base, BUDGET_CODES)
+    results = run(tools, strict_plan, _picker(strict_plan, plain, off, per_tool))
+    at = {(t.source, t.index): i for i, t in enumerate(tools)}
+    flag_of = {(t.source, t.index): f for t, f in zip(tools, flags, strict=True)}
+    decided: dict[Key, tuple[Finding, str]] = {}
+    for group in groups:
+        keys = [(t.source, t.index) for t in group]
+        open_keys = [k for k in keys if k not in off]
+        choices = budget_choices([tools[at[k]] for k in open_keys],
+                                 [results[at[k]] for k in open_keys], budget, strict_first,
+                                 [flag_of[k] for k in open_keys])
+        for k, (strict, reason, code) in zip(open_keys, choices, strict=True):
+            if not strict:
+                decided[k] = _decision(results[at[k]], code, reason, budget.fallback)
+    if decided:
+        results = run(tools, strict_plan,
+                      _picker(strict_plan, plain, off | set(decided), per_tool))
+        for i, r in enumerate(results):
+            found = decided.get((r.tool.source, r.tool.index))
+            if found is not None:
+                finding, why = found
+                change = Change(finding.code, (), "hinted", "sent without `strict`, its "
+                                f"schema for `{budget.fallback}`: {why}", "tool", "wider",
+                                "kept")
+                results[i] = r._replace(findings=(finding, *r.findings),
+                                        changes=(change, *r.changes))
+    sent = {(r.tool.source, r.tool.index): (
+        (r.tool.source, r.tool.index) not in off and (r.tool.source, r.tool.index)
+        not in decided, r.transformed_schema) for r in results}
+    return Checked(results, sent)
+
+
+def _decision(strict: ToolResult, code: str, reason: str, fallback: str
+              ) -> tuple[Finding, str]:
+    """The finding for a tool the planner sends without `strict` (an error where sending
+    it strict would be refused, info where that is a choice: strict decoding gains nothing),
+    and the reason the change gives."""
+    from ..paths import jsonpath
+    from ..rules.registry import RULES
+
+    severity: Severity = "error"
+    if code not in BUDGET_CODES:  # its strict schema keeps errors: name them
+        errors = [f for f in strict.remaining if f.severity == "error"]
+        more = f" and {len(errors) - 3} more" if len(errors) > 3 else ""
+        reason = (f"{reason}: " + "; ".join(f"{f.code} {jsonpath(f.path)}"
+                                           for f in errors[:3]) + more)
+    elif "enforce nothing" in reason:
+        severity = "info"
+    return (Finding(code, RULES[code].name, severity, (), f"not sent strict: {reason}", None,
+                    f"send it without `strict`, its schema for `{fallback}`", "hinted",
+                    "tool", "wider", "kept"), reason)
