@@ -215,3 +215,14 @@ def test_each_budget_falls_back_to_the_non_strict_profile() -> None:
         if profile.non_strict:
             assert profile.strict_flag is True
             assert PROFILES[profile.non_strict].strict_flag is False
+
+
+def test_a_tool_sent_without_strict_still_meets_the_name_rules(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tools = [{"name": "read file", "description": "Reads.", "input_schema": schema,
+              "strict": False}]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools))
+    _, report, _ = run("check", "--json", "-p", "anthropic-strict", str(path))
+    [tool] = json.loads(report)["tools"]
+    assert [i["code"] for i in tool["issues"]] == ["NAM001"]  # and nothing strict

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Change, Finding, Severity, ToolDef, ToolResult
-from .request import PLANNER_CODES, budget_choices, tool_plans
+from .request import budget_choices, tool_plans
 from .strict import declared
 
 if TYPE_CHECKING:
@@ -52,12 +52,12 @@ def _without(base: Plan, codes: Sequence[str]) -> Plan:
 
 def _non_strict_plan(base: Plan) -> Plan:
     """The non-strict counterpart's plan, leaving out the rules the base plan leaves out
-    (as `transform`'s planner does)."""
+    (as `transform`'s planner does). Unlike the planner's, it keeps the name rules: a check
+    names what `transform` renames."""
     from ..engine import make_plan
 
     left_out = [c for c in base.profile.rules if c not in base.codes]
-    return make_plan(base.profile.non_strict, None, [*left_out, *PLANNER_CODES],
-                     base.lossless_only)
+    return make_plan(base.profile.non_strict, None, left_out, base.lossless_only)
 
 
 class Checked:
@@ -118,6 +118,8 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
             if not strict:
                 decided[k] = _decision(results[at[k]], code, reason, budget.fallback)
     if decided:
+        # the whole listing again, each tool under the plan it is sent with: the name
+        # rules still see every earlier name of its source
         results = run(tools, strict_plan,
                       _picker(strict_plan, plain, off | set(decided), per_tool))
         for i, r in enumerate(results):
