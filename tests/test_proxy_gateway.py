@@ -98,7 +98,7 @@ def test_every_servers_tools_are_listed_and_each_call_reaches_its_own_server(
     lines = _log_lines(log)
     assert "schema-compat proxy: tools/call b_add: sent to b as 'add'" in lines
     assert 'schema-compat proxy: b: tools/call add: repaired $.a: "2" → 2 (integer)' in lines
-    assert "schema-compat proxy: modern: 3 tools (modern era, 2026-07-28)" in lines
+    assert "schema-compat proxy: modern: 3 tools (stateless era, 2026-07-28)" in lines
 
 
 def test_list_changed_is_passed_on_and_the_listing_made_anew(config: Path) -> None:
@@ -323,7 +323,7 @@ def test_http_and_sse_servers_of_the_config_are_served(tmp_path: Path) -> None:
         assert f"schema-compat proxy: {server}: tools/call read_files: repaired " \
                "$.files[0].head: \"1\" → 1 (integer)" in lines
     assert "schema-compat proxy: tools/call old_read_files: sent to old as 'read_files'" in lines
-    assert "schema-compat proxy: modern: 3 tools (modern era, 2026-07-28)" in lines
+    assert "schema-compat proxy: modern: 3 tools (stateless era, 2026-07-28)" in lines
 
 
 def test_a_client_that_is_gone_at_once_ends_the_gateway(tmp_path: Path) -> None:

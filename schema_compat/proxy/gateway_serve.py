@@ -30,7 +30,7 @@ from typing import IO, Any
 from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
 from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Upstream
 from .pipes import _encode, _exit_code, _Lines, _parse, _read_lines, _stop, _wait_exit
-from .relay import Message, negotiate
+from .relay import Message, era_name, negotiate
 from .run import launch, log_line, open_log, write_log
 
 __all__ = ["serve_config", "serve_gateway"]
@@ -294,7 +294,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             reason = await exited(process)
         if reason is None:
             upstream.state = "ready"
-            era = upstream.relay.era or ""
+            era = era_name(upstream.relay.era)
             log(f"{upstream.name}: {len(upstream.tools)} tools ({era} era, "
                 f"{upstream.relay.protocol_version})")
             return

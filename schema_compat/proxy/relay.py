@@ -367,9 +367,15 @@ async def negotiate(relay: Relay, ask: Ask) -> None:
             relay.envelope = {}
         else:
             relay.era = "legacy"
-        relay.log(f"the upstream speaks the {relay.era} era"
+        relay.log(f"the upstream speaks the {era_name(relay.era)} era"
                   + (f" ({relay.protocol_version})" if mutual else ""))
         return
+
+
+def era_name(era: str | None) -> str:
+    """An era as the README, `check --json` (`servers[].era`) and the logs name it: the
+    `handshake` era (initialize) or the `stateless` one (2026-07-28, server/discover)."""
+    return {"legacy": "handshake", "modern": "stateless"}.get(era or "", era or "unknown")
 
 
 async def own_listing(relay: Relay, ask: Ask, max_pages: int = 100) -> None:
