@@ -83,6 +83,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
         report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
+        if not options.to and (output or not json_out):
+            _warn_name_clashes(loaded, results)
         return _finish(report, text, output, json_out, quiet, errors)
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
@@ -93,8 +95,33 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         # On a terminal, the document itself shows progress; a spinner would garble it.
         with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
             results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
+    if output or not json_out:
+        _warn_name_clashes(loaded, results)
     report = make_report(plan.profile.name, results, errors)
     return _finish(report, text, output, json_out, quiet, errors)
+
+
+def _warn_name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> None:
+    """Several sources are written as one MCP tools/list result: where tools of them are
+    written under one name, say so on stderr, naming each name and the sources that hold it.
+    A client lists one tool per name, so all but one would be out of reach, and which one a
+    call reaches is the client's guess. (One source is written back in its own shape, names
+    as they were: a clash there is its own.) `--request all` plans the sources as one request,
+    with each name made unique."""
+    if len(loaded) < 2:
+        return
+    holders: dict[str, list[str]] = {}
+    for result in results:
+        holders.setdefault(result.transformed_name, []).append(result.tool.source)
+    clashes = {name: list(dict.fromkeys(sources)) for name, sources in holders.items()
+               if len(sources) > 1}
+    if not clashes:
+        return
+    named = "; ".join(f"{name!r} ({', '.join(sources)})" for name, sources in clashes.items())
+    many = "names are" if len(clashes) > 1 else "name is"
+    print(f"schema-compat: warning: {len(clashes)} {many} written for more than one tool: "
+          f"{named} (a client reaches one tool per name; add --request all to make each "
+          "name unique, or leave tools out with --exclude-tool)", file=sys.stderr)
 
 
 def _finish(report: Report, text: str | None, output: str | None, json_out: bool,
