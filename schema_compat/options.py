@@ -230,7 +230,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
     "rules": (
         PROVIDER._replace(default=None, setting="", setting_value="", completes_profiles=False,
                           help="Only the rules of this profile, with its severities."),),
-    "rule": (Argument("code", "A rule code or name, e.g. REF001."),),
+    "rule": (Argument("code", "A rule code or name, e.g. REF001.", metavar="CODE"),),
     "profiles": (),
     "serve": (
         Option("port", ("--port",), "int", 0, "Port on 127.0.0.1 (0: a free one).", minimum=0,
@@ -334,11 +334,12 @@ def expected(option: Option) -> str:
         return "choose one of: " + ", ".join(option.choices)
     if option.kind in ("float", "int"):
         what = "a whole number" if option.kind == "int" else "a number"
+        what += " of seconds" if option.metavar == "SECONDS" else ""
         low, high = (_number(b) for b in (option.minimum, option.maximum))
         if low and high:
             return f"give {what} from {low} to {high}"
         if low:
-            return f"give {what} of at least {low}"
+            return f"give {what}, at least {low}"
         return f"give {what}"
     return f"`schema-compat --help` says what {option.flags[0]} takes"
 

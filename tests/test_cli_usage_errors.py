@@ -36,7 +36,8 @@ def _one_line(args: list[str], main: object = entry.main) -> str:
     (["check", "--format", "xml", FS],
      ["--format", "'xml'", "text, json, sarif, github, markdown"]),
     (["check", "-fxml", FS], ["--format", "'xml'", "text, json, sarif"]),
-    (["check", "--timeout", "0", FS], ["--timeout 0", "out of range", "at least 0.1"]),
+    (["check", "--timeout", "0", FS],
+     ["--timeout 0", "out of range", "give a number of seconds, at least 0.1"]),
     (["check", "--timeout", "abc", FS], ["--timeout 'abc'", "not a number"]),
     (["transform", "--to", "yaml", FS],
      ["--to", "'yaml'", "openai-chat, openai-responses, anthropic, gemini"]),
@@ -45,6 +46,7 @@ def _one_line(args: list[str], main: object = entry.main) -> str:
     (["check", "--verbos", FS], ["no such option: --verbos", "--verbose"]),
     (["check", "--provider"], ["'--provider' requires an argument", "check --help"]),
     (["diff"], ["missing argument", "TOOL", "diff --help"]),
+    (["rule"], ["missing argument 'CODE'", "rule --help"]),
     (["chek", FS], ["no such command 'chek'", "did you mean 'check'?"]),
 ])
 def test_a_usage_error_click_finds_is_one_line(args: list[str], needles: list[str]) -> None:
