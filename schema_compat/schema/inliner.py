@@ -11,7 +11,7 @@ from typing import Any, Literal, NamedTuple
 
 from ..model import Accepts, Path, Safety, Told
 from .jsoncopy import ATOMIC, json_copy
-from .merge import merge_exact
+from .merge import merge_exact, or_null
 from .ref_analysis import Kids
 from .refs import DEFS_KEYWORDS, RefResolver
 from .walker import children
@@ -213,7 +213,8 @@ class _Inliner:
         node, detail = with_siblings(body, siblings, ref)
         self.events.append(InlineEvent("inlined", path, ref, "lossless", detail))
         origins = self.origins
-        if origins and not (node.get("allOf") == [body, siblings] and len(node) == 1):
+        kept = node.get("allOf")
+        if origins and not (isinstance(kept, list) and kept and kept[0] is body):
             # merged: a new node made of copies, so nothing of either part is in the result
             stack: list[Any] = [body, siblings]
             while stack:
@@ -232,15 +233,20 @@ def with_siblings(body: dict[str, Any], siblings: dict[str, Any], ref: str,
     (2020-12): one schema where they combine exactly (the siblings' annotations win,
     descriptions joined), else both kept under `allOf` for the rules that handle it; and
     what was done, for the change log. Never changes what is accepted."""
-    merged = merge_exact(siblings, body)
+    own, null = or_null(siblings)  # `nullable: true` beside the `$ref`: it, or null
+    merged = merge_exact(own, body)
     if merged is None:
-        return ({"allOf": [body, siblings]},
-                f"inlined `{ref}`; the keywords beside it kept with it under `allOf`")
+        kept: dict[str, Any] = {"allOf": [body, own]}
+        if null:
+            kept["nullable"] = True
+        return (kept, f"inlined `{ref}`; the keywords beside it kept with it under `allOf`")
     detail = f"inlined `{ref}`, its sibling keywords merged in"
     if merged.dropped:
         detail += ("; dropped " + ", ".join(f"`{n}`" for n in merged.dropped)
                    + ": the definition admits no such property")
     node = merged.node
+    if null:
+        node = {**node, "nullable": True}
     return {k: node[k] for k in dict.fromkeys([*body, *siblings]) if k in node}, detail
 
 

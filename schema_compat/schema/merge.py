@@ -11,6 +11,12 @@ reports what the merge changes. A composition (`anyOf`, `$ref`, `not`, ...) in o
 stays as it is: beside the other part's keywords it still must hold.
 
 Descriptions are joined, never one dropped: the use site's text first, then the target's.
+
+`nullable: true` is read as the OpenAPI dialect reads it (Gemini's, and what the type-list
+and null-union rules write): it adds null to what its part accepts. Like a type, it is
+intersected: the merge takes null only where both parts do. A caller whose node says
+`nullable: true` without a `type` beside a `$ref` or `allOf` ("this, or null", as a null
+union becomes) keeps that outside the merge (`or_null`).
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ def merge_exact(first: Any, second: Any) -> Merged | None:
     out: dict[str, Any] = {k: json_copy(v) for k, v in first.items()}
     dropped: list[str] = []
     for k, v in second.items():
+        if k in ("type", "nullable"):
+            continue  # combined below, together: `nullable` widens the part's type
         if k not in out:
             if k in ("properties", "additionalProperties", "patternProperties"):
                 continue  # object keywords are combined below, together
@@ -63,15 +71,122 @@ def merge_exact(first: Any, second: Any) -> Merged | None:
             out[k] = min(out[k], v)
         elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
             out[k] = [x for x in out[k] if any(_same(x, y) for y in v)]
-        elif k == "type" and (both := merge_types(out[k], v)) is not None:
-            out[k] = both
         elif k in ("properties", "additionalProperties", "patternProperties"):
             continue
         else:
             return None
-    if not _objects(first, second, out, dropped):
+    if not _types(first, second, out) or not _objects(first, second, out, dropped):
         return None
     return Merged(out, tuple(dropped))
+
+
+def _types(first: dict[str, Any], second: dict[str, Any], out: dict[str, Any]) -> bool:
+    """`type` and `nullable` of both parts into `out`: the types both allow, null among them
+    only where both parts accept it; False when that cannot be written exactly."""
+    if first.get("nullable") is not True and second.get("nullable") is not True:
+        # JSON Schema's types alone (a `nullable: false` is the default, kept as it is)
+        if "nullable" in first and "nullable" in second \
+                and first["nullable"] != second["nullable"]:
+            return False
+        if "nullable" in second and "nullable" not in first:
+            out["nullable"] = json_copy(second["nullable"])
+        if "type" in second and "type" not in first:
+            out["type"] = json_copy(second["type"])
+        elif "type" in second and first["type"] != second["type"]:
+            both = merge_types(first["type"], second["type"])
+            if both is None:
+                return False
+            out["type"] = both
+        return True
+    a, b = accepted_types(first), accepted_types(second)
+    if ("type" in first and a is None) or ("type" in second and b is None):
+        return False  # a malformed type (TYP003's) beside `nullable`: not combined here
+    types: list[str] | None
+    if a is not None and b is not None:
+        both = merge_types(a, b)
+        if both is None:
+            return False
+        types = [both] if isinstance(both, str) else both
+    else:
+        types = a if a is not None else b
+    said = (_null_ok(first), _null_ok(second))
+    null = (types is None or "null" in types) and False not in said
+    if null and None in said:
+        return False  # `nullable` would accept null where a part may refuse it
+    out.pop("nullable", None)
+    out.pop("type", None)
+    rest = [t for t in types or () if t != "null"]
+    if types is not None and not rest:
+        if not null:
+            return False  # no value: not this module's to write
+        out["type"] = "null"
+        return True
+    if rest:
+        out["type"] = rest[0] if len(rest) == 1 else rest
+    if null:
+        out["nullable"] = True
+    return True
+
+
+def accepted_types(node: dict[str, Any]) -> list[str] | None:
+    """The types a node's `type` allows, null added where it says `nullable: true`; None
+    where it has no `type`, or one that is not type names."""
+    t = node.get("type")
+    types = [t] if isinstance(t, str) else t if isinstance(t, list) and all(
+        isinstance(x, str) for x in t) else None
+    if types is None:
+        return None
+    if node.get("nullable") is True:
+        types = [*types, "null"]
+    return list(dict.fromkeys(types))
+
+
+def _null_ok(part: Any) -> bool | None:
+    """Whether a schema accepts null, None where this cannot tell (a reference, `not`,
+    a condition). `nullable: true` accepts it whatever the rest says, as OpenAPI reads it
+    beside an enum or a composition."""
+    if isinstance(part, bool):
+        return part
+    if not isinstance(part, dict):
+        return None
+    if part.get("nullable") is True:
+        return True
+    types = accepted_types(part)
+    if "type" in part and types is None:
+        return None  # a malformed type (TYP003's)
+    enum = part.get("enum")
+    if (types is not None and "null" not in types) \
+            or (isinstance(enum, list) and None not in enum) \
+            or ("const" in part and part["const"] is not None):
+        return False
+    said: list[bool | None] = []
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = part.get(key)
+        if branches is None:
+            continue
+        if not isinstance(branches, list):
+            return None
+        each = [_null_ok(b) for b in branches]
+        if None in each:
+            said.append(None)
+        elif key == "anyOf":
+            said.append(True in each)
+        elif key == "oneOf":
+            said.append(each.count(True) == 1)
+        else:
+            said.append(False not in each)
+    if any(k in part for k in ("$ref", "$dynamicRef", "not", "if")):
+        said.append(None)
+    return False if False in said else None if None in said else True
+
+
+def or_null(node: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The node without a `nullable: true` that says "or null" of it as a whole (it has no
+    `type` for it to widen: beside a `$ref` or `allOf`, as a null union becomes), and
+    whether it had one. The merge of its parts then takes null back (`nullable`)."""
+    if "type" in node or node.get("nullable") is not True:
+        return node, False
+    return {k: v for k, v in node.items() if k != "nullable"}, True
 
 
 def _objects(first: dict[str, Any], second: dict[str, Any], out: dict[str, Any],

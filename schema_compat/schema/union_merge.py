@@ -23,7 +23,7 @@ from ..model import Accepts, Safety, Told
 from ..rules.hints import summarize, value_text, values_text, with_hint
 from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
-from .merge import Merged, merge_exact, merge_types
+from .merge import Merged, merge_exact, merge_types, or_null
 
 
 class Merge(NamedTuple):
@@ -486,8 +486,10 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
 
 def all_of_exact(node: dict[str, Any]) -> Merged | None:
     """The node and its `allOf` branches as one schema accepting exactly what they all do
-    (`schema.merge`), or None when the branches cannot be combined so."""
-    merged: Any = {k: v for k, v in node.items() if k != "allOf"}
+    (`schema.merge`), or None when the branches cannot be combined so. The node's own
+    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`)."""
+    merged: Any
+    merged, null = or_null({k: v for k, v in node.items() if k != "allOf"})
     dropped: list[str] = []
     for member in node["allOf"]:
         if member is True or member == {}:
@@ -497,6 +499,8 @@ def all_of_exact(node: dict[str, Any]) -> Merged | None:
             return None
         merged = both.node
         dropped.extend(both.dropped)
+    if null:
+        merged = {**merged, "nullable": True}
     return Merged(merged, tuple(dropped))
 
 
