@@ -31,7 +31,8 @@ install: $(STAMP) ## Create .venv (if missing) and install the package with dev 
 	@echo "schema-compat is at $(CURDIR)/$(BIN)/schema-compat (not on PATH; README, Install: pipx install '.[live]' puts it there)"
 
 # The suite runs on every core (pytest-xdist; PYTEST_WORKERS=1 for one process). Tests marked
-# `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too.
+# `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too. A module whose
+# fixtures start servers runs on one worker (tests/conftest.py, ONE_WORKER).
 PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 

@@ -70,6 +70,43 @@ def cli_here() -> RunCli:
     return run
 
 
+# --- one worker for a module whose fixtures start processes ---------------------------------
+#
+# xdist's `load` hands out tests one by one, so a module's tests land on every worker and each
+# worker starts the module's servers (module-scoped fixtures) and imports what its tests
+# import. The modules below each go to one worker whole, the largest first; every other test
+# is still handed out on its own. (xdist's `xdist_group` marker would say the same, but with
+# pytest 9 its `--dist loadgroup` no longer groups anything.)
+
+ONE_WORKER = frozenset({
+    "test_live.py",  # the example over streamable HTTP and SSE
+    "test_init.py",  # init run as the installed command, with the example server
+    "test_config.py",  # the example over streamable HTTP
+    "test_api.py",  # the plain example server's listing
+    "test_playground_api.py",  # a playground
+    "test_playground_security.py",  # a playground
+    "test_playground_settings.py",  # a playground
+    "test_strict_servers.py",  # a plain HTTP server
+    "test_provider_output.py",  # the openai and anthropic SDKs, a 182-tool plan per provider
+})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """For `-n N` (xdist's `load`, the default): `load` with the ONE_WORKER modules kept
+    whole, through xdist's scope scheduler (which hands out the largest scopes first)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module.rsplit("/", 1)[-1] in ONE_WORKER else nodeid
+
+    return ModulesTogether(config, log)  # type: ignore[arg-type]
+
+
 # --- no process outlives the run ------------------------------------------------------------
 #
 # A test that leaves a process running leaves it on the developer's machine after the run (a

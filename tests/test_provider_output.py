@@ -1,6 +1,11 @@
 """`transform --to`: exactly the `tools` value of each provider's request body, checked
 offline against the provider's official SDK types (openai, anthropic, google-genai), with
-the plan's names and strict flags."""
+the plan's names and strict flags.
+
+The openai and anthropic SDKs are imported by the tests that use them (over a second of CPU
+at collection otherwise, in every xdist worker); one worker runs the module (conftest.py,
+ONE_WORKER), so one worker imports them.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,8 @@ from pathlib import Path
 from typing import Any, Required, get_origin, get_type_hints
 
 import pytest
-from anthropic.types import ToolParam
 from google.genai import types as genai
 from inprocess import run_main
-from openai.types.chat import ChatCompletionFunctionTool, ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionTool, FunctionToolParam
-from openai.types.shared_params import FunctionDefinition
 from pydantic import TypeAdapter
 
 from schema_compat.api import load_tools
@@ -52,6 +53,9 @@ def _typed_dict(kind: Any, value: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("provider", ["openai", "openai-strict"])
 def test_openai_chat(provider: str) -> None:
+    from openai.types.chat import ChatCompletionFunctionTool, ChatCompletionFunctionToolParam
+    from openai.types.shared_params import FunctionDefinition
+
     request = _request(provider)
     tools = provider_tools(request, "openai-chat")
     assert len(tools) == len(request.tools)
@@ -66,6 +70,8 @@ def test_openai_chat(provider: str) -> None:
 
 
 def test_openai_responses() -> None:
+    from openai.types.responses import FunctionTool, FunctionToolParam
+
     request = _request("openai-strict")
     tools = provider_tools(request, "openai-responses")
     for entry, planned in zip(tools, request.tools, strict=True):
@@ -76,6 +82,8 @@ def test_openai_responses() -> None:
 
 
 def test_anthropic_strict_flags_are_the_plans() -> None:
+    from anthropic.types import ToolParam
+
     request = _request("anthropic-strict")
     tools = provider_tools(request, "anthropic")
     for entry, planned in zip(tools, request.tools, strict=True):
@@ -114,6 +122,8 @@ def test_a_target_refuses_another_providers_schemas() -> None:
 
 
 def test_transform_to_on_the_command_line(tmp_path: Path) -> None:
+    from anthropic.types import ToolParam
+
     a, b = str(SOURCES[0]), str(SOURCES[1])
     code, out, err = run_main(main, ["transform", "--to", "anthropic", "-p", "anthropic-strict",
                                      "--request", "all", a, b])
