@@ -52,7 +52,8 @@ def _merged(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any] | N
       "anyOf": [{"type": "string"}, {"type": "integer", "nullable": True}]}),
     # where a part may or may not take null, `nullable` beside it cannot be written
     ({"type": "string", "nullable": True}, {"$ref": "#/$defs/S"}, None),
-    # nothing left: not the merge's to write
+    # nothing left: not the merge's to write (the enum's null was `nullable`'s)
+    ({"type": "null"}, {"enum": ["a"], "nullable": True}, None),
     ({"type": "string", "nullable": True}, {"type": "integer"}, None),
     # without `nullable`, types as before
     ({"type": ["string", "null"]}, {"type": "string"}, {"type": "string"}),

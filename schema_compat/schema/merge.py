@@ -117,8 +117,10 @@ def _types(first: dict[str, Any], second: dict[str, Any], out: dict[str, Any]) -
     out.pop("type", None)
     rest = [t for t in types or () if t != "null"]
     if types is not None and not rest:
-        if not null:
-            return False  # no value: not this module's to write
+        enum = out.get("enum")
+        if not null or (isinstance(enum, list) and None not in enum) \
+                or out.get("const") is not None:
+            return False  # no value (an enum's null came of `nullable`): not this one's to write
         out["type"] = "null"
         return True
     if rest:
