@@ -21,6 +21,7 @@ from ..schema.keywords import (
     SCHEMA_MAP_KEYWORDS,
     TYPE_KEYWORDS,
 )
+from ..schema.merge import accepted_types, merge_exact, merge_types
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .hints import value_text, with_hint
 from .shape import infer_type
@@ -103,6 +104,12 @@ def _type_list_fix(node: dict[str, Any], profile: Profile) -> tuple[Fixed, bool]
         # the types refuse null, so the enum's null was never accepted; left in the enum,
         # once the type moves into `anyOf` branches VAL003 would read it as `nullable`
         out["enum"] = [v for v in enum if v is not None]
+    own = out.get("anyOf")
+    if isinstance(own, list) and len(rest) + nullable > 1:
+        # the node's own `anyOf` holds beside the types: each of its branches meets one
+        if nullable:
+            rest.append("null")  # a null branch too, if one of them takes null
+        return _with_own_any_of(out, rest, own, refused), True
     if nullable and profile.nullable_keyword:
         out["nullable"] = True
     elif nullable:
@@ -113,21 +120,62 @@ def _type_list_fix(node: dict[str, Any], profile: Profile) -> tuple[Fixed, bool]
     elif not rest:
         what = "no type (any value)"
     else:
-        shared = {k: v for k, v in out.items() if k not in ALL_TYPE_KEYWORDS}
-        branches = []
-        for t in rest:
-            branch: dict[str, Any] = {"type": t}
-            for k in TYPE_KEYWORDS.get(t, frozenset()):
-                if k in out:
-                    branch[k] = json_copy(out[k])
-            branches.append(branch)
-        out = shared
-        out["anyOf"] = branches
+        out = {**_shared(out), "anyOf": [_type_branch(out, t) for t in rest]}
         what = "one `anyOf` branch per type"
     if refused:
         what += " (null left out: the `enum` refuses it)"
     return (Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),)),
             len(rest) > 1)
+
+
+def _shared(node: dict[str, Any]) -> dict[str, Any]:
+    """The node's keywords that hold whatever the type: they stay on the node."""
+    return {k: v for k, v in node.items() if k not in ALL_TYPE_KEYWORDS}
+
+
+def _type_branch(node: dict[str, Any], t: str) -> dict[str, Any]:
+    """One type of a split list, with the node's keywords that only apply to it."""
+    branch: dict[str, Any] = {"type": t}
+    for k in TYPE_KEYWORDS.get(t, frozenset()):
+        if k in node:
+            branch[k] = json_copy(node[k])
+    return branch
+
+
+def _with_own_any_of(node: dict[str, Any], types: list[str], own: list[Any],
+                     refused: bool) -> Fixed:
+    """A type list split beside the node's own `anyOf`: both hold, so a value meets one
+    type and one of its branches. One branch per pair of them (each of the node's branches
+    met by each type it allows, the two merged where that is exact, else the branch kept
+    under the type: `{type, ..., anyOf: [branch]}`), the pairs that share no type left out:
+    the same values, as one `anyOf`. A null branch left is the null-union rule's."""
+    pairs: list[Any] = []
+    for t in types:
+        kind = _type_branch(node, t)
+        for branch in own:
+            if branch is False or (isinstance(branch, dict) and _disjoint(t, branch)):
+                continue  # no value of this type meets the branch
+            if branch is True:
+                pairs.append(kind)
+                continue
+            both = merge_exact(kind, branch) if isinstance(branch, dict) else None
+            pairs.append(both.node if both is not None and not both.dropped else
+                         {**json_copy(kind), "anyOf": [json_copy(branch)]})
+    if not pairs:
+        # no value meets both: the node accepts none, and says so as it is written
+        pairs = [{**_type_branch(node, t), "anyOf": json_copy(own)} for t in types]
+    what = ("one `anyOf` branch per type and branch of the node's own `anyOf` that it "
+            "meets, merged")
+    if refused:
+        what += " (null left out: the `enum` refuses it)"
+    return Fixed({**_shared(node), "anyOf": pairs},
+                 (Edit(("type",), "lossless", f"replaced the type list by {what}"),))
+
+
+def _disjoint(t: str, branch: dict[str, Any]) -> bool:
+    """Whether no value of type `t` meets the branch by its types (and `nullable`)."""
+    allowed = accepted_types(branch)
+    return allowed is not None and merge_types([t], allowed) is None
 
 
 # --- TYP002 missing type ---------------------------------------------------------------
@@ -460,9 +508,12 @@ RULES: list[Rule] = [
                   "field is not repeating, cannot start list.",
             fix="`[T, null]` becomes `type: T` with `nullable: true`; several non-null types "
                 "become one `anyOf` branch each (keywords moved to the branch they belong "
-                "to), which the union rules then handle. In an `allOf` branch such a list is "
-                "left to the `allOf` merge (UNI004), which intersects the branches' lists "
-                "exactly; with lossless-only, where that merge is lossy, it is split.",
+                "to), which the union rules then handle. Beside the node's own `anyOf` each "
+                "of its branches is met by each type it allows (merged where that is exact, "
+                "else kept under the type), the null type too: the same values, one `anyOf`. "
+                "In an `allOf` branch such a list is left to the `allOf` merge (UNI004), "
+                "which intersects the branches' lists exactly; with lossless-only, where that "
+                "merge is lossy, it is split.",
             before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
             after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
             sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553"),
