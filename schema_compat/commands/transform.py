@@ -83,9 +83,9 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
         report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
-        if not options.to and (output or not json_out):
-            _warn_name_clashes(loaded, results)
-        return _finish(report, text, output, json_out, quiet, errors)
+        clashes = _name_clashes(loaded, results) if not options.to and (
+            output or not json_out) else ""
+        return _finish(report, text, output, json_out, quiet, errors, clashes)
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
         # after the transform: only the whole document tells, so it is built in full.
@@ -95,39 +95,39 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         # On a terminal, the document itself shows progress; a spinner would garble it.
         with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
             results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
-    if output or not json_out:
-        _warn_name_clashes(loaded, results)
+    clashes = _name_clashes(loaded, results) if output or not json_out else ""
     report = make_report(plan.profile.name, results, errors)
-    return _finish(report, text, output, json_out, quiet, errors)
+    return _finish(report, text, output, json_out, quiet, errors, clashes)
 
 
-def _warn_name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> None:
+def _name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> str:
     """Several sources are written as one MCP tools/list result: where tools of them are
-    written under one name, say so on stderr, naming each name and the sources that hold it.
+    written under one name, the warning for stderr, naming each name and the sources that
+    hold it ("" when there is none).
     A client lists one tool per name, so all but one would be out of reach, and which one a
     call reaches is the client's guess. (One source is written back in its own shape, names
     as they were: a clash there is its own.) `--request all` plans the sources as one request,
     with each name made unique."""
     if len(loaded) < 2:
-        return
+        return ""
     holders: dict[str, list[str]] = {}
     for result in results:
         holders.setdefault(result.transformed_name, []).append(result.tool.source)
     clashes = {name: list(dict.fromkeys(sources)) for name, sources in holders.items()
                if len(sources) > 1}
     if not clashes:
-        return
+        return ""
     named = "; ".join(f"{name!r} ({', '.join(sources)})" for name, sources in clashes.items())
     many = "names are" if len(clashes) > 1 else "name is"
-    print(f"schema-compat: warning: {len(clashes)} {many} written for more than one tool: "
-          f"{named} (a client reaches one tool per name; add --request all to make each "
-          "name unique, or leave tools out with --exclude-tool)", file=sys.stderr)
+    return (f"schema-compat: warning: {len(clashes)} {many} written for more than one tool: "
+            f"{named} (a client reaches one tool per name; add --request all to make each "
+            "name unique, or leave tools out with --exclude-tool)")
 
 
 def _finish(report: Report, text: str | None, output: str | None, json_out: bool,
-            quiet: bool, errors: list[SourceError]) -> int:
+            quiet: bool, errors: list[SourceError], warning: str = "") -> int:
     """Write what is left to write (the report, the document built whole), then the
-    summary on stderr; the exit status."""
+    summary on stderr and after it `warning` (--quiet or not); the exit status."""
     if json_out:
         from ..report.json import write_json
 
@@ -140,6 +140,8 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
         from ..report.text import render_transform_summary, text_output
 
         render_transform_summary(report, text_output(stderr=True))
+    if warning:
+        print(warning, file=sys.stderr)
     print_errors(errors)
     return exit_status(report, "error", "remaining")
 
