@@ -222,8 +222,9 @@ def transform(ctx: typer.Context, **values: Any) -> None:
     One source keeps its shape (an MCP listing stays one, a Gemini tool list stays one) and
     every field of each tool; with --tool, only the matching tools are transformed and the
     others are written as they were. Several sources are written as one MCP tools/list
-    result (a name tools of several hold is warned of on stderr). Every change, with its rule and safety, is summarised on stderr; lossy ones are
-    listed one by one. If a source cannot be read, nothing is written.
+    result (a name tools of several hold is warned of on stderr). Every change, with its
+    rule and safety, is summarised on stderr; lossy ones are listed one by one. If a source
+    cannot be read, nothing is written.
 
     \b
     Examples:
