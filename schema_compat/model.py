@@ -284,3 +284,6 @@ class Report(NamedTuple):
     errors: tuple[SourceError, ...] = ()
     servers: tuple[ServerInfo, ...] = ()
     requests: tuple[RequestInfo, ...] = ()  # the requests the tools were checked as
+    # the run made lossless fixes only (`--lossless-only`): a finding whose fix is not
+    # lossless keeps that fix's class and effect, but the fix was refused, not made
+    lossless_only: bool = False

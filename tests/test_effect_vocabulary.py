@@ -65,7 +65,8 @@ def test_json_report_gives_each_change_and_finding_its_effect() -> None:
         effects.update({c["code"]: c["effect"] for c in tool["transforms_applied"]})
         fixes = {i["code"]: i["fix"] for i in tool["issues"] if i["fix"]}
         assert fixes["OBJ008"] == {"title": fixes["OBJ008"]["title"], "safety": "lossy",
-                                   "effect": {"accepts": "narrower", "told": "kept"}}
+                                   "effect": {"accepts": "narrower", "told": "kept"},
+                                   "applied": True}
     assert effects["OBJ008"] == {"accepts": "narrower", "told": "kept"}
     assert effects["OBJ009"] == {"accepts": "changed", "told": "described"}
     assert effects["CON007"] == {"accepts": "wider", "told": "described"}

@@ -160,6 +160,7 @@ def test_full_report_validates_and_has_exact_summary() -> None:
         "by_severity": {"error": 4, "warning": 1, "info": 1},
         "fixable": {"lossless": 3, "hinted": 0, "lossy": 1, "unfixable": 2},
         "fix_status": {"compatible": 1, "lossless": 0, "hinted": 0, "lossy": 1, "unfixable": 1},
+        "refused": 0,  # the run was not --lossless-only: every fix was made
         "errors": 1,
     }
     assert data["errors"] == [
@@ -186,7 +187,7 @@ def test_tool_entry_fields() -> None:
         "pattern": "$ref",
         "message": "$ref is not supported",
         "fix": {"title": "inline the reference", "safety": "lossless",
-                "effect": {"accepts": "equal", "told": "kept"}},
+                "effect": {"accepts": "equal", "told": "kept"}, "applied": True},
     }
     name_issue = tool["issues"][3]
     assert (name_issue["scope"], name_issue["path"], name_issue["pointer"]) == ("tool", "$", "")

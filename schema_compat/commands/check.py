@@ -130,7 +130,8 @@ def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
                          per_tool, requests.strict_first)
     results = checked.results if json_out or not keep else [
         r._replace(transformed_schema=None) for r in checked.results]
-    return make_report(plan.profile.name, results, errors, loaded)._replace(
+    return make_report(plan.profile.name, results, errors, loaded,
+                       lossless_only=plan.lossless_only)._replace(
         requests=check_requests(groups, plan, requests.name_prefix, checked.sent))
 
 
@@ -224,7 +225,8 @@ def _print_matrix(reports: list[Report], as_json: bool) -> None:
         from ..report.matrix import render_matrix
         from ..report.text import make_console
 
-        render_matrix({r.provider: list(r.results) for r in reports}, make_console())
+        render_matrix({r.provider: list(r.results) for r in reports}, make_console(),
+                      lossless_only=reports[0].lossless_only)
 
 
 def _read_baseline(path: str) -> Any:

@@ -49,7 +49,8 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         fail(f"tool {tool_name!r} is in {len(holders)} sources: {', '.join(holders)}",
              _choose_hint(tool_name, holders[0], live))
     results = run_tools([one_tool(chosen, tool_name)], plan, per_tool)
-    report = make_report(plan.profile.name, results, errors)
+    report = make_report(plan.profile.name, results, errors,
+                         lossless_only=plan.lossless_only)
     if json_out:
         import json
 

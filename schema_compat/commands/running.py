@@ -50,9 +50,12 @@ def busy(count: int, spin: bool = True) -> Iterator[None]:
 
 
 def make_report(provider: str, results: list[ToolResult], errors: list[SourceError],
-                loaded: list[LoadedSource] | None = None) -> Report:
-    """`loaded` adds what each live server said of its protocol to the report."""
+                loaded: list[LoadedSource] | None = None, *,
+                lossless_only: bool = False) -> Report:
+    """`loaded` adds what each live server said of its protocol to the report;
+    `lossless_only`, that the run refused every fix that is not lossless."""
     from ..model import Report
 
     servers = tuple(s.server for s in loaded or () if s.server is not None)
-    return Report(provider, tuple(results), tuple(errors), servers)
+    return Report(provider, tuple(results), tuple(errors), servers,
+                  lossless_only=lossless_only)

@@ -82,7 +82,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         results, infos, text = planned
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
-        report = make_report(plan.profile.name, results, errors)._replace(requests=infos)
+        report = make_report(plan.profile.name, results, errors,
+                             lossless_only=plan.lossless_only)._replace(requests=infos)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
         return _finish(report, text, output, json_out, quiet, errors, clashes)
@@ -96,7 +97,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
             results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
     clashes = _name_clashes(loaded, results) if output or not json_out else ""
-    report = make_report(plan.profile.name, results, errors)
+    report = make_report(plan.profile.name, results, errors,
+                         lossless_only=plan.lossless_only)
     return _finish(report, text, output, json_out, quiet, errors, clashes)
 
 

@@ -33,12 +33,19 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def _finding_to_dict(finding: Finding) -> dict[str, Any]:
+def refused(finding: Finding, lossless_only: bool) -> bool:
+    """Whether the run refused the finding's fix: with lossless-only, every fix that is
+    not lossless (its class and effect still say what it does, made or not)."""
+    return lossless_only and finding.fix_safety not in (None, "lossless")
+
+
+def _finding_to_dict(finding: Finding, lossless_only: bool) -> dict[str, Any]:
     fix: dict[str, Any] | None = None
     if finding.fix_safety is not None:
         accepts, told = finding.fix_effect or ("equal", "kept")
         fix = {"title": finding.fix_title or "", "safety": finding.fix_safety,
-               "effect": {"accepts": accepts, "told": told}}
+               "effect": {"accepts": accepts, "told": told},
+               "applied": not refused(finding, lossless_only)}
     return {
         "code": finding.code,
         "rule": finding.rule,
@@ -64,8 +71,8 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
     }
 
 
-def _tool_to_dict(result: ToolResult, include_schemas: bool, copy_schemas: bool = True
-                  ) -> dict[str, Any]:
+def _tool_to_dict(result: ToolResult, include_schemas: bool, copy_schemas: bool = True,
+                  lossless_only: bool = False) -> dict[str, Any]:
     tool = result.tool
     out: dict[str, Any] = {
         "name": tool.name,
@@ -74,9 +81,9 @@ def _tool_to_dict(result: ToolResult, include_schemas: bool, copy_schemas: bool 
         "index": tool.index,
         "status": result.status,
         "fix_status": result.fix_status,
-        "issues": [_finding_to_dict(f) for f in result.findings],
+        "issues": [_finding_to_dict(f, lossless_only) for f in result.findings],
         "transforms_applied": [_change_to_dict(c) for c in result.changes],
-        "remaining_issues": [_finding_to_dict(f) for f in result.remaining],
+        "remaining_issues": [_finding_to_dict(f, lossless_only) for f in result.remaining],
     }
     if include_schemas:
         # Copies, so a caller editing the dict cannot corrupt the frozen report behind it
@@ -111,6 +118,7 @@ def _summary(report: Report) -> dict[str, Any]:
         "by_severity": by_severity,
         "fixable": fixable,
         "fix_status": fix_status,
+        "refused": sum(1 for f in findings if refused(f, report.lossless_only)),
         "errors": len(report.errors),
     }
 
@@ -128,8 +136,10 @@ def report_to_dict(
         "version": REPORT_VERSION,
         "provider": report.provider,
         "generated_at": generated_at if generated_at is not None else _now(),
+        "lossless_only": report.lossless_only,
         "summary": _summary(report),
-        "tools": [_tool_to_dict(r, include_schemas, copy_schemas) for r in report.results],
+        "tools": [_tool_to_dict(r, include_schemas, copy_schemas, report.lossless_only)
+                  for r in report.results],
         "name_map": _name_map(report),
         "errors": [
             {"source": e.source, "message": e.message, "hint": e.hint} for e in report.errors
@@ -162,7 +172,7 @@ def reports_to_dict(
 def _provider_section(report: Report, copy_schemas: bool) -> dict[str, Any]:
     tools = []
     for result in report.results:
-        tool = _tool_to_dict(result, True, copy_schemas)
+        tool = _tool_to_dict(result, True, copy_schemas, report.lossless_only)
         del tool["original_schema"]
         tools.append(tool)
     return {

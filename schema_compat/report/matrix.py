@@ -50,13 +50,15 @@ def matrix_to_dict(by_provider: Mapping[str, Sequence[ToolResult]]) -> dict[str,
     return {"providers": providers, "rows": rows, "totals": totals, "name_maps": name_maps}
 
 
-def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Console) -> None:
+def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Console, *,
+                  lossless_only: bool = False) -> None:
     """Full provider names as column heads when the table fits the terminal that way;
     otherwise the short labels of the profiles (GEM, OAI-S, ...) with a key below. A source
     column appears when the tools come from more than one source, so that one tool name
     served twice gives two rows told apart; it names each source by the shortest end of its
     path that tells it from the others. Where a source column would make tool names wrap,
-    each source heads its own rows instead."""
+    each source heads its own rows instead. With `lossless_only` (the run refused every fix
+    that is not lossless) the key says what the cells then mean."""
     from ..profiles import get_profile
 
     data = matrix_to_dict(by_provider)
@@ -84,8 +86,17 @@ def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Cons
     if any(labels[p] != p for p in providers):
         console.print("columns: " + ", ".join(f"{labels[p]} {p}" for p in providers),
                       style="dim")
-    console.print("✓ compatible as is · fix: fixable with lossless or hinted fixes only · "
-                  "lossy: fixable, the accepted arguments change · ✗ cannot be made to work")
+    console.print(legend(lossless_only))
+
+
+def legend(lossless_only: bool) -> str:
+    """The key to the cells. With lossless-only a cell says what that run's transform does:
+    fixed by lossless fixes, or not (the hinted or lossy fixes it would take are refused)."""
+    if lossless_only:
+        return ("✓ compatible as is · fix: fixable with lossless fixes · ✗ not with "
+                "--lossless-only (hinted and lossy fixes refused; it may work without it)")
+    return ("✓ compatible as is · fix: fixable with lossless or hinted fixes only · "
+            "lossy: fixable, the accepted arguments change · ✗ cannot be made to work")
 
 
 # Each column of the table (box.SIMPLE_HEAD, collapsed padding) takes two cells beside its

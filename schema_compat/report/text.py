@@ -27,6 +27,7 @@ from ..model import (
 )
 from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
+from .json import refused
 from .requests import request_lines
 from .styled import PlainOutput, Styled, plain_output, printable
 
@@ -44,6 +45,9 @@ SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"
 STATUS_STYLE = {"COMPATIBLE": "green", "INCOMPATIBLE": "bold red"}
 UNFIXABLE_STYLE = "bold red"
 _MAX_NAMES = 8
+_REFUSED_STYLE = "dim"
+# what the report says of the run under --lossless-only, where fixes were refused
+_UNDER = " with --lossless-only"
 
 
 def make_console(
@@ -219,12 +223,13 @@ def _command(*words: str) -> str:
     return " ".join(w if w == "SOURCE..." else shlex.quote(w) for w in words)
 
 
-def _fix_label(result: ToolResult) -> Styled:
-    """What `transform` can do for this tool, in words."""
+def _fix_label(result: ToolResult, lossless_only: bool = False) -> Styled:
+    """What `transform` can do for this tool, in words (with the run's options)."""
     status = result.fix_status
     if status == "unfixable":
         left = sum(1 for f in result.remaining if f.severity == "error")
-        return Styled(f"not fixable ({_plural(left, 'error')} left after transform)",
+        under = _UNDER if lossless_only else ""
+        return Styled(f"not fixable{under} ({_plural(left, 'error')} left after transform)",
                       UNFIXABLE_STYLE)
     if status == "compatible":
         return Styled("nothing to fix" if not result.errors else "accepted", "green")
@@ -240,9 +245,12 @@ def _lossy_label(change: Change) -> str:
     return f"lossy ({accepts}" + (", text lost)" if told == "lost" else ")")
 
 
-def _safety_tag(finding: Finding) -> Styled:
+def _safety_tag(finding: Finding, lossless_only: bool = False) -> Styled:
     if finding.fix_safety is None:
         return Styled("[no fix]", "dim")
+    if refused(finding, lossless_only):
+        # the class says why the run refused it; the fix itself is not made
+        return Styled(f"[not applied: {finding.fix_safety}, --lossless-only]", _REFUSED_STYLE)
     # the class, then the effect that defines it: what the server accepts, what the model
     # is told
     accepts, told = finding.fix_effect or ("", "")
@@ -262,11 +270,11 @@ def located_text(scope: str, path: Path, message: str, *, extra: Styled | None =
     return body
 
 
-def _finding_rows(findings: Iterable[Finding], *, verbose: bool
+def _finding_rows(findings: Iterable[Finding], *, verbose: bool, lossless_only: bool = False
                   ) -> list[tuple[list[Styled], Styled]]:
     rows: list[tuple[list[Styled], Styled]] = []
     for f in findings:
-        body = located_text(f.scope, f.path, f.message, extra=_safety_tag(f))
+        body = located_text(f.scope, f.path, f.message, extra=_safety_tag(f, lossless_only))
         if verbose and f.fix_title:
             body.append("\nfix: ", "dim")
             body.append(f.fix_title)
@@ -275,7 +283,7 @@ def _finding_rows(findings: Iterable[Finding], *, verbose: bool
     return rows
 
 
-def _tool_header(result: ToolResult) -> Styled:
+def _tool_header(result: ToolResult, lossless_only: bool = False) -> Styled:
     tool = result.tool
     header = Styled()
     header.append(printable(tool.name), "bold")
@@ -285,7 +293,7 @@ def _tool_header(result: ToolResult) -> Styled:
     header.append("  ")
     header.append(result.status, STATUS_STYLE[result.status])
     header.append("  ")
-    header.append_text(_fix_label(result))
+    header.append_text(_fix_label(result, lossless_only))
     if result.transformed_name != tool.name:
         header.append("  ")
         header.append(f"(renamed to {printable(result.transformed_name)})", "dim")
@@ -328,9 +336,11 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
     baselined = [b for r, b in zip(results, before, strict=True)
                  if b.findings and not r.findings]
 
+    lossless_only = report.lossless_only
     for result, full in with_findings:
-        print_line(console, _tool_header(full))
-        print_rows(console, _finding_rows(result.findings, verbose=verbose))
+        print_line(console, _tool_header(full, lossless_only))
+        print_rows(console, _finding_rows(result.findings, verbose=verbose,
+                                          lossless_only=lossless_only))
         console.print()
 
     # the tools not listed above: "3 more tools" after a listing, else "3 tools"
@@ -382,16 +392,28 @@ def _server_line(server: ServerInfo) -> str:
                      f"{server.protocol_version} ({how})" + (f", {who}" if who else ""))
 
 
-def _findings_part(findings: list[Finding]) -> str:
+def _findings_part(findings: list[Finding], lossless_only: bool = False) -> str:
     """`49 findings (45 errors, 4 warnings): 46 fixable (18 lossless, 22 hinted, 6 lossy),
-    3 without a fix`."""
+    3 without a fix`; with lossless-only, the fixes applied and those refused:
+    `4 findings (3 errors, 1 warning): 1 fix applied (1 lossless), 3 refused by
+    --lossless-only (2 hinted, 1 lossy)`."""
     severities: Counter[str] = Counter(f.severity for f in findings)
     fixes: Counter[str] = Counter(f.fix_safety for f in findings if f.fix_safety)
     text = (f"{_plural(len(findings), 'finding')} "
             f"({_counts(severities, SEVERITIES, plural=True)})")
     fixable = sum(fixes.values())
     parts = []
-    if fixable:
+    if lossless_only and fixable:
+        no: Counter[str] = Counter(f.fix_safety for f in findings
+                                   if f.fix_safety and refused(f, True))
+        yes = fixes - no
+        if yes:
+            applied = _plural(sum(yes.values()), "fix", "fixes")
+            parts.append(f"{applied} applied ({_counts(yes, SAFETIES)})")
+        if no:
+            parts.append(f"{sum(no.values())} refused by --lossless-only "
+                         f"({_counts(no, SAFETIES)})")
+    elif fixable:
         parts.append(f"{fixable} fixable ({_counts(fixes, SAFETIES)})")
     if fixable < len(findings):
         parts.append(f"{len(findings) - fixable} without a fix")
@@ -418,11 +440,12 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
     if original is not None:
         known = sum(len(r.findings) for r in original.results) - len(findings)
         line.append("; ")
-        line.append(_findings_part(findings).replace(" finding", " new finding", 1)
+        line.append(_findings_part(findings, report.lossless_only)
+                    .replace(" finding", " new finding", 1)
                     if findings else "no new findings")
         line.append(f"; {known} in baseline {baseline}" if baseline else f"; {known} baselined")
     elif findings:
-        line.append(f"; {_findings_part(findings)}")
+        line.append(f"; {_findings_part(findings, report.lossless_only)}")
     if report.errors:
         line.append("; ")
         line.append(f"{_plural(len(report.errors), 'source')} unreadable", "bold red")
@@ -466,7 +489,8 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
             shown = [*shown, f"and {len(unfixable) - len(shown)} more"]
         lines.append(
             _names_line(
-                f"{_plural(len(unfixable), 'tool')} {verb} incompatible after transform",
+                f"{_plural(len(unfixable), 'tool')} {verb} incompatible after transform"
+                + (_UNDER if report.lossless_only else ""),
                 shown,
                 UNFIXABLE_STYLE,
             )
@@ -529,7 +553,8 @@ def render_transform_summary(report: Report, console: Output) -> None:
         print_line(
             console,
             Styled(
-                f"{_plural(len(unfixable), 'tool')} still incompatible after transform:",
+                f"{_plural(len(unfixable), 'tool')} still incompatible after transform"
+                + (_UNDER if report.lossless_only else "") + ":",
                 UNFIXABLE_STYLE,
             ),
         )
