@@ -51,7 +51,7 @@ class SchemaRun:
         if one_walk is not None:
             self.found, first, self.refused = one_walk
             self.result, self.changes, left = transform_passes(
-                first.work, plan, run, self.refused, first=first)
+                schema, plan, run, self.refused, first=first)
             self.left = detected(self.result, plan) if left is None else left
             return
         self.found, check_clean, quiet = check_recording(schema, plan, run)

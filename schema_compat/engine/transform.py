@@ -15,7 +15,7 @@ one object at two places (`Fixed`), since the passes rewrite the document in pla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from ..model import (
     Change,
@@ -107,7 +107,8 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
     the first node pass reuses it where the copy is still the document the check saw.
     With `quiet` (that check found `schema` quiet), no document rule is asked while the
     document stays so, which each node pass tells of the document it leaves.
-    `first` is a first pass already made, the check riding on it (`check_and_transform`).
+    `first` is a first pass already made, the check riding on it (`check_and_transform`);
+    `schema` is then still the document as given, which the passes never rewrite.
     """
     work = schema
     changes: list[Change] = [] if first is None else first.changes
@@ -358,11 +359,18 @@ class _NodePass:
         with the check riding on it (`check_and_transform`). A node the check found clean
         with nothing below it replaced is left as it is without a visit, as `visit` would
         leave it."""
-        own = self.check_node(node, path, keyword)
+        plan, check = self.plan, self.check  # `self.check_node`, written out (every node)
+        assert check is not None and self.from_check is not None
+        triggers = plan.document_triggers
+        if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
+            raise _NotQuiet()
+        own = check_node(plan, self.run, self.root, node, path, keyword, check)
+        if own is not None:
+            self.from_check.at[path] = own
         below: list[Finding | Unchecked] = []
         changed = False
         if isinstance(node, dict):
-            skip = self.plan.profile.opaque_keywords
+            skip = plan.profile.opaque_keywords
             for rel, child in children(node):
                 if rel[0] in skip:
                     below += self.skipped(child, path + rel, str(rel[0]))
@@ -376,8 +384,8 @@ class _NodePass:
                 elif changed_below:
                     changed = True
         if own is not None and not changed:
-            self.clean[id(node)] = (node, path, keyword,  # (read as copies)
-                                    cast("list[Finding | Unchecked]", own))
+            kept: Any = own  # the same findings, read as copies where reused
+            self.clean[id(node)] = (node, path, keyword, kept)
             return node, own + below, False
         new_node, left = self.visit(node, path, keyword, changed)
         if below:
