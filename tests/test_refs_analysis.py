@@ -145,16 +145,22 @@ def test_an_analysis_from_an_offered_walk_is_the_analysis_of_the_document() -> N
 
 def test_the_engine_does_not_walk_a_checked_document_again_to_analyse_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call of the analysis walk is recorded (and answered, so that nothing the engine
+    might catch could hide one): a run of each document with references makes none."""
     plan = make_plan("gemini")
     docs = [d for d in _documents() if check_recording(d, plan, plan.run_state())[2] is False]
-    expected = [run_plan([ToolDef(name="t", schema=d)], plan) for d in docs]
+    assert len(docs) > 40
+    walked: list[Any] = []
 
-    def no_walk(schema: Any) -> Walk:
-        raise AssertionError("the document was walked again for its analysis")
+    def recorded(schema: Any) -> Walk:
+        walked.append(schema)
+        return walk_for_analysis(schema)
 
-    monkeypatch.setattr(ref_analysis_module, "walk_for_analysis", no_walk)
-    for doc, want in zip(docs, expected, strict=True):
-        assert run_plan([ToolDef(name="t", schema=doc)], plan) == want
+    monkeypatch.setattr(ref_analysis_module, "walk_for_analysis", recorded)
+    for doc in docs:
+        [result] = run_plan([ToolDef(name="t", schema=doc)], plan)
+        assert result.findings
+    assert walked == []
 
 
 def _at(doc: Any, path: tuple[Any, ...]) -> Any:
