@@ -70,13 +70,14 @@ def cli_here() -> RunCli:
     return run
 
 
-# --- one worker for a module whose fixtures start processes ---------------------------------
+# --- one worker for a module whose fixtures are costly ---------------------------------------
 #
 # xdist's `load` hands out tests one by one, so a module's tests land on every worker and each
-# worker starts the module's servers (module-scoped fixtures) and imports what its tests
-# import. The modules below each go to one worker whole, the largest first; every other test
-# is still handed out on its own. (xdist's `xdist_group` marker would say the same, but with
-# pytest 9 its `--dist loadgroup` no longer groups anything.)
+# worker starts the module's servers or computes its results (module-scoped fixtures) and
+# imports what its tests import. The modules below each go to one worker whole, those with
+# the most tests first, before the rest; every other test is still handed out on its own.
+# (xdist's `xdist_group` marker would say the same, but with pytest 9 its `--dist loadgroup`
+# no longer groups anything.)
 
 ONE_WORKER = frozenset({
     "test_live.py",  # the example over streamable HTTP and SSE
@@ -88,6 +89,8 @@ ONE_WORKER = frozenset({
     "test_playground_settings.py",  # a playground
     "test_strict_servers.py",  # a plain HTTP server
     "test_provider_output.py",  # the openai and anthropic SDKs, a 182-tool plan per provider
+    "test_providers.py",  # the corpus transformed for each provider
+    "test_transform_invariants.py",  # the corpus transformed for gemini
 })
 
 
