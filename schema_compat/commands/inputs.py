@@ -16,6 +16,7 @@ from ..options import TIMEOUT
 from .exits import fail
 
 if TYPE_CHECKING:
+    from ..extract.config import ServerSpec
     from ..extract.files import LoadedSource
     from ..model import SourceError
 
@@ -151,13 +152,17 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
         specs.append(ServerSpec(text, "stdio", command, args, env, live.cwd))
     specs += [ServerSpec(u, "http", url=u, headers=headers) for u in live.url or []]
     specs += [ServerSpec(u, "sse", url=u, headers=headers) for u in live.sse or []]
+    config_of: dict[str, str] = {}  # a config server's label: its config
     for path in live.config or []:
         try:
             found, bad = load_config(path, live.name)
         except ConfigError as exc:
             errors.append(exc.error)
             continue
-        specs += found
+        for spec in found:
+            spec = _own_name(spec, path, {s.name for s in specs})
+            config_of[spec.name] = path
+            specs.append(spec)
         # an entry's error names its file too: one run may read several configs
         errors += [e._replace(source=f"{path}: server {e.source}") for e in bad]
     if not specs:
@@ -168,7 +173,27 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
         loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
     except ImportError as exc:
         fail(f"live servers need the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
+    loaded = [s._replace(config=config_of[s.label]) if s.label in config_of else s
+              for s in loaded]
     return loaded, errors + failed
+
+
+def _own_name(spec: ServerSpec, path: str, taken: set[str]) -> ServerSpec:
+    """The spec under a name no earlier server has: a server named as one of an earlier
+    config (two clients each listing it) is `NAME (CLIENT)`, so that its tools are a
+    source of their own, in its own client's request, not a second listing of the first
+    (whose tools would then clash by name)."""
+    if spec.name not in taken:
+        return spec
+    import dataclasses
+
+    from ..extract.config import client_of
+
+    name = f"{spec.name} ({client_of(path)})"
+    unique, n = name, 2
+    while unique in taken:
+        unique, n = f"{name} {n}", n + 1
+    return dataclasses.replace(spec, name=unique)
 
 
 # The project is installed from its checkout (or a git URL), not from a package index.

@@ -3,7 +3,8 @@
 
 A client sends the tools of all its servers in one request. So by default (`--request
 auto`) all servers of a client config (`--config`, or the configs found here) are one
-request, and every other source (a file, `--server`, `--url`) is a request of its own;
+request, each config its own (two clients never send one request together), and every
+other source (a file, `--server`, `--url`) is a request of its own;
 `--request all` makes everything given one request, `--request per-source` each source its
 own (the behaviour before requests were planned).
 """
@@ -79,11 +80,11 @@ def request_groups(loaded: list[LoadedSource], tools: list[ToolDef], mode: str,
     """The tools of each request, in the order given."""
     if mode == "all":
         return [tools] if tools else []
-    named = {*(live.server or ()), *(live.url or ()), *(live.sse or ())}
-    from_config = {s.label for s in loaded if s.server is not None and s.label not in named}
+    configs = {s.label: s.config for s in loaded if s.config} if mode == "auto" else {}
     groups: dict[str, list[ToolDef]] = {}
     for t in tools:
-        key = "\0config" if mode == "auto" and t.source in from_config else t.source
+        # a config's servers are keyed by the config (no source is named "\0...")
+        key = f"\0{configs[t.source]}" if t.source in configs else t.source
         groups.setdefault(key, []).append(t)
     return list(groups.values())
 

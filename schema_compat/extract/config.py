@@ -363,6 +363,15 @@ def load_config(path: str, names: Sequence[str] | None = None,
     return specs, errors
 
 
+def client_of(path: str) -> str:
+    """The client a config is for, in a word: `vscode`, `cursor`, `gemini` for the configs
+    in their folders, else the file's name (`.mcp.json`)."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    if folder in (".vscode", ".cursor", ".gemini"):
+        return folder[1:]
+    return os.path.basename(path)
+
+
 def discover_configs(directory: str = ".") -> list[str]:
     """The client configs present in `directory`, in CONFIG_CANDIDATES order."""
     return [os.path.join(directory, c) if directory != "." else c

@@ -50,6 +50,7 @@ class LoadedSource(NamedTuple):
     document: Any
     tools: tuple[ToolDef, ...]
     server: ServerInfo | None = None  # a live server: the protocol it spoke
+    config: str = ""  # a client config's server: the config (its client sends one request)
 
 
 def _schema_tool_name(label: str) -> str:

@@ -52,11 +52,12 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[tuple[str, Styled]]
                 lines.append(("  ", Styled(
                     f"{lim.label} over the limit ({printable(lim.source)}) from: {shown}"
                     + (f" and {more} more" if more > 0 else ""), "red")))
-        renamed = [d for d in r.decisions if d.kind == "renamed"]
+        # each name once: two tools of one name both renamed are one name the provider refuses
+        renamed = list(dict.fromkeys(d.tool for d in r.decisions if d.kind == "renamed"))
         if renamed:
             lines.append(("  ", Styled(
                 f"{len(renamed)} name{'s' if len(renamed) != 1 else ''} the provider refuses "
-                "or shares: " + ", ".join(printable(d.tool) for d in renamed[:_SHOWN])
+                "or shares: " + ", ".join(printable(n) for n in renamed[:_SHOWN])
                 + (f" and {len(renamed) - _SHOWN} more" if len(renamed) > _SHOWN else ""),
                 "yellow")))
         non_strict = sum(1 for d in r.decisions if d.kind == "non-strict")
