@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from inprocess import run_main
+from inprocess import cli_in_process, run_main
 from jsonpath_ng import parse as jsonpath_parse
 
 from schema_compat.cli import main
@@ -316,13 +316,10 @@ def test_remote_refs_send_no_request_to_a_listening_server(loopback_server: str,
     secret.write_text(json.dumps({"type": "string", "description": "SECRET-CONTENT"}))
     source = tmp_path / "tools.json"
     source.write_text(_listing(_remote_schema(loopback_server, secret)).decode())
-    env = {**os.environ, "NO_COLOR": "1", "SCHEMA_COMPAT_DEBUG": "1"}
     for profile in sorted(PROFILES):
         for command in ("check", "transform"):
-            proc = subprocess.run(
-                [sys.executable, "-m", "schema_compat", command, "--json", "-p", profile,
-                 str(source)], capture_output=True, text=True, env=env, timeout=60,
-                cwd=tmp_path, check=False)
+            # in-process, as SCHEMA_COMPAT_DEBUG=1: a request would reach the server all the same
+            proc = cli_in_process(command, "--json", "-p", profile, str(source), cwd=tmp_path)
             assert_clean_exit(proc.returncode, proc.stdout, proc.stderr)
             assert "FETCHED-FROM-SERVER" not in proc.stdout
             assert "SECRET-CONTENT" not in proc.stdout
