@@ -18,12 +18,14 @@ from inprocess import run_main
 
 from schema_compat.entry import main
 from schema_compat.extract.shapes import declared_strict, sent_strict
+from schema_compat.planner.strict import SENT_PLAIN
 from schema_compat.profiles import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
 FILES = sorted(CORPUS.glob("*.json")) + sorted((CORPUS / "servers").glob("*.json"))
 MIXED = ROOT / "examples" / "mixed.json"
+SHAPES = ROOT / "tests" / "data" / "shapes"
 # quick in `make test`: a budget spent (github), a tool strict decoding gains nothing on
 # (memory), a tool alone over a budget (mixed); every corpus file in `make test-slow`
 QUICK = [CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json",
@@ -170,6 +172,35 @@ def test_openai_strict_checks_a_tool_sent_without_strict_as_plain_openai(
     codes = {t["name"]: {i["code"] for i in t["issues"]} for t in json.loads(report)["tools"]}
     assert codes["plain"] == set()
     assert {"OBJ008", "OBJ009"} <= codes["strict"]  # open object, optional `n`
+
+
+def _agree(source: Path, *options: str) -> None:
+    _, report, _ = run("check", "--json", "-p", "anthropic-strict", str(source), *options)
+    said = {t["name"] for t in json.loads(report)["tools"]
+            if any(i["message"].startswith("not sent strict: ") for i in t["issues"])}
+    _, report, _ = run("transform", "--json", "-p", "anthropic-strict", str(source), *options)
+    decisions = [d for r in json.loads(report).get("requests", []) for d in r["decisions"]
+                 if d["kind"] == "non-strict"]
+    # a tool its listing sends without `strict` is no decision of the check's: it is so
+    assert said == {d["tool"] for d in decisions if d["reason"] != SENT_PLAIN}
+
+
+@pytest.mark.parametrize("lossless", [False, True], ids=["all", "lossless-only"])
+@pytest.mark.parametrize("source", [*QUICK, SHAPES / "anthropic-request.json",
+                                    SHAPES / "openai-responses.json"], ids=lambda p: p.stem)
+def test_check_sends_the_tools_strict_that_transform_sends_strict(source: Path,
+                                                                  lossless: bool) -> None:
+    # with --lossless-only the fixes strict mode needs are often refused: such a tool keeps
+    # strict errors, and both send it without `strict`
+    _agree(source, *(["--lossless-only"] if lossless else []))
+
+
+@pytest.mark.slow  # every corpus file
+@pytest.mark.parametrize("lossless", [False, True], ids=["all", "lossless-only"])
+@pytest.mark.parametrize("source", FILES, ids=lambda p: p.stem)
+def test_check_sends_the_tools_strict_that_transform_sends_strict_on_the_corpus(
+        source: Path, lossless: bool) -> None:
+    _agree(source, *(["--lossless-only"] if lossless else []))
 
 
 def test_check_says_what_transform_does_with_a_tool_over_the_budget() -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Change, Finding, Severity, ToolDef, ToolResult
-from .request import budget_choices, tool_plans
+from .request import PLANNER_CODES, budget_choices, tool_plans
 from .strict import declared
 
 if TYPE_CHECKING:
@@ -111,12 +111,15 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
     for group in groups:
         keys = [(t.source, t.index) for t in group]
         open_keys = [k for k in keys if k not in off]
-        choices = budget_choices([tools[at[k]] for k in open_keys],
-                                 [results[at[k]] for k in open_keys], budget, strict_first,
-                                 [flag_of[k] for k in open_keys])
-        for k, (strict, reason, code) in zip(open_keys, choices, strict=True):
+        # the planner's results carry no finding of its own rules (names, budgets)
+        strict_results = [_without_findings(results[at[k]], PLANNER_CODES)
+                          for k in open_keys]
+        choices = budget_choices([tools[at[k]] for k in open_keys], strict_results, budget,
+                                 strict_first, [flag_of[k] for k in open_keys])
+        for k, r, (strict, reason, code) in zip(open_keys, strict_results, choices,
+                                                strict=True):
             if not strict:
-                decided[k] = _decision(results[at[k]], code, reason, budget.fallback)
+                decided[k] = _decision(r, code, reason, budget.fallback)
     if decided:
         # the whole listing again, each tool under the plan it is sent with: the name
         # rules still see every earlier name of its source
@@ -135,6 +138,11 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
         (r.tool.source, r.tool.index) not in off and (r.tool.source, r.tool.index)
         not in decided, r.transformed_schema) for r in results}
     return Checked(results, sent)
+
+
+def _without_findings(result: ToolResult, codes: Sequence[str]) -> ToolResult:
+    return result._replace(remaining=tuple(f for f in result.remaining
+                                           if f.code not in codes))
 
 
 def _decision(strict: ToolResult, code: str, reason: str, fallback: str
