@@ -39,6 +39,9 @@ class Profile(NamedTuple):
     max_tools_source: str = ""
     max_description: int | None = None  # characters of a tool description
     nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
+    # The `type` names the provider's schema takes (TYP003 flags the others); None: every
+    # JSON Schema type.
+    types: frozenset[str] | None = None
     unroll_depth: int = 3
     max_inlined_nodes: int = 50_000
     max_inlined_depth: int = 100

@@ -3,8 +3,8 @@
 docs/providers.md §2: `additionalProperties` is a field (VTX-01), `anyOf` is kept but must be
 the only field of its node (VTX-03, observed on Gemini 3), the root must be an object
 (VTX-05), 128 function declarations (VTX-08), names of at most 64 characters without `:`
-(VTX-06). `$ref`/`$defs` are inlined: the proto spells them `ref`/`defs` and whether the JSON
-spellings are taken is unverified.
+(VTX-06), no `null` type (VTX-10). `$ref`/`$defs` are inlined: the proto spells them
+`ref`/`defs` and whether the JSON spellings are taken is unverified.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from .gemini import FORMATS, OPAQUE, SCHEMA_FIELDS
 from .order import profile_order
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
+# The v1 `Type` enum (openapi.proto) has no NULL (VTX-10): null is said by `nullable`.
+TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array"})
 NAME_RULE = ("start with a letter or underscore; letters, digits, _ . - only; at most 64 "
              "characters")
 
@@ -39,11 +41,13 @@ VERTEX = Profile(
     max_tools=128,
     max_tools_source="VTX-08",
     nullable_keyword=True,
+    types=TYPES,
     opaque_keywords=OPAQUE - {"additionalProperties"},  # a field here (VTX-01)
     sources=(
         "googleapis/googleapis google/cloud/aiplatform/v1/openapi.proto, tool.proto",
         "docs/providers.md §2",
     ),
     notes="Like gemini, but `additionalProperties` and nested `anyOf` are kept; an `anyOf` "
-          "node carries no other field (its siblings move into the branches); 128 tools.",
+          "node carries no other field (its siblings move into the branches); no `null` "
+          "type; 128 tools.",
 )

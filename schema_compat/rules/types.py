@@ -33,6 +33,8 @@ _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
 # Said where a node that accepted no value (an empty union) loses what made it so: the
 # model is told, and TYP002, typing the node next, does not tell it the opposite.
 NO_VALUE_HINT = "The server's schema accepts no value here."
+# Said where `type: null` becomes a nullable string: the provider has no null type (VTX-10).
+NULL_ONLY_HINT = "Only null is accepted."
 _SYNONYMS = {
     "str": "string", "text": "string", "int": "integer", "long": "integer",
     "float": "number", "double": "number", "bool": "boolean", "dict": "object",
@@ -114,7 +116,12 @@ def _type_list_fix(node: dict[str, Any], profile: Profile) -> tuple[Fixed, bool]
         out["nullable"] = True
     elif nullable:
         rest.append("null")
-    if len(rest) == 1:
+    if not rest and nullable:
+        # null alone: `type: null`, not a `nullable` node without a type (any value)
+        out.pop("nullable", None)
+        out["type"] = "null"
+        what = "`type: null`"
+    elif len(rest) == 1:
         out["type"] = rest[0]
         what = f"`type: {rest[0]}`" + (" with `nullable: true`" if nullable else "")
     elif not rest:
@@ -266,16 +273,51 @@ def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict) or "type" not in node:
         return ()
     t = node["type"]
-    if isinstance(t, list):  # a type list: each entry must be a type name
-        if all(isinstance(e, str) and e in JSON_TYPES for e in t):
+    if isinstance(t, list):  # a type list: each entry must be a type name the list keeps
+        kept = _list_types(ctx)
+        if all(isinstance(e, str) and e in kept for e in t):
             return ()
         return [Hit(f"`type` lists {value_text(e)}, which is not a JSON Schema type",
                     ("type", i), "type", "lossless" if _type_fix(e, node) else "lossy")
-                for i, e in enumerate(t) if not (isinstance(e, str) and e in JSON_TYPES)]
-    if not (isinstance(t, str) and t in JSON_TYPES):
-        return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
-                    "type", "lossless" if _type_fix(t, node) else "lossy"),)
-    return ()
+                if not (isinstance(e, str) and e in JSON_TYPES) else
+                Hit(f"`type` lists {value_text(e)}, a type the provider does not take",
+                    ("type", i), "type", "lossy")
+                for i, e in enumerate(t) if not (isinstance(e, str) and e in kept)]
+    if isinstance(t, str) and t in JSON_TYPES:
+        if t in _profile_types(ctx.profile):
+            return ()
+        if t == "null":
+            if _union_null_branch(ctx):
+                return ()  # UNI001 makes the union `nullable`: the branch goes
+            nullable = ctx.profile.nullable_keyword
+            return (Hit("`type: null`: the provider's `Type` has no null", ("type",), "type",
+                        "hinted" if nullable else "lossy",
+                        "wider" if nullable else "changed", "described"),)
+        return (Hit(f"`type: {t}` is not a type the provider takes", ("type",), "type",
+                    "lossy"),)
+    return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
+                "type", "lossless" if _type_fix(t, node) else "lossy"),)
+
+
+def _union_null_branch(ctx: NodeContext) -> bool:
+    """Whether the node is a union's branch that UNI001 removes into `nullable` (a rule
+    reads no sibling: a null branch alone is left to UNI001 too)."""
+    return ctx.parent in ("anyOf", "oneOf") and "UNI001" in ctx.active \
+        and ctx.profile.nullable_keyword
+
+
+def _profile_types(profile: Profile) -> frozenset[str]:
+    """The type names the provider's `type` takes."""
+    return JSON_TYPES if profile.types is None else profile.types
+
+
+def _list_types(ctx: NodeContext) -> frozenset[str]:
+    """The names a type list may hold: the provider's types, and null where TYP001 makes it
+    `nullable` (the list itself is TYP001's)."""
+    types = _profile_types(ctx.profile)
+    if "null" not in types and ctx.profile.nullable_keyword and "TYP001" in ctx.active:
+        return types | {"null"}
+    return types
 
 
 def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
@@ -293,7 +335,9 @@ def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
 def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k != "type"}
     if isinstance(node["type"], list):
-        return _fix_type_list(node, out)
+        return _fix_type_list(node, out, _list_types(ctx))
+    if node["type"] == "null":
+        return _fix_null_type(out, ctx.profile)
     new = _type_fix(node["type"], node)
     if new:
         out["type"] = new
@@ -303,13 +347,37 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
                             f"removed the unknown `type: {value_text(node['type'])}`"),))
 
 
-def _fix_type_list(node: dict[str, Any], out: dict[str, Any]) -> Fixed:
-    """Each entry of a type list that is not a type name mapped to one, or removed; a list
-    left empty is removed (any value)."""
+def _fix_null_type(out: dict[str, Any], profile: Profile) -> Fixed:
+    """`type: null` where the provider has no null type: a string that is `nullable`
+    (the one way the dialect accepts null), described as null only. The server then also
+    takes a string, which the description rules out; without `nullable` it takes no null."""
+    out["type"] = "string"
+    if profile.nullable_keyword:
+        out["nullable"] = True
+        out = with_hint(out, NULL_ONLY_HINT)
+        return Fixed(out, (Edit(("type",), "hinted",
+                                "`type: null` (the provider has no null type) became a "
+                                "nullable string described as null only; strings are "
+                                "accepted too"),))
+    out = with_hint(out, NULL_ONLY_HINT)
+    return Fixed(out, (Edit(("type",), "lossy",
+                            "`type: null` (the provider has no null type) became `type: "
+                            "string` described as null only; null is no longer accepted",
+                            accepts="changed", told="described"),))
+
+
+def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset[str]
+                   ) -> Fixed:
+    """Each entry of a type list that is not a type name the list keeps mapped to one, or
+    removed; a list left empty is removed (any value)."""
     kept: list[str] = []
     edits = []
     for i, e in enumerate(node["type"]):
         new = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
+        if new is not None and new not in allowed:
+            edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
+                                                    "list: a type the provider does not take"))
+            continue
         if new is None:
             edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
                                                     "list: not a JSON Schema type"))
@@ -547,22 +615,32 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="TYP003", name="invalid-type", severity="error",
+        cases=(("`type: null` where the provider has no null type (vertex, portable): a "
+                "nullable string described as null only",
+                "wider", "described"),),
         reads_below=False,
         triggers=frozenset({"type"}),
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
         docs=RuleDocs(
             what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"any"`, `""`, '
-                 "`1`; also such an entry of a type list.",
+                 "`1`; also such an entry of a type list. And `type: null` where the "
+                 "provider's `Type` has no null (Vertex v1, so portable too): a null branch "
+                 "of a union or a null in a type list is not flagged, as the union and "
+                 "type-list rules make it `nullable`.",
             error="Invalid value at 'tools.function_declarations[1].parameters.properties[1]."
                   "value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "
                   '"enum"',
             fix="Map evident synonyms (`int` → integer, `enum` → the enum's type); otherwise "
                 "drop the type (lossy) and let the missing-type rule decide. In a type list, "
-                "each such entry is mapped or removed.",
+                "each such entry is mapped or removed. `type: null` without a null type "
+                "becomes `type: string` with `nullable: true` and the description \"Only "
+                "null is accepted.\": null stays accepted, and so are strings (wider, "
+                "described); the dialect says null only by `nullable` on a type.",
             before={"type": "object", "properties": {"n": {"type": "int"}}},
             after={"type": "object", "properties": {"n": {"type": "integer"}}},
-            sources=("[GEM-03](../providers.md#gem-03)", "zereight/gitlab-mcp#166"),
+            sources=("[GEM-03](../providers.md#gem-03)", "zereight/gitlab-mcp#166",
+                     "[VTX-10](../providers.md#vtx-10)"),
         ),
     ),
     Rule(
