@@ -124,9 +124,11 @@ class Run:
         results = self.results_of(provider)
         servers = (self.source.server,) if self.source.server is not None else ()
         groups = [list(self.tools)] if self.tools else []
+        plan = self.plans[provider]
         return Report(provider, tuple(results), tuple(self.errors), servers,
-                      check_requests(groups, self.plans[provider], self.settings.name_prefix,
-                                     self.sent_as.get(provider)))
+                      check_requests(groups, plan, self.settings.name_prefix,
+                                     self.sent_as.get(provider)),
+                      lossless_only=plan.lossless_only)
 
     def request(self, provider: str) -> RequestPlan:
         """The listing as one request to `provider`, planned (strict budgets, names, the
