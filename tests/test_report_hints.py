@@ -1,10 +1,10 @@
 """The check report's closing hints are commands that work as printed: each is run here,
-from where the check ran, exactly as the report prints it."""
+from where the check ran, exactly as the report prints it (split as a shell splits it, run
+in-process: tests/inprocess.py; the servers they list are processes of their own)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MIXED = REPO_ROOT / "examples" / "mixed.json"
@@ -20,11 +21,10 @@ FS_SERVER = REPO_ROOT / "examples" / "fs_server.py"
 SERVER_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(FS_SERVER))}"
 
 
-def _run(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "2000"}  # each hint on one line
-    env.pop("FORCE_COLOR", None)
-    return subprocess.run(args, input=stdin, capture_output=True, text=True, cwd=cwd, env=env,
-                          check=False, timeout=120)
+def _run(words: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """`schema-compat ...` as split from a command line, 2000 columns: each hint on a line."""
+    assert words[0] == "schema-compat", words
+    return cli_in_process(*words[1:], cwd=cwd, input=stdin, columns=2000)
 
 
 def _hints(check_out: str) -> tuple[list[str], list[str]]:
@@ -36,19 +36,14 @@ def _hints(check_out: str) -> tuple[list[str], list[str]]:
     return shlex.split(transform.group(1)), shlex.split(diff.group(1))
 
 
-def _schema_compat(words: list[str]) -> list[str]:
-    assert words[0] == "schema-compat", words
-    return [sys.executable, "-m", "schema_compat", *words[1:]]
-
-
 def _assert_hints_work(check: list[str], cwd: Path, stdin: str = "") -> list[str]:
-    proc = _run([sys.executable, "-m", "schema_compat", "check", *check], cwd, stdin)
+    proc = _run(["schema-compat", "check", *check], cwd, stdin)
     assert proc.returncode == 1, proc.stderr  # incompatible tools: the hint is printed
     transform, diff = _hints(proc.stdout)
-    done = _run(_schema_compat(transform), cwd, stdin)
+    done = _run(transform, cwd, stdin)
     assert done.returncode == 0, (transform, done.stderr)
     assert json.loads(done.stdout)  # the transformed tools
-    shown = _run(_schema_compat(diff), cwd, stdin)
+    shown = _run(diff, cwd, stdin)
     assert shown.returncode == 0, (diff, shown.stderr)
     assert diff[2] in shown.stdout  # the diff of the tool the hint names
     return transform
@@ -63,7 +58,7 @@ def test_hint_carries_sources_and_provider(tmp_path: Path) -> None:
 
 
 def test_hint_from_stdin_says_what_to_add(tmp_path: Path) -> None:
-    proc = _run([sys.executable, "-m", "schema_compat", "check", "-"], tmp_path,
+    proc = _run(["schema-compat", "check", "-"], tmp_path,
                 MIXED.read_text(encoding="utf-8"))
     assert "`schema-compat transform -` (with the same input on stdin) to apply" in proc.stdout
     _assert_hints_work(["-"], tmp_path, MIXED.read_text(encoding="utf-8"))
