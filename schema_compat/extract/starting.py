@@ -70,6 +70,9 @@ async def start(spec: ServerSpec) -> Started:
     # closed by `fetch_servers`: the server process holds its descriptor
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
     environ = server_environment(spec)
+    with _RUNNING_LOCK:
+        _STARTING[0] += 1
+    process = None
     try:
         command = resolved(spec, environ)
         process = await anyio.open_process([command, *spec.args], env=environ,
@@ -81,8 +84,14 @@ async def start(spec: ServerSpec) -> Started:
         return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
                                                f"{exc.strerror or exc}",
                                                "check the command and its permissions"))
-    with _RUNNING_LOCK:
-        _RUNNING[process.pid] = process
+    finally:
+        with _RUNNING_LOCK:
+            _STARTING[0] -= 1
+            if process is not None:
+                _RUNNING[process.pid] = process
+            stopped = _STOPPED[0]
+        if stopped and process is not None:  # started as the process exits: stop it too
+            stop_left_servers()
     return Started(process, errlog, None)
 
 
@@ -92,6 +101,13 @@ async def start(spec: ServerSpec) -> Started:
 # the playground lists servers from several threads at once)
 _RUNNING: dict[int, Any] = {}
 _RUNNING_LOCK = threading.Lock()
+# servers being started (spawned, not yet in _RUNNING), and whether the exit's stop has run:
+# a SIGTERM may end the process while another thread is starting one
+_STARTING = [0]
+_STOPPED = [False]
+# how long the exit waits for the starts under way to be known (their threads need the GIL,
+# which a loaded machine gives them late)
+_START_WAIT = 2.0
 # after SIGTERM to a server's process group, before SIGKILL (as the SDK's shutdown, shortened
 # in `live`)
 _EXIT_GRACE = 0.25
@@ -118,7 +134,13 @@ def _signal_group(pid: int, signum: int) -> bool:
 
 def stop_left_servers() -> None:
     """Stop the servers still running: SIGTERM to each one's process group, SIGKILL to what
-    is left after `_EXIT_GRACE`. Run at exit."""
+    is left after `_EXIT_GRACE`. Run at exit, after the servers being started are known
+    (or `_START_WAIT` passed); one whose start ends later is stopped as it ends."""
+    with _RUNNING_LOCK:
+        _STOPPED[0] = True
+    deadline = time.monotonic() + _START_WAIT
+    while _STARTING[0] and time.monotonic() < deadline:
+        time.sleep(0.01)
     with _RUNNING_LOCK:
         left = list(_RUNNING.values())
         _RUNNING.clear()
