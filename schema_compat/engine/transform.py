@@ -359,18 +359,11 @@ class _NodePass:
         with the check riding on it (`check_and_transform`). A node the check found clean
         with nothing below it replaced is left as it is without a visit, as `visit` would
         leave it."""
-        plan, check = self.plan, self.check  # `self.check_node`, written out (every node)
-        assert check is not None and self.from_check is not None
-        triggers = plan.document_triggers
-        if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
-            raise _NotQuiet()
-        own = check_node(plan, self.run, self.root, node, path, keyword, check)
-        if own is not None:
-            self.from_check.at[path] = own
+        own = self.check_node(node, path, keyword)
         below: list[Finding | Unchecked] = []
         changed = False
         if isinstance(node, dict):
-            skip = plan.profile.opaque_keywords
+            skip = self.plan.profile.opaque_keywords
             for rel, child in children(node):
                 if rel[0] in skip:
                     below += self.skipped(child, path + rel, str(rel[0]))
