@@ -91,6 +91,9 @@ ONE_WORKER = frozenset({
     "test_provider_output.py",  # the openai and anthropic SDKs, a 182-tool plan per provider
     "test_providers.py",  # the corpus transformed for each provider
     "test_transform_invariants.py",  # the corpus transformed for gemini
+    # the action's install step, run for real: pip builds the tree in place (its build/ and
+    # egg-info), so two workers installing it at once break each other's build
+    "test_action.py",
 })
 
 
