@@ -14,9 +14,11 @@ object is wanted, `"true"`/`"false"`, numeric strings, `"null"`, the JSON text o
 `additionalProperties`, `items`/`prefixItems` and every `anyOf`/`oneOf` branch, including
 branches whose `type` is a list; a branch's coercions count only if that branch is chosen.
 
-Validation is jsonschema's, with an empty `referencing` registry: only references inside the
-schema resolve, nothing is ever fetched or read from disk. jsonschema is imported here only,
-so the check/transform path never loads it.
+Validation is jsonschema's (`validation.validator`), with an empty `referencing` registry:
+only references inside the schema resolve, nothing is ever fetched or read from disk. Every
+pattern, the schema's and `patternProperties`', runs in bounded time (RE2,
+`schema.patterns`); one RE2 cannot run is reported in `errors`, never run. jsonschema is
+imported only when a repair runs, so the check/transform path never loads it.
 
 The module is not called `repair.py` on purpose: `schema_compat.repair` is the function
 (exported lazily), and a submodule of that name would replace it on the package once
@@ -34,6 +36,7 @@ from typing import Any, Literal
 from .model import Path
 from .paths import jsonpath, pointer
 from .rules.shape import value_type
+from .schema.patterns import PatternUnchecked, search
 
 __all__ = ["Coercion", "RepairResult", "repair"]
 
@@ -121,13 +124,9 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
 
 class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema.validators import validator_for
-        from referencing import Registry
+        from .validation import validator
 
-        cls = validator_for(schema)
-        # An empty registry (its retrieve refuses everything): references outside the
-        # schema are errors, never fetched. jsonschema adds the meta-schemas itself.
-        self.validator = cls(schema, registry=Registry())
+        self.validator = validator(schema)
         self.root_resolver: Any = self.validator._resolver
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
@@ -231,9 +230,9 @@ class _Repairer:
             subs = [props[key]] if key in props else []
             for pattern, sub in patterns.items():
                 try:
-                    if re.search(pattern, key):
+                    if search(pattern, key):
                         subs.append(sub)
-                except (re.error, TypeError):
+                except PatternUnchecked:  # the validator reports it in `errors`
                     continue
             if not subs and isinstance(extra, dict):
                 subs = [extra]
