@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .jsonio import JsonInputError, load_json_text
 from .model import Path
 from .paths import jsonpath, pointer
 from .rules.shape import value_type
@@ -147,7 +148,7 @@ class _Repairer:
                            key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
         except (Exception, RecursionError) as exc:
             return [f"$: the schema cannot be used: {_reason(exc)}"]
-        return [f"{jsonpath(tuple(e.absolute_path))}: {e.message}" for e in found]
+        return [f"{jsonpath(tuple(e.absolute_path))}: {_shortened(e)}" for e in found]
 
     # --- the walk --------------------------------------------------------------------
 
@@ -314,14 +315,12 @@ def _read_as(text: str, kind: str) -> Any:
         low = s.lower()
         return True if low == "true" else False if low == "false" else _FAIL
     if kind in ("integer", "number"):
-        if not _NUMBER.match(s):
-            return _FAIL
-        if re.fullmatch(r"-?[0-9]+", s):
-            return int(s)
-        number = float(s)
-        if kind == "integer":
-            return int(number) if number.is_integer() and abs(number) < 2**53 else _FAIL
-        return number
+        # read as strict JSON: "1e400" (no double holds it) and an integer longer than
+        # Python reads (4,300 digits) are no number, and stay the strings they were
+        number: Any = _loads(s) if _NUMBER.match(s) else _FAIL
+        if number is _FAIL or kind == "number" or isinstance(number, int):
+            return number
+        return int(number) if number.is_integer() and abs(number) < 2**53 else _FAIL
     parsed = _loads(s)
     if kind == "array" and isinstance(parsed, list):
         return parsed
@@ -331,12 +330,11 @@ def _read_as(text: str, kind: str) -> Any:
 
 
 def _loads(text: str) -> Any:
-    def refuse(name: str) -> Any:
-        raise ValueError(name)
-
+    """`text` read as strict JSON (jsonio's: no NaN, no number a double cannot hold, no
+    nesting deeper than a schema's), or _FAIL: what it gives can always be written back."""
     try:
-        return json.loads(text, parse_constant=refuse)
-    except (ValueError, RecursionError):
+        return load_json_text(text, "argument")
+    except JsonInputError:
         return _FAIL
 
 
@@ -372,6 +370,15 @@ def _type_fits(value: Any, schema: Any) -> bool:
 def _short(value: Any, limit: int = 40) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shortened(error: Any) -> str:
+    """jsonschema's message with the value it quotes cut to 60 characters: a 5,000-digit
+    string is still one readable line."""
+    quoted = repr(error.instance)
+    if len(quoted) <= 60:
+        return str(error.message)
+    return str(error.message).replace(quoted, quoted[:59] + "…", 1)
 
 
 def _reason(exc: Exception) -> str:

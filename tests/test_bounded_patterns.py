@@ -6,6 +6,8 @@ request waiting behind it) and in the merge of two closed objects (a server's ow
 name). Each test here runs what used to stall in a process of its own with a deadline far
 below that, so that without the fix it fails instead of hanging. Patterns RE2 cannot run
 (lookaround, backreferences) are reported as not checked, never handed to `re`.
+
+Also `repair` on numbers no double or Python int holds (issue 28, 5): no internal error.
 """
 
 from __future__ import annotations
@@ -186,6 +188,45 @@ def test_repair_command_reports_a_catastrophic_pattern_at_once(tmp_path: Path) -
         f"invalid $.code: pattern {LOOKAHEAD!r} {UNCHECKED}: RE2 cannot run it (invalid perl "
         "operator: (?=)",
         f"invalid $.word: {WORD!r} does not match {HOSTILE!r}"]
+
+
+@pytest.mark.parametrize(("kind", "text"), [
+    ("number", "1e400"), ("number", "1" * 5000), ("integer", "1" * 5000),
+    ("integer", "-1e400"), ("array", "[1e400]"), ("object", '{"n": ' + "9" * 5000 + "}"),
+])
+def test_repair_leaves_a_number_no_double_holds_as_the_string_it_was(
+        tmp_path: Path, kind: str, text: str) -> None:
+    """Read as strict JSON, "1e400" is no number and a 5,000-digit integer is longer than
+    Python reads: nothing to coerce to, so the string stays and the schema's refusal is
+    the one line said, in a line of readable length. No internal error (exit 70)."""
+    source = _tools_file(tmp_path, {"type": "object", "properties": {"num": {"type": kind}}})
+    proc = cli("repair", str(source), "--tool", "t", "--args", json.dumps({"num": text}))
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout) == {"num": text}
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("invalid $.num: '" + text[:10])
+    assert line.endswith(f" is not of type {kind!r}")
+    assert len(line) < 120
+
+
+def test_repair_still_coerces_numbers_a_double_holds(tmp_path: Path) -> None:
+    source = _tools_file(tmp_path, {"type": "object", "properties": {
+        "num": {"type": "number"}, "big": {"type": "integer"}, "e": {"type": "integer"}}})
+    big = "9" * 400  # no double holds it exactly; an integer does
+    proc = cli("repair", str(source), "--tool", "t", "--json", "--args",
+               json.dumps({"num": "1e300", "big": big, "e": "1e2"}))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["arguments"] == {"num": 1e300, "big": int(big), "e": 100}
+
+
+def test_a_5000_digit_number_in_args_is_one_line_exit_2(tmp_path: Path) -> None:
+    source = _tools_file(tmp_path, {"type": "object", "properties": {"num": {}}})
+    proc = cli("repair", str(source), "--tool", "t", "--args", '{"num": ' + "1" * 5000 + "}")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"schema-compat: error: --args not valid JSON: an integer of more than "
+        f"{sys.get_int_max_str_digits()} digits (quote it as a string)"]
 
 
 # --- the proxy -------------------------------------------------------------------------------
