@@ -86,6 +86,23 @@ def test_a_pattern_re2_cannot_run_is_reported_not_run(pattern: Any) -> None:
         search(pattern, "abc1")
 
 
+def test_a_lone_surrogate_in_the_text_is_read_as_a_replacement_character() -> None:
+    """RE2 reads UTF-8, which cannot hold one; a model's JSON can (`"\\ud800"`)."""
+    assert search("^.$", "\ud800") is True
+    assert search("^[a-z]+$", "ab\ud800") is False
+
+
+def test_without_re2_every_pattern_is_reported_not_run() -> None:
+    """The fallback when google-re2 cannot be imported: nothing is handed to `re`."""
+    code = ("import sys; sys.modules['re2'] = None\n"
+            "from schema_compat.schema.patterns import PatternUnchecked, search\n"
+            "try:\n    search('^a$', 'a')\nexcept PatternUnchecked as exc:\n    print(exc)")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=DEADLINE, cwd=REPO_ROOT)
+    assert proc.stdout == f"pattern '^a$' {UNCHECKED}: the google-re2 package is not " \
+                          "installed\n"
+
+
 # --- jsonschema, with bounded patterns -------------------------------------------------------
 
 SAFE_SCHEMAS = [

@@ -22,7 +22,7 @@ import re
 
 __all__ = ["PatternUnchecked", "search"]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")  # raw: mypyc takes no surrogate literal
 _HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
 _BRACED = re.compile(r"\{([0-9A-Fa-f]{1,6})\}")
 
