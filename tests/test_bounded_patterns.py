@@ -193,18 +193,20 @@ def test_repair_reports_patterns_re2_cannot_run_where_they_apply() -> None:
     ])
 
 
-def test_repair_command_reports_a_catastrophic_pattern_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("word", [ISSUE_WORD, WORD])
+def test_repair_command_reports_a_catastrophic_pattern_at_once(tmp_path: Path,
+                                                                word: str) -> None:
     source = _tools_file(tmp_path, {"type": "object", "properties": {
         "word": {"type": "string", "pattern": HOSTILE},
         "code": {"type": "string", "pattern": LOOKAHEAD}}})
     proc = cli("repair", str(source), "--tool", "t", "--args",
-               json.dumps({"word": WORD, "code": "abc1"}), timeout=DEADLINE)
+               json.dumps({"word": word, "code": "abc1"}), timeout=DEADLINE)
     assert proc.returncode == 1, proc.stderr  # the schema still rejects them (README)
-    assert json.loads(proc.stdout) == {"word": WORD, "code": "abc1"}
+    assert json.loads(proc.stdout) == {"word": word, "code": "abc1"}
     assert proc.stderr.splitlines() == [
         f"invalid $.code: pattern {LOOKAHEAD!r} {UNCHECKED}: RE2 cannot run it (invalid perl "
         "operator: (?=)",
-        f"invalid $.word: {WORD!r} does not match {HOSTILE!r}"]
+        f"invalid $.word: {word!r} does not match {HOSTILE!r}"]
 
 
 @pytest.mark.parametrize(("kind", "text"), [
