@@ -158,7 +158,10 @@ def load_json_text(text: str, source: str) -> Any:
             f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
             _syntax_hint(exc.msg),
         )
-    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+    except ValueError as exc:  # an integer longer than Python's digit limit
+        if "digits" in str(exc):
+            _fail(source, "not valid JSON: an integer of more than "
+                          f"{sys.get_int_max_str_digits()} digits", "quote it as a string")
         _fail(source, f"not valid JSON: {exc}", _JSON_HINT)
     if too_deep(value):
         _fail(source, f"JSON nested deeper than {MAX_DEPTH} levels", _DEPTH_HINT)

@@ -14,9 +14,11 @@ object is wanted, `"true"`/`"false"`, numeric strings, `"null"`, the JSON text o
 `additionalProperties`, `items`/`prefixItems` and every `anyOf`/`oneOf` branch, including
 branches whose `type` is a list; a branch's coercions count only if that branch is chosen.
 
-Validation is jsonschema's, with an empty `referencing` registry: only references inside the
-schema resolve, nothing is ever fetched or read from disk. jsonschema is imported here only,
-so the check/transform path never loads it.
+Validation is jsonschema's (`validation.validator`), with an empty `referencing` registry:
+only references inside the schema resolve, nothing is ever fetched or read from disk. Every
+pattern, the schema's and `patternProperties`', runs in bounded time (RE2,
+`schema.patterns`); one RE2 cannot run is reported in `errors`, never run. jsonschema is
+imported only when a repair runs, so the check/transform path never loads it.
 
 The module is not called `repair.py` on purpose: `schema_compat.repair` is the function
 (exported lazily), and a submodule of that name would replace it on the package once
@@ -31,9 +33,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .jsonio import JsonInputError, load_json_text
 from .model import Path
 from .paths import jsonpath, pointer
 from .rules.shape import value_type
+from .schema.patterns import PatternUnchecked, search
 
 __all__ = ["Coercion", "RepairResult", "repair"]
 
@@ -121,13 +125,9 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
 
 class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema.validators import validator_for
-        from referencing import Registry
+        from .validation import validator
 
-        cls = validator_for(schema)
-        # An empty registry (its retrieve refuses everything): references outside the
-        # schema are errors, never fetched. jsonschema adds the meta-schemas itself.
-        self.validator = cls(schema, registry=Registry())
+        self.validator = validator(schema)
         self.root_resolver: Any = self.validator._resolver
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
@@ -148,7 +148,7 @@ class _Repairer:
                            key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
         except (Exception, RecursionError) as exc:
             return [f"$: the schema cannot be used: {_reason(exc)}"]
-        return [f"{jsonpath(tuple(e.absolute_path))}: {e.message}" for e in found]
+        return [f"{jsonpath(tuple(e.absolute_path))}: {_shortened(e)}" for e in found]
 
     # --- the walk --------------------------------------------------------------------
 
@@ -231,9 +231,9 @@ class _Repairer:
             subs = [props[key]] if key in props else []
             for pattern, sub in patterns.items():
                 try:
-                    if re.search(pattern, key):
+                    if search(pattern, key):
                         subs.append(sub)
-                except (re.error, TypeError):
+                except PatternUnchecked:  # the validator reports it in `errors`
                     continue
             if not subs and isinstance(extra, dict):
                 subs = [extra]
@@ -315,14 +315,12 @@ def _read_as(text: str, kind: str) -> Any:
         low = s.lower()
         return True if low == "true" else False if low == "false" else _FAIL
     if kind in ("integer", "number"):
-        if not _NUMBER.match(s):
-            return _FAIL
-        if re.fullmatch(r"-?[0-9]+", s):
-            return int(s)
-        number = float(s)
-        if kind == "integer":
-            return int(number) if number.is_integer() and abs(number) < 2**53 else _FAIL
-        return number
+        # read as strict JSON: "1e400" (no double holds it) and an integer longer than
+        # Python reads (4,300 digits) are no number, and stay the strings they were
+        number: Any = _loads(s) if _NUMBER.match(s) else _FAIL
+        if number is _FAIL or kind == "number" or isinstance(number, int):
+            return number
+        return int(number) if number.is_integer() and abs(number) < 2**53 else _FAIL
     parsed = _loads(s)
     if kind == "array" and isinstance(parsed, list):
         return parsed
@@ -332,12 +330,11 @@ def _read_as(text: str, kind: str) -> Any:
 
 
 def _loads(text: str) -> Any:
-    def refuse(name: str) -> Any:
-        raise ValueError(name)
-
+    """`text` read as strict JSON (jsonio's: no NaN, no number a double cannot hold, no
+    nesting deeper than a schema's), or _FAIL: what it gives can always be written back."""
     try:
-        return json.loads(text, parse_constant=refuse)
-    except (ValueError, RecursionError):
+        return load_json_text(text, "argument")
+    except JsonInputError:
         return _FAIL
 
 
@@ -373,6 +370,15 @@ def _type_fits(value: Any, schema: Any) -> bool:
 def _short(value: Any, limit: int = 40) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shortened(error: Any) -> str:
+    """jsonschema's message with the value it quotes cut to 60 characters: a 5,000-digit
+    string is still one readable line."""
+    quoted = repr(error.instance)
+    if len(quoted) <= 60:
+        return str(error.message)
+    return str(error.message).replace(quoted, quoted[:59] + "…", 1)
 
 
 def _reason(exc: Exception) -> str:

@@ -161,14 +161,13 @@ class Relay:
         validator per tool, kept until the next transform of the listing."""
         validator = self._validators.get(tool)
         if validator is None:
-            from jsonschema.validators import validator_for
-            from referencing import Registry
+            from ..validation import validator as make_validator
 
             schema = self.schemas[tool]
             if not isinstance(schema, dict):
                 return False
-            try:  # an empty registry: references outside the schema are never fetched
-                validator = validator_for(schema)(schema, registry=Registry())
+            try:  # patterns in bounded time; references outside the schema never fetched
+                validator = make_validator(schema)
             except Exception:
                 return False
             self._validators[tool] = validator

@@ -1,0 +1,170 @@
+"""jsonschema validation of a model's arguments, with every pattern run in bounded time.
+
+jsonschema's `pattern`, `patternProperties`, `additionalProperties` and
+`unevaluatedProperties` run the schema's patterns with Python's backtracking `re`, so a
+server's `"pattern": "^(a+)+$"` and a model's 26 `a`s and a `!` stall `repair` and the
+proxy for half a minute. The validator made here replaces those four keywords with the same
+logic over `schema.patterns.search` (RE2, linear time); a pattern RE2 cannot run is reported
+as a validation error naming it ("cannot be checked in bounded time"), never run. Every
+other keyword is jsonschema's own, for the draft the schema declares.
+
+Validation uses an empty `referencing` registry: only references inside the schema resolve,
+nothing is ever fetched or read from disk. Imported by `repair_args` and the proxy only, so
+the check/transform path never loads jsonschema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema.exceptions import ValidationError
+
+from .schema.patterns import PatternUnchecked, search
+
+__all__ = ["validator"]
+
+
+def validator(schema: dict[str, Any]) -> Any:
+    """A jsonschema validator for `schema`, of the draft its `$schema` names, whose
+    patterns run in bounded time, resolving references inside the schema only."""
+    from jsonschema.validators import extend, validator_for
+    from referencing import Registry
+
+    base = validator_for(schema)
+    ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
+            "additionalProperties": _additional_properties,
+            "unevaluatedProperties": _unevaluated_properties}
+    cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
+    return cls(schema, registry=Registry())
+
+
+def _matches(pattern: Any, name: str) -> bool:
+    """Whether a `patternProperties` pattern claims `name`; one that cannot be checked does,
+    so that the keyword reports it once (`_pattern_properties`) and nothing else counts the
+    name as unclaimed."""
+    try:
+        return search(pattern, name)
+    except PatternUnchecked:
+        return True
+
+
+def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        found = search(pattern, instance)
+    except PatternUnchecked as exc:
+        yield ValidationError(str(exc))
+        return
+    if not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, patterns: Any, instance: Any,
+                        schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                found = search(pattern, key)
+            except PatternUnchecked as exc:
+                yield ValidationError(f"property name {key!r}: {exc}", path=(key,))
+                continue
+            if found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _extras(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """The names neither `properties` nor a `patternProperties` pattern claims."""
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    return [key for key in instance
+            if key not in properties and not any(_matches(p, key) for p in patterns)]
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any,
+                           schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _extras(instance, schema)
+    if validator.is_type(extra, "object"):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif not extra and extras:
+        names = ", ".join(repr(key) for key in sorted(extras))
+        if "patternProperties" in schema:
+            patterns = ", ".join(repr(p) for p in sorted(schema["patternProperties"]))
+            verb = "does" if len(extras) == 1 else "do"
+            yield ValidationError(f"{names} {verb} not match any of the regexes: {patterns}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            yield ValidationError(f"Additional properties are not allowed ({names} {verb} "
+                                  "unexpected)")
+
+
+def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
+                            schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    evaluated = _evaluated_keys(validator, instance, schema)
+    rejected = [key for key in instance if key not in evaluated and
+                not _is_valid(validator.descend(instance[key], unevaluated, path=key,
+                                                schema_path=key))]
+    if not rejected:
+        return
+    verb = "was" if len(rejected) == 1 else "were"
+    if unevaluated is False:
+        names = ", ".join(repr(key) for key in sorted(rejected))
+        yield ValidationError(f"Unevaluated properties are not allowed ({names} {verb} "
+                              "unexpected)")
+    else:
+        names = ", ".join(repr(key) for key in rejected)
+        yield ValidationError("Unevaluated properties are not valid under the given schema "
+                              f"({names} {verb} unevaluated and invalid)")
+
+
+def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
+    """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
+    2020-12's `unevaluatedProperties`, its patterns matched by `_matches`. Draft 2019-09 uses
+    it too: a name evaluated only through a `$recursiveRef` counts as unevaluated there."""
+    if not isinstance(schema, dict):
+        return set()
+    keys: set[str] = set()
+    for ref_keyword in ("$ref", "$dynamicRef"):
+        ref = schema.get(ref_keyword)
+        if ref is not None:
+            resolved = validator._resolver.lookup(ref)
+            keys |= _evaluated_keys(
+                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                instance, resolved.contents)
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        keys |= properties.keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        subschema = schema.get(keyword)
+        if subschema is not None:
+            keys |= {key for key, value in instance.items()
+                     if _is_valid(validator.descend(value, subschema))}
+    for pattern in schema.get("patternProperties", {}):
+        keys |= {key for key in instance if _matches(pattern, key)}
+    for name, subschema in schema.get("dependentSchemas", {}).items():
+        if name in instance:
+            keys |= _evaluated_keys(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if _is_valid(validator.descend(instance, subschema)):
+                keys |= _evaluated_keys(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys |= _evaluated_keys(validator, instance, schema["if"])
+            if "then" in schema:
+                keys |= _evaluated_keys(validator, instance, schema["then"])
+        elif "else" in schema:
+            keys |= _evaluated_keys(validator, instance, schema["else"])
+    return keys
+
+
+def _is_valid(errors: Iterator[Any]) -> bool:
+    return next(errors, None) is None
