@@ -7,14 +7,13 @@ commands/argv.py, runs without importing typer; cli.py's `check` declares the op
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
-from .inputs import LiveOpts, load_inputs, select_tools
-from .output_file import write_file
+from .inputs import LiveOpts, files_read, load_inputs, select_tools
+from .output_file import refuse_input, write_file
 from .plans import per_tool_ignores, provider_names, provider_plan, resolve_settings
 from .running import make_report, run_tools
 
@@ -86,7 +85,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
-        _refuse_input(write_baseline, loaded, "--write-baseline")
+        refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
+                     "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
     reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
                for pl in plans]
@@ -249,14 +249,6 @@ def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report
     print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
           "not shown; only new findings are reported", file=sys.stderr)
     return out
-
-
-def _refuse_input(path: str, loaded: list[LoadedSource], option: str) -> None:
-    target = os.path.realpath(path)
-    for src in loaded:
-        if os.path.realpath(src.label) == target:
-            fail(f"{option} {path} is one of the inputs ({src.label}); it would be "
-                 "overwritten", "choose another file")
 
 
 def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:
