@@ -391,3 +391,20 @@ def test_one_server_and_headers_only_for_an_address(tmp_path: Path, flags: list[
     assert proc.stderr.startswith(f"schema-compat: error: {message}")
     assert len(proc.stderr.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_github_folder_linked_out_of_the_repository_is_not_written_into(
+        tmp_path: Path) -> None:
+    """`.github` a symlink to a folder elsewhere: one line, exit 2, before any file is
+    written or the server started (its command would fail, and it is not what is said)."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    (repo / ".github").symlink_to(elsewhere)
+    proc = init(repo, server="false")
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"schema-compat: error: cannot write {FILES[3]}: .github/workflows "
+                           "leads out of the repository"), line
+    assert list(elsewhere.iterdir()) == []
+    assert [p.name for p in repo.iterdir()] == [".github"]

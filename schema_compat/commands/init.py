@@ -103,6 +103,7 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
              "give --install-from 'git+https://HOST/OWNER/schema-compat@TAG'")
 
     snapshots = _snapshot_plan(options, server, config)
+    _refuse_outside(root, [SETTINGS, *(path for path, _ in snapshots), PRE_COMMIT, WORKFLOW])
     taken = _take_snapshots(options, server, config,
                             [(path, name) for path, name in snapshots
                              if not os.path.exists(os.path.join(root, path))])
@@ -130,6 +131,21 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     print("next: git add the files written and commit them; `pre-commit install` turns the "
           "hook on, and the workflow runs on the next push")
     return EXIT_OK
+
+
+def _refuse_outside(root: str, paths: list[str]) -> None:
+    """Exit 2, before anything is written or started, when a folder a file would go in
+    leads out of the repository through a symlink (a `.github` linked elsewhere): the files
+    belong to this repository, and writing them elsewhere would change what it does not own."""
+    top = os.path.realpath(root)
+    for path in paths:
+        full = os.path.join(root, path)
+        if os.path.lexists(full):
+            continue  # left as it is
+        folder = os.path.realpath(os.path.dirname(full))
+        if os.path.commonpath([top, folder]) != top:
+            fail(f"cannot write {path}: {os.path.dirname(path) or '.'} leads out of the "
+                 f"repository (to {folder})", "make it a folder of the repository")
 
 
 def _hook_hint(path: str, text: str) -> None:
