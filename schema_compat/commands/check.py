@@ -203,6 +203,8 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
                 value = found
             elif param.param not in given and value == param.default:
                 continue
+            if param.param in _SECRET_AFTER:
+                value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]
             flag = "-p" if param.param == "provider" else param.flags[0]
             if param.kind == "flag":
                 out += [flag] if value else []
@@ -212,8 +214,26 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
                 out += [flag, str(value)]
         return out
 
-    needs = "with the same input on stdin" if "-" in sources else ""
-    return Rerun(args("transform"), args("diff"), needs)
+    needs = ["with the same input on stdin"] if "-" in sources else []
+    hidden = [f"--{param}" for param in _SECRET_AFTER if values[param]]
+    if hidden:
+        needs.append(f"with {_HIDDEN} replaced by the value of each {' and '.join(hidden)} "
+                     "given")
+    return Rerun(args("transform"), args("diff"), "; ".join(needs))
+
+
+# What the hints never print: a header's value (a bearer token) and an --env variable's (an
+# API key), which would land in a CI log. Each option's separator, after which the value is
+# shown as _HIDDEN for the user to fill in; the name before it is kept.
+_SECRET_AFTER = {"header": ":", "env": "="}
+_HIDDEN = "***"
+
+
+def _hidden(text: str, separator: str) -> str:
+    name, found, _ = text.partition(separator)
+    if not found:
+        return _HIDDEN
+    return f"{name.strip()}{separator}{' ' if separator == ':' else ''}{_HIDDEN}"
 
 
 def _print_matrix(reports: list[Report], as_json: bool) -> None:

@@ -215,10 +215,11 @@ LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx 
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
-    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants."""
+    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants, not
+    the text given: a header or a variable often holds a token, and the error lands in logs."""
     key, found, value = text.partition(sep)
     if not found or not key.strip():
-        fail(f"{option} {text!r} is not {form}")
+        fail(f"a {option} value is not {form}", "not shown: it may hold a secret")
     return key.strip(), value.strip() if sep == ":" else value
 
 
