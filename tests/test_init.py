@@ -103,6 +103,29 @@ def test_check_reads_the_settings_and_finds_what_the_capture_has(repo: Path) -> 
     assert findings(local) == findings(there) != []
 
 
+def test_a_bare_check_after_init_checks_the_snapshot(repo: Path, tmp_path: Path) -> None:
+    """No SOURCE: the settings init wrote name the snapshot, from the repository's root or a
+    folder below it, and the findings are those of the snapshot named on the command line.
+    A client config in the folder is not what is checked."""
+    named = here("check", "--json", "mcp-tools.json", cwd=repo)
+    bare = here("check", "--json", cwd=repo)
+    assert bare.returncode == named.returncode == 1, bare.stderr
+    assert bare.stdout == named.stdout
+    assert [t["name"] for t in json.loads(bare.stdout)["tools"]] == [
+        t["name"] for t in json.loads((repo / "mcp-tools.json").read_text())["tools"]]
+    assert "checking mcp-tools.json" in bare.stderr
+    below = repo / "src" / "deep"
+    below.mkdir(parents=True, exist_ok=True)
+    (below / ".mcp.json").write_text('{"mcpServers": {"x": {"command": "false"}}}')
+    deep = here("check", "--json", cwd=below)
+    assert deep.returncode == 1, deep.stderr
+    assert [{**t, "source": "../../mcp-tools.json"} for t in json.loads(named.stdout)["tools"]
+            ] == json.loads(deep.stdout)["tools"]
+    # the text report's hint reads the same snapshot again
+    text = here("check", cwd=below)
+    assert "`schema-compat transform ../../mcp-tools.json`" in text.stdout, text.stdout
+
+
 def _steps(repo: Path) -> list[dict[str, Any]]:
     workflow = yaml.safe_load((repo / FILES[3]).read_text())
     # YAML 1.1 reads the `on:` key as True

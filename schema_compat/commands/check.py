@@ -82,6 +82,10 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
+    if not sources and not live.given() and settings.sources:  # what the settings name
+        sources = settings.sources
+        print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
+              f"{settings.file})", file=sys.stderr)
     requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
@@ -99,7 +103,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal, lambda: _rerun(options, given))
+                          on_terminal, lambda: _rerun(options._replace(sources=sources), given))
     if not (listed and on_terminal):
         print_errors(errors)
     status = max(exit_status(r, fail_level) for r in reports)

@@ -108,7 +108,7 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
                             [(path, name) for path, name in snapshots
                              if not os.path.exists(os.path.join(root, path))])
     paths = [path for path, _ in snapshots]
-    planned = [Planned(SETTINGS, settings_text(provider))]
+    planned = [Planned(SETTINGS, settings_text(provider, paths))]
     planned += [Planned(path, text) for path, text in taken]
     planned += [Planned(PRE_COMMIT, pre_commit_text(paths, source)),
                 Planned(WORKFLOW, workflow_text(paths, source))]
@@ -266,12 +266,16 @@ def _write_new(path: str, text: str) -> bool:
 # --- the files -------------------------------------------------------------------------------
 
 
-def settings_text(provider: str) -> str:
+def settings_text(provider: str, snapshots: list[str]) -> str:
+    """The settings: the provider(s), and the snapshots as the sources a bare
+    `schema-compat check` reads (from this folder, where the file is)."""
     names = provider_names(provider)
     value = (json.dumps(names[0]) if len(names) == 1 and provider.strip().lower() != "all"
              else '"all"' if provider.strip().lower() == "all" else json.dumps(names))
+    sources = json.dumps([p.replace(os.sep, "/") for p in snapshots])
     return ("# schema-compat's settings for this repository: `schema-compat check` reads them\n"
             "# (flags win). `schema-compat check --show-config` shows what is in force.\n"
+            f"sources = {sources}  # what a bare `schema-compat check` reads\n"
             f"provider = {value}\n"
             "# fail-on = \"warning\"        # also fail on warnings\n"
             "# ignore = [\"NAM003\"]        # rules to leave out\n")
