@@ -321,6 +321,8 @@ def test_the_source_is_the_git_remote_and_commit_of_the_checkout(tmp_path: Path)
         "vcs": "git", "commit_id": "abc123"}}) == "git+https://example.com/o/sc.git@abc123"
     assert source_from_direct_url({"url": "https://example.com/sc-0.1.tar.gz",
                                    "archive_info": {}}) is None
+    assert source_from_direct_url({"url": tmp_path.as_uri(), "vcs_info": {
+        "vcs": "git", "commit_id": commit}}) is None  # git+file://: no use to CI
 
 
 def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path) -> None:
@@ -431,3 +433,85 @@ def test_a_github_folder_linked_out_of_the_repository_is_not_written_into(
                            "leads out of the repository"), line
     assert list(elsewhere.iterdir()) == []
     assert [p.name for p in repo.iterdir()] == [".github"]
+
+
+# --- installed from a clone, a local path or an index: what CI installs is left to fill in ---
+
+
+def _installed_as(tmp_path: Path, direct_url: dict[str, Any] | None) -> dict[str, str]:
+    """The installed command's environment with this copy's install record what pip would
+    have written (PEP 610's direct_url.json, or none from an index): a dist-info of
+    schema-compat ahead of the real one on the path, which is what init reads."""
+    info = tmp_path / "site" / "schema_compat-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: schema-compat\n"
+                                   "Version: 0.1.0\n")
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    env = _env()
+    env["PYTHONPATH"] = os.pathsep.join([str(info.parent), env["PYTHONPATH"]])
+    return env
+
+
+def _init_installed_as(tmp_path: Path, direct_url: dict[str, Any] | None
+                       ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    proc = subprocess.run([COMMAND, "init", "--provider", "gemini", "--server", SERVER],
+                          cwd=repo, env=_installed_as(tmp_path, direct_url),
+                          capture_output=True, text=True, timeout=120, check=False,
+                          stdin=subprocess.DEVNULL)
+    return proc, repo
+
+
+def test_installed_from_a_git_url_ci_installs_the_same(tmp_path: Path) -> None:
+    """The control: the install record is what init reads."""
+    proc, repo = _init_installed_as(tmp_path, {
+        "url": "https://example.com/o/sc.git", "vcs_info": {"vcs": "git", "commit_id": "abc1"}})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    [install] = [s for s in _steps(repo) if s.get("name") == "Install schema-compat"]
+    assert install["run"] == "pipx install git+https://example.com/o/sc.git@abc1"
+
+
+def _clone_of_a_local_path(tmp_path: Path) -> dict[str, Any]:
+    """pipx install . in a clone whose origin is a folder (as `git clone /path` makes)."""
+    upstream, clone = tmp_path / "upstream", tmp_path / "clone"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run([*git, "init", "-q", str(upstream)], check=True)
+    subprocess.run([*git, "-C", str(upstream), "commit", "-q", "--allow-empty", "-m", "x"],
+                   check=True)
+    subprocess.run([*git, "clone", "-q", str(upstream), str(clone)], check=True)
+    return {"url": clone.as_uri(), "dir_info": {}}
+
+
+@pytest.mark.parametrize("origin", ["clone", "git+file", "index"])
+def test_installed_from_a_local_copy_it_writes_all_and_says_what_to_fill_in(
+        tmp_path: Path, origin: str) -> None:
+    """A clone of a local path, `pipx install git+file:///PATH`, or an index: every file is
+    written, none names a path on this machine, the workflow's install line is a placeholder
+    marked TODO, and one line says to fill it in."""
+    direct_url = {
+        "clone": lambda: _clone_of_a_local_path(tmp_path),
+        "git+file": lambda: {"url": (tmp_path / "upstream").as_uri(),
+                             "vcs_info": {"vcs": "git", "commit_id": "0123abcd"}},
+        "index": lambda: None,
+    }[origin]()
+    proc, repo = _init_installed_as(tmp_path, direct_url)
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split()[1] for line in proc.stdout.splitlines()
+            if line.startswith("wrote")] == FILES
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("schema-compat: warning: cannot tell where CI should install "
+                           "schema-compat from"), line
+    assert f"fill in the line marked TODO in {FILES[3]}" in line
+    for name in FILES:
+        assert str(tmp_path) not in (repo / name).read_text()
+    [install] = [s for s in _steps(repo) if s.get("name") == "Install schema-compat"]
+    assert install["run"] == "pipx install 'git+https://HOST/OWNER/schema-compat@TAG'"
+    [todo] = [ln for ln in (repo / FILES[3]).read_text().splitlines() if "TODO" in ln]
+    assert todo.strip().startswith("run: pipx install 'git+https://HOST/")
+    [hook] = yaml.safe_load((repo / FILES[2]).read_text())["repos"][0]["hooks"]
+    assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
+    # and what it wrote works: a bare check reads the snapshot with the settings' provider
+    checked = here("check", "--json", cwd=repo)
+    assert checked.returncode == 1 and json.loads(checked.stdout)["provider"] == "gemini"
