@@ -515,3 +515,16 @@ def test_installed_from_a_local_copy_it_writes_all_and_says_what_to_fill_in(
     # and what it wrote works: a bare check reads the snapshot with the settings' provider
     checked = here("check", "--json", cwd=repo)
     assert checked.returncode == 1 and json.loads(checked.stdout)["provider"] == "gemini"
+
+
+def test_a_file_linked_out_of_the_repository_is_not_followed(tmp_path: Path) -> None:
+    """A dangling symlink where a file would go counts as there: it is named as skipped, and
+    nothing is created where it points."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    (repo / FILES[2]).symlink_to(elsewhere / "hooks.yaml")
+    proc = init(repo)
+    assert proc.returncode == 0, proc.stderr
+    assert f"skipped {FILES[2]} (already there; left as it is)" in proc.stdout
+    assert list(elsewhere.iterdir()) == []
