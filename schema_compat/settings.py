@@ -61,12 +61,11 @@ class Settings:
         value = self["provider"]
         return ",".join(value) if isinstance(value, list) else str(value)
 
-
     @property
     def sources(self) -> list[str]:
         """The sources setting, each as a path from the current directory: the file names
         them from its own folder, so a bare `check` anywhere below it reads the same files."""
-        if self.file is None or self.values["sources"].origin in ("default", ""):
+        if self.file is None or self.values["sources"].origin == "default":
             return []
         folder = os.path.dirname(os.path.abspath(self.file))
         out = []
