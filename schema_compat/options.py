@@ -88,6 +88,11 @@ PER_TOOL_IGNORES = Option("per_tool_ignores", (), "table", {},
                           "Rules to skip for the tools whose name matches a glob.",
                           setting="per-tool-ignores",
                           setting_value="a table: tool-name glob = list of rule codes")
+SOURCES_SETTING = Option(
+    "sources", (), "multi", None,
+    "What `check` reads when given no SOURCE and no live server: JSON files or directories, "
+    "each relative to the settings file's folder.", setting="sources",
+    setting_value="a list of JSON files or directories, relative to the settings file")
 LOSSLESS_ONLY = Option(
     "lossless_only", ("--lossless-only",), "flag", False,
     "Apply only lossless fixes (the arguments accepted stay exactly the same); the other "
@@ -300,7 +305,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
 READS_SETTINGS = ("check", "transform", "diff")
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,
                                 LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, TOOL,
-                                EXCLUDE_TOOL)
+                                EXCLUDE_TOOL, SOURCES_SETTING)
 
 
 def options(command: str) -> tuple[Option, ...]:

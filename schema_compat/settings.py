@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .options import PROVIDER, SETTINGS, Option, describe_setting, setting_default
+from .options import PROVIDER, SETTINGS, SOURCES_SETTING, Option, describe_setting, setting_default
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -60,6 +60,22 @@ class Settings:
         """The provider setting as the CLI's --provider text (lists joined by commas)."""
         value = self["provider"]
         return ",".join(value) if isinstance(value, list) else str(value)
+
+    @property
+    def sources(self) -> list[str]:
+        """The sources setting, each as a path from the current directory: the file names
+        them from its own folder, so a bare `check` anywhere below it reads the same files."""
+        if self.file is None or self.values["sources"].origin == "default":
+            return []
+        folder = os.path.dirname(os.path.abspath(self.file))
+        out = []
+        for name in self["sources"]:
+            path = os.path.join(folder, name)
+            try:
+                out.append(os.path.relpath(path))
+            except ValueError:  # another drive (Windows)
+                out.append(path)
+        return out
 
 
 class FileSettings:
@@ -173,6 +189,12 @@ def _check_value(key: str, value: Any, where: str) -> Any:
         if not items:
             raise SettingsError(f"{where} must be {what}")
         return items[0] if isinstance(value, str) and len(items) == 1 else items
+    if option is SOURCES_SETTING:  # file names: a comma is part of one
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise SettingsError(f"{where} must be {what}")
+        return value
     if option.kind == "multi":
         return _str_list(value, where, what)
     if option.kind == "table":  # per-tool-ignores

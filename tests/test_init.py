@@ -103,6 +103,29 @@ def test_check_reads_the_settings_and_finds_what_the_capture_has(repo: Path) -> 
     assert findings(local) == findings(there) != []
 
 
+def test_a_bare_check_after_init_checks_the_snapshot(repo: Path, tmp_path: Path) -> None:
+    """No SOURCE: the settings init wrote name the snapshot, from the repository's root or a
+    folder below it, and the findings are those of the snapshot named on the command line.
+    A client config in the folder is not what is checked."""
+    named = here("check", "--json", "mcp-tools.json", cwd=repo)
+    bare = here("check", "--json", cwd=repo)
+    assert bare.returncode == named.returncode == 1, bare.stderr
+    assert bare.stdout == named.stdout
+    assert [t["name"] for t in json.loads(bare.stdout)["tools"]] == [
+        t["name"] for t in json.loads((repo / "mcp-tools.json").read_text())["tools"]]
+    assert "checking mcp-tools.json" in bare.stderr
+    below = repo / "src" / "deep"
+    below.mkdir(parents=True, exist_ok=True)
+    (below / ".mcp.json").write_text('{"mcpServers": {"x": {"command": "false"}}}')
+    deep = here("check", "--json", cwd=below)
+    assert deep.returncode == 1, deep.stderr
+    assert [{**t, "source": "../../mcp-tools.json"} for t in json.loads(named.stdout)["tools"]
+            ] == json.loads(deep.stdout)["tools"]
+    # the text report's hint reads the same snapshot again
+    text = here("check", cwd=below)
+    assert "`schema-compat transform ../../mcp-tools.json`" in text.stdout, text.stdout
+
+
 def _steps(repo: Path) -> list[dict[str, Any]]:
     workflow = yaml.safe_load((repo / FILES[3]).read_text())
     # YAML 1.1 reads the `on:` key as True
@@ -298,6 +321,8 @@ def test_the_source_is_the_git_remote_and_commit_of_the_checkout(tmp_path: Path)
         "vcs": "git", "commit_id": "abc123"}}) == "git+https://example.com/o/sc.git@abc123"
     assert source_from_direct_url({"url": "https://example.com/sc-0.1.tar.gz",
                                    "archive_info": {}}) is None
+    assert source_from_direct_url({"url": tmp_path.as_uri(), "vcs_info": {
+        "vcs": "git", "commit_id": commit}}) is None  # git+file://: no use to CI
 
 
 def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path) -> None:
@@ -391,3 +416,115 @@ def test_one_server_and_headers_only_for_an_address(tmp_path: Path, flags: list[
     assert proc.stderr.startswith(f"schema-compat: error: {message}")
     assert len(proc.stderr.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_github_folder_linked_out_of_the_repository_is_not_written_into(
+        tmp_path: Path) -> None:
+    """`.github` a symlink to a folder elsewhere: one line, exit 2, before any file is
+    written or the server started (its command would fail, and it is not what is said)."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    (repo / ".github").symlink_to(elsewhere)
+    proc = init(repo, server="false")
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"schema-compat: error: cannot write {FILES[3]}: .github/workflows "
+                           "leads out of the repository"), line
+    assert list(elsewhere.iterdir()) == []
+    assert [p.name for p in repo.iterdir()] == [".github"]
+
+
+# --- installed from a clone, a local path or an index: what CI installs is left to fill in ---
+
+
+def _installed_as(tmp_path: Path, direct_url: dict[str, Any] | None) -> dict[str, str]:
+    """The installed command's environment with this copy's install record what pip would
+    have written (PEP 610's direct_url.json, or none from an index): a dist-info of
+    schema-compat ahead of the real one on the path, which is what init reads."""
+    info = tmp_path / "site" / "schema_compat-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: schema-compat\n"
+                                   "Version: 0.1.0\n")
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    env = _env()
+    env["PYTHONPATH"] = os.pathsep.join([str(info.parent), env["PYTHONPATH"]])
+    return env
+
+
+def _init_installed_as(tmp_path: Path, direct_url: dict[str, Any] | None
+                       ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    proc = subprocess.run([COMMAND, "init", "--provider", "gemini", "--server", SERVER],
+                          cwd=repo, env=_installed_as(tmp_path, direct_url),
+                          capture_output=True, text=True, timeout=120, check=False,
+                          stdin=subprocess.DEVNULL)
+    return proc, repo
+
+
+def test_installed_from_a_git_url_ci_installs_the_same(tmp_path: Path) -> None:
+    """The control: the install record is what init reads."""
+    proc, repo = _init_installed_as(tmp_path, {
+        "url": "https://example.com/o/sc.git", "vcs_info": {"vcs": "git", "commit_id": "abc1"}})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    [install] = [s for s in _steps(repo) if s.get("name") == "Install schema-compat"]
+    assert install["run"] == "pipx install git+https://example.com/o/sc.git@abc1"
+
+
+def _clone_of_a_local_path(tmp_path: Path) -> dict[str, Any]:
+    """pipx install . in a clone whose origin is a folder (as `git clone /path` makes)."""
+    upstream, clone = tmp_path / "upstream", tmp_path / "clone"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run([*git, "init", "-q", str(upstream)], check=True)
+    subprocess.run([*git, "-C", str(upstream), "commit", "-q", "--allow-empty", "-m", "x"],
+                   check=True)
+    subprocess.run([*git, "clone", "-q", str(upstream), str(clone)], check=True)
+    return {"url": clone.as_uri(), "dir_info": {}}
+
+
+@pytest.mark.parametrize("origin", ["clone", "git+file", "index"])
+def test_installed_from_a_local_copy_it_writes_all_and_says_what_to_fill_in(
+        tmp_path: Path, origin: str) -> None:
+    """A clone of a local path, `pipx install git+file:///PATH`, or an index: every file is
+    written, none names a path on this machine, the workflow's install line is a placeholder
+    marked TODO, and one line says to fill it in."""
+    direct_url = {
+        "clone": lambda: _clone_of_a_local_path(tmp_path),
+        "git+file": lambda: {"url": (tmp_path / "upstream").as_uri(),
+                             "vcs_info": {"vcs": "git", "commit_id": "0123abcd"}},
+        "index": lambda: None,
+    }[origin]()
+    proc, repo = _init_installed_as(tmp_path, direct_url)
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split()[1] for line in proc.stdout.splitlines()
+            if line.startswith("wrote")] == FILES
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("schema-compat: warning: cannot tell where CI should install "
+                           "schema-compat from"), line
+    assert f"fill in the line marked TODO in {FILES[3]}" in line
+    for name in FILES:
+        assert str(tmp_path) not in (repo / name).read_text()
+    [install] = [s for s in _steps(repo) if s.get("name") == "Install schema-compat"]
+    assert install["run"] == "pipx install 'git+https://HOST/OWNER/schema-compat@TAG'"
+    [todo] = [ln for ln in (repo / FILES[3]).read_text().splitlines() if "TODO" in ln]
+    assert todo.strip().startswith("run: pipx install 'git+https://HOST/")
+    [hook] = yaml.safe_load((repo / FILES[2]).read_text())["repos"][0]["hooks"]
+    assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
+    # and what it wrote works: a bare check reads the snapshot with the settings' provider
+    checked = here("check", "--json", cwd=repo)
+    assert checked.returncode == 1 and json.loads(checked.stdout)["provider"] == "gemini"
+
+
+def test_a_file_linked_out_of_the_repository_is_not_followed(tmp_path: Path) -> None:
+    """A dangling symlink where a file would go counts as there: it is named as skipped, and
+    nothing is created where it points."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    (repo / FILES[2]).symlink_to(elsewhere / "hooks.yaml")
+    proc = init(repo)
+    assert proc.returncode == 0, proc.stderr
+    assert f"skipped {FILES[2]} (already there; left as it is)" in proc.stdout
+    assert list(elsewhere.iterdir()) == []

@@ -120,7 +120,7 @@ def test_proxy_options_but_the_gateways_are_read_without_typer(option: table.Opt
 
 def test_the_settings_are_the_options_with_a_settings_key() -> None:
     keyed = {o.setting: o for _, o in TABLE_OPTIONS if o.setting}
-    assert set(keyed) | {"per-tool-ignores"} == set(settings.KEYS)
+    assert set(keyed) | {"per-tool-ignores", "sources"} == set(settings.KEYS)
     for key, option in keyed.items():
         assert settings.KEYS[key][0] == option.flags[0]
         assert settings.DEFAULTS[key] == ([] if option.repeatable else option.default)
@@ -146,7 +146,7 @@ def test_show_config_names_each_setting_with_the_flag_that_set_it(tmp_path: Path
                           capture_output=True, text=True, check=False, timeout=60)
     assert proc.returncode == 0, proc.stderr
     origins = {ln.split(" = ")[0]: ln.rsplit("# ", 1)[1] for ln in proc.stdout.splitlines()[1:]}
-    assert origins == {**expected, "per-tool-ignores": "default"}
+    assert origins == {**expected, "per-tool-ignores": "default", "sources": "default"}
 
 
 @pytest.mark.parametrize("option", [o for o in table.SETTINGS if o.kind == "choice"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -181,6 +182,8 @@ def test_flag_select_replaces_the_files(project: Path) -> None:
     ('fail-on = "fatal"\n', "fail-on must be one of"),
     ('lossless-only = "yes"\n', "lossless-only must be true or false"),
     ('select = [1]\n', "select must be a list"),
+    ('sources = 3\n', "sources must be a list of JSON files"),
+    ('sources = [""]\n', "sources must be a list of JSON files"),
     ('per-tool-ignores = ["a"]\n', "per-tool-ignores must be a table"),
     ('provider = "gemini\n', "not valid TOML"),
     ('provider = "nope"\n', ".schema-compat.toml: unknown provider 'nope'"),
@@ -197,6 +200,23 @@ def test_bad_settings_are_one_line_errors(project: Path, text: str, needle: str)
     assert "Traceback" not in proc.stderr
     if "TOML" in needle or "setting" in needle or "must be" in needle:
         assert ".schema-compat.toml" in line
+
+
+def test_sources_from_the_file_are_read_by_a_bare_check_from_the_files_folder(
+        project: Path) -> None:
+    """Named from the settings file's folder (a comma is part of a file name); flags and a
+    SOURCE given win."""
+    (project / "a,b.json").write_text(FS_PATH.read_text("utf-8"), "utf-8")
+    (project / ".schema-compat.toml").write_text('sources = ["tools.json", "a,b.json"]\n')
+    bare = cli(project / "sub", "check", "--json")
+    assert bare.returncode == 1, bare.stderr
+    assert sorted({t["source"] for t in json.loads(bare.stdout)["tools"]}) == [
+        "../a,b.json", "../tools.json"]
+    named = cli(project / "sub", "check", "--json", "../tools.json")
+    assert {t["source"] for t in json.loads(named.stdout)["tools"]} == {"../tools.json"}
+    shown = cli(project, "check", "--show-config").stdout
+    assert re.search(r'^sources = \["tools.json", "a,b.json"\] +# \.schema-compat\.toml$',
+                     shown, re.M), shown
 
 
 def test_show_config_without_a_file(tmp_path: Path) -> None:

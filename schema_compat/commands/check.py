@@ -7,14 +7,13 @@ commands/argv.py, runs without importing typer; cli.py's `check` declares the op
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
-from .inputs import LiveOpts, load_inputs, select_tools
-from .output_file import write_file
+from .inputs import LiveOpts, files_read, load_inputs, select_tools
+from .output_file import refuse_input, write_file
 from .plans import per_tool_ignores, provider_names, provider_plan, resolve_settings
 from .running import make_report, run_tools
 
@@ -83,10 +82,15 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
              if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
     known = _read_baseline(baseline) if baseline else None
+    if not sources and not live.given() and settings.sources:  # what the settings name
+        sources = settings.sources
+        print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
+              f"{settings.file})", file=sys.stderr)
     requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
     if write_baseline:
-        _refuse_input(write_baseline, loaded, "--write-baseline")
+        refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
+                     "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
     reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
                for pl in plans]
@@ -99,7 +103,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal, lambda: _rerun(options, given))
+                          on_terminal, lambda: _rerun(options._replace(sources=sources), given))
     if not (listed and on_terminal):
         print_errors(errors)
     status = max(exit_status(r, fail_level) for r in reports)
@@ -203,6 +207,8 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
                 value = found
             elif param.param not in given and value == param.default:
                 continue
+            if param.param in _SECRET_AFTER:
+                value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]
             flag = "-p" if param.param == "provider" else param.flags[0]
             if param.kind == "flag":
                 out += [flag] if value else []
@@ -212,8 +218,26 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
                 out += [flag, str(value)]
         return out
 
-    needs = "with the same input on stdin" if "-" in sources else ""
-    return Rerun(args("transform"), args("diff"), needs)
+    needs = ["with the same input on stdin"] if "-" in sources else []
+    hidden = [f"--{param}" for param in _SECRET_AFTER if values[param]]
+    if hidden:
+        needs.append(f"with {_HIDDEN} replaced by the value of each {' and '.join(hidden)} "
+                     "given")
+    return Rerun(args("transform"), args("diff"), "; ".join(needs))
+
+
+# What the hints never print: a header's value (a bearer token) and an --env variable's (an
+# API key), which would land in a CI log. Each option's separator, after which the value is
+# shown as _HIDDEN for the user to fill in; the name before it is kept.
+_SECRET_AFTER = {"header": ":", "env": "="}
+_HIDDEN = "***"
+
+
+def _hidden(text: str, separator: str) -> str:
+    name, found, _ = text.partition(separator)
+    if not found:
+        return _HIDDEN
+    return f"{name.strip()}{separator}{' ' if separator == ':' else ''}{_HIDDEN}"
 
 
 def _print_matrix(reports: list[Report], as_json: bool) -> None:
@@ -249,14 +273,6 @@ def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report
     print(f"schema-compat: {removed} finding{'s' if removed != 1 else ''} in baseline {path} "
           "not shown; only new findings are reported", file=sys.stderr)
     return out
-
-
-def _refuse_input(path: str, loaded: list[LoadedSource], option: str) -> None:
-    target = os.path.realpath(path)
-    for src in loaded:
-        if os.path.realpath(src.label) == target:
-            fail(f"{option} {path} is one of the inputs ({src.label}); it would be "
-                 "overwritten", "choose another file")
 
 
 def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:

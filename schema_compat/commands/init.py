@@ -94,20 +94,18 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     root = options.directory
     if not os.path.isdir(root):
         fail(f"--dir {root}: no such directory")
-    # where CI installs schema-compat from: needed only for files still to be written
+    # where CI installs schema-compat from: needed only for files still to be written; when
+    # it cannot be told, the workflow says to fill it in (and the hook runs the one on PATH)
     needs_source = not all(os.path.exists(os.path.join(root, f)) for f in (PRE_COMMIT, WORKFLOW))
     source = options.install_from or (detect_install_source() if needs_source else "") or ""
-    if needs_source and not source:
-        fail("cannot tell where CI should install schema-compat from: this copy was not "
-             "installed from a git repository whose origin is a URL",
-             "give --install-from 'git+https://HOST/OWNER/schema-compat@TAG'")
 
     snapshots = _snapshot_plan(options, server, config)
+    _refuse_outside(root, [SETTINGS, *(path for path, _ in snapshots), PRE_COMMIT, WORKFLOW])
     taken = _take_snapshots(options, server, config,
                             [(path, name) for path, name in snapshots
                              if not os.path.exists(os.path.join(root, path))])
     paths = [path for path, _ in snapshots]
-    planned = [Planned(SETTINGS, settings_text(provider))]
+    planned = [Planned(SETTINGS, settings_text(provider, paths))]
     planned += [Planned(path, text) for path, text in taken]
     planned += [Planned(PRE_COMMIT, pre_commit_text(paths, source)),
                 Planned(WORKFLOW, workflow_text(paths, source))]
@@ -127,9 +125,29 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
         return EXIT_OK
     if PRE_COMMIT not in written:
         _hook_hint(os.path.join(root, PRE_COMMIT), pre_commit_text(paths, source))
+    if WORKFLOW in written and not source:
+        print("schema-compat: warning: cannot tell where CI should install schema-compat "
+              "from (this copy was not installed from a git URL): fill in the line marked "
+              f"TODO in {WORKFLOW}, or delete the file and run init again with --install-from "
+              f"{_PLACEHOLDER}", file=sys.stderr)
     print("next: git add the files written and commit them; `pre-commit install` turns the "
           "hook on, and the workflow runs on the next push")
     return EXIT_OK
+
+
+def _refuse_outside(root: str, paths: list[str]) -> None:
+    """Exit 2, before anything is written or started, when a folder a file would go in
+    leads out of the repository through a symlink (a `.github` linked elsewhere): the files
+    belong to this repository, and writing them elsewhere would change what it does not own."""
+    top = os.path.realpath(root)
+    for path in paths:
+        full = os.path.join(root, path)
+        if os.path.lexists(full):
+            continue  # left as it is
+        folder = os.path.realpath(os.path.dirname(full))
+        if os.path.commonpath([top, folder]) != top:
+            fail(f"cannot write {path}: {os.path.dirname(path) or '.'} leads out of the "
+                 f"repository (to {folder})", "make it a folder of the repository")
 
 
 def _hook_hint(path: str, text: str) -> None:
@@ -250,12 +268,16 @@ def _write_new(path: str, text: str) -> bool:
 # --- the files -------------------------------------------------------------------------------
 
 
-def settings_text(provider: str) -> str:
+def settings_text(provider: str, snapshots: list[str]) -> str:
+    """The settings: the provider(s), and the snapshots as the sources a bare
+    `schema-compat check` reads (from this folder, where the file is)."""
     names = provider_names(provider)
     value = (json.dumps(names[0]) if len(names) == 1 and provider.strip().lower() != "all"
              else '"all"' if provider.strip().lower() == "all" else json.dumps(names))
+    sources = json.dumps([p.replace(os.sep, "/") for p in snapshots])
     return ("# schema-compat's settings for this repository: `schema-compat check` reads them\n"
             "# (flags win). `schema-compat check --show-config` shows what is in force.\n"
+            f"sources = {sources}  # what a bare `schema-compat check` reads\n"
             f"provider = {value}\n"
             "# fail-on = \"warning\"        # also fail on warnings\n"
             "# ignore = [\"NAM003\"]        # rules to leave out\n")
@@ -302,8 +324,15 @@ def pre_commit_text(paths: list[str], source: str) -> str:
             "        require_serial: true\n")
 
 
+# What the workflow installs when where from is not known: a git URL no host answers to, so
+# that a workflow not filled in fails at its install step, and installs nobody's package.
+_PLACEHOLDER = "'git+https://HOST/OWNER/schema-compat@TAG'"
+
+
 def workflow_text(paths: list[str], source: str) -> str:
-    install = shlex.quote(source)
+    """The workflow; with no `source`, its install line is a placeholder marked TODO."""
+    install = shlex.quote(source) if source else (
+        f"{_PLACEHOLDER}  # TODO: where CI installs schema-compat from")
     snapshots = " ".join(shlex.quote(p.replace(os.sep, "/")) for p in paths)
     return f"""# Checks the committed snapshot of the server's tools ({', '.join(paths)})
 # against the providers in .schema-compat.toml; findings go to the Security tab (code
@@ -374,6 +403,8 @@ def source_from_direct_url(data: dict[str, object]) -> str | None:
     if not isinstance(url, str):
         return None
     if isinstance(vcs, dict) and vcs.get("vcs") == "git":
+        if not _fetchable(url):  # git+file://: a path on this machine, not CI's
+            return None
         commit = vcs.get("commit_id") or vcs.get("requested_revision")
         return f"git+{url}@{commit}" if isinstance(commit, str) and commit else f"git+{url}"
     if url.startswith("file://"):
@@ -398,6 +429,11 @@ def git_checkout_source(path: str) -> str | None:
     scp = re.fullmatch(r"[\w.-]+@([\w.-]+):(.+)", remote)
     if scp:  # git@github.com:owner/repo.git: CI fetches over https
         remote = f"https://{scp.group(1)}/{scp.group(2)}"
-    if not (remote and commit) or not re.match(r"(https?|ssh|git)://", remote):
+    if not (remote and commit) or not _fetchable(remote):
         return None
     return f"git+{remote}@{commit}"
+
+
+def _fetchable(url: str) -> bool:
+    """A git URL another machine (CI) can fetch: not a local path or file:// URL."""
+    return re.match(r"(https?|ssh|git)://", url) is not None

@@ -85,6 +85,18 @@ def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
     return loaded, errors
 
 
+def files_read(loaded: list[LoadedSource], live: LiveOpts) -> list[str]:
+    """Every file a command read: its source files, the client configs named by --config or
+    found here, and the settings file in force. An output must not be any of them."""
+    from ..jsonio import STDIN_LABEL
+    from ..settings import find_settings_file
+
+    files = [s.label for s in loaded if s.server is None and s.label != STDIN_LABEL]
+    files += [s.config for s in loaded if s.config] + list(live.config or [])
+    found = find_settings_file()
+    return list(dict.fromkeys(files + ([str(found[0])] if found else [])))
+
+
 def _without_nameless(loaded: list[LoadedSource]
                       ) -> tuple[list[LoadedSource], list[SourceError]]:
     """The sources less their tools without a name, and an error for each of those.
@@ -203,10 +215,11 @@ LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx 
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:
-    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants."""
+    """`K=V` or `K: V`; anything else exits 2 naming the option and the form it wants, not
+    the text given: a header or a variable often holds a token, and the error lands in logs."""
     key, found, value = text.partition(sep)
     if not found or not key.strip():
-        fail(f"{option} {text!r} is not {form}")
+        fail(f"a {option} value is not {form}", "not shown: it may hold a secret")
     return key.strip(), value.strip() if sep == ":" else value
 
 

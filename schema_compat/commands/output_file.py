@@ -13,6 +13,24 @@ from collections.abc import Iterable
 from .exits import fail
 
 
+def refuse_input(path: str, option: str, inputs: Iterable[str], hint: str) -> None:
+    """Exit 2 when `path` is the same file on disk as one of `inputs` (symlinks followed,
+    hard links too), since writing it would replace what the command read: a source, a client
+    config, the settings file. A path not there yet overwrites nothing."""
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return
+    for name in inputs:
+        try:
+            same = os.path.samestat(target, os.stat(name))
+        except (OSError, ValueError):
+            continue
+        if same:
+            fail(f"{option} {path} is one of the inputs ({name}); it would be overwritten",
+                 hint)
+
+
 def write_file(path: str, text: str | Iterable[str]) -> None:
     """Write to a temporary file beside `path`, then rename it: `path` is either left as it
     was or replaced whole, even when the text comes in pieces over a long run."""

@@ -6,14 +6,13 @@ Apart from the typer app for the same reason as commands/check.py: a plain comma
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_USAGE, exit_status, fail, print_errors
-from .inputs import LiveOpts, load_inputs, select_tools
-from .output_file import write_file
+from .inputs import LiveOpts, files_read, load_inputs, select_tools
+from .output_file import refuse_input, write_file
 from .plans import one_provider_plan, per_tool_plans
 from .running import busy, make_report, run_tools
 
@@ -69,10 +68,7 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         print_errors(errors)
         return EXIT_USAGE
     if output and not force:
-        target = os.path.realpath(output)
-        for src in loaded:
-            if os.path.realpath(src.label) == target:
-                fail(f"-o {output} is one of the inputs ({src.label}); it would be overwritten",
+        refuse_input(output, "-o", files_read(loaded, live),
                      "choose another file, or add --force")
     tools = select_tools(loaded, tool)
     text = None
