@@ -256,6 +256,32 @@ def diff(ctx: typer.Context, **values: Any) -> None:
 
 
 @app.command(cls=_Command,
+             short_help="Tell which changes between two versions of the tools break callers.")
+@_takes("breaking")
+def breaking(**values: Any) -> None:
+    """Tell which changes between two versions of a server's tools break their callers.
+
+    Tools are matched by name. What callers send (inputSchema) breaks when arguments the
+    old version accepts are refused by the new one; what they read (outputSchema) when the
+    new output may hold values the old did not allow; a removed tool breaks. Each break
+    comes with an example checked with jsonschema; where the keywords keep the answer out
+    of reach it is "possibly breaking", with the reason. Changed descriptions, titles,
+    defaults and riskier annotations are warnings. Exit 1 on a breaking change (--fail-on
+    warning: on drift too), 0 else, 2 for bad input.
+
+    \b
+    Examples:
+      schema-compat breaking old/mcp-tools.json mcp-tools.json
+      schema-compat breaking mcp-tools.json --server "python server.py"
+      schema-compat breaking --against mcp-tools.json --server "python server.py" --json
+      schema-compat breaking v1.json v2.json --format markdown > comment.md
+    """
+    from .commands.breaking import BreakingOptions, run_breaking
+
+    raise typer.Exit(run_breaking(options_of(BreakingOptions, values)))
+
+
+@app.command(cls=_Command,
              short_help="Repair a tool call's arguments against the tool's own schema.")
 @_takes("repair")
 def repair(**values: Any) -> None:
