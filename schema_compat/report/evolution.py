@@ -37,7 +37,7 @@ def level(finding: Finding) -> str:
 
 
 def summary(changes: Sequence[ToolChange]) -> dict[str, Any]:
-    statuses = Counter(c.status for c in changes)
+    statuses: Counter[str] = Counter(c.status for c in changes)
     levels = Counter(level(f) for c in changes for f in c.findings)
     return {"tools_old": sum(c.old is not None for c in changes),
             "tools_new": sum(c.new is not None for c in changes),
