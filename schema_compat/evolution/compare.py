@@ -63,11 +63,14 @@ def differences(a: Document, b: Document) -> list[Difference]:
     return walk.compare(a.root, (), b.root, (), lambda v: v, 0)
 
 
+_STRIPPED = ANNOTATIONS - {"$defs", "definitions"}  # what references name still counts
+
+
 def stripped(node: Any) -> Any:
     """`node` without annotations, for "same in meaning" tests (key order never counts)."""
     if isinstance(node, dict):
         return {k: stripped(v) if k not in ("enum", "const") else v
-                for k, v in node.items() if k not in ANNOTATIONS}
+                for k, v in node.items() if k not in _STRIPPED}
     if isinstance(node, list):
         return [stripped(v) for v in node]
     return node

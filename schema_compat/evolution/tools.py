@@ -174,6 +174,7 @@ def _drift(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
 
 def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp: Path,
                 active: set[tuple[int, int]]) -> Iterable[Finding]:
+    use_a, use_b = a, b  # a reference's own annotations win over its target's
     a, ap = before.deref(a, ap)
     b, bp = after.deref(b, bp)
     if not (isinstance(a, dict) and isinstance(b, dict)) or (id(a), id(b)) in active:
@@ -181,7 +182,7 @@ def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp:
     active.add((id(a), id(b)))
     if ap or bp:
         for key, code in _TEXTS:
-            was, now = a.get(key, NOTHING), b.get(key, NOTHING)
+            was, now = _text(use_a, a, key), _text(use_b, b, key)
             if was != now and not (was is NOTHING and now is NOTHING):
                 yield _text_finding(code, f"{key} at {_where(bp or ap)}", (*ap, key),
                                     (*bp, key), None if was is NOTHING else was,
@@ -201,6 +202,12 @@ def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp:
             for i, (x, y) in enumerate(zip(la, lb, strict=True)):
                 yield from _node_drift(before, after, x, (*ap, key, i), y, (*bp, key, i),
                                        active)
+
+
+def _text(use: Any, node: dict[str, Any], key: str) -> Any:
+    if isinstance(use, dict) and key in use:
+        return use[key]
+    return node.get(key, NOTHING)
 
 
 def _text_finding(code: str, what: str, old_path: Path, new_path: Path, was: Any,
