@@ -440,3 +440,37 @@ def test_cli_against_a_live_server(tmp_path: Path) -> None:
     assert by["read_files"]["status"] == "breaking"
     assert [f["code"] for f in by["read_files"]["findings"]] == ["EVO106"]
     assert by["read_files"]["findings"][0]["path"] == "$.properties.large_file_passthrough"
+
+
+# --- the checks' pages ------------------------------------------------------------------------
+
+def test_each_check_has_an_example_that_it_reports() -> None:
+    from schema_compat.evolution.checks import CHECKS, EXAMPLES
+    from schema_compat.report.breaking_docs import reported
+
+    assert set(EXAMPLES) == {c.code for c in CHECKS}
+    for check in CHECKS:
+        found = reported(check.code)
+        assert len(found) == 1, check.code
+        if check.level == "breaking" and found[0].certain:
+            before, after = EXAMPLES[check.code]
+            if before and after:
+                key = "inputSchema" if check.direction == "input" else "outputSchema"
+                _shown(found[0], before[key], after[key])
+
+
+def test_docs_breaking_is_generated_and_current() -> None:
+    from schema_compat.report.breaking_docs import generate
+
+    pages = generate()
+    docs = REPO_ROOT / "docs" / "breaking"
+    assert {p.name for p in docs.glob("*.md")} == set(pages), "run `make docs`"
+    for name, text in pages.items():
+        assert (docs / name).read_text("utf-8") == text, f"docs/breaking/{name}: make docs"
+
+
+def test_rule_command_explains_a_check() -> None:
+    proc = cli_in_process("rule", "EVO105")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("# EVO105 `object-closed`")
+    assert cli_in_process("rule", "EVO999").returncode == 2
