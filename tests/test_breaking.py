@@ -474,3 +474,23 @@ def test_rule_command_explains_a_check() -> None:
     assert proc.returncode == 0
     assert proc.stdout.startswith("# EVO105 `object-closed`")
     assert cli_in_process("rule", "EVO999").returncode == 2
+
+
+def test_hostile_shapes_end_in_a_verdict() -> None:
+    """A million enum values, nesting 250 deep (the file loader's limit is 256) and a wide
+    union each end in a verdict, never a RecursionError."""
+    big = {"type": "object", "properties": {"v": {"enum": list(range(10**6))}}}
+    smaller = {"type": "object", "properties": {"v": {"enum": list(range(10**6 - 1))}}}
+    change = _one(big, smaller)
+    assert [f.example for f in change.findings] == [{"v": 999999}]
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(250):
+        deep = {"type": "object", "properties": {"a": deep}}
+    other = json.loads(json.dumps(deep).replace('"string"', '"integer"'))
+    change = _one(deep, other)
+    assert change.status == "breaking" and not change.findings[0].certain
+    assert _one(deep, json.loads(json.dumps(deep))).status == "unchanged"
+    wide = {"anyOf": [{"type": "object", "properties": {"k": {"const": i}}, "required": ["k"]}
+                      for i in range(200)]}
+    change = _one(wide, {"anyOf": wide["anyOf"][1:]})
+    assert change.status == "breaking" and "200 branches" in change.findings[0].reason

@@ -64,16 +64,54 @@ def differences(a: Document, b: Document) -> list[Difference]:
 
 
 _STRIPPED = ANNOTATIONS - {"$defs", "definitions"}  # what references name still counts
+_DATA = frozenset({"enum", "const"})
 
 
-def stripped(node: Any) -> Any:
-    """`node` without annotations, for "same in meaning" tests (key order never counts)."""
-    if isinstance(node, dict):
-        return {k: stripped(v) if k not in ("enum", "const") else v
-                for k, v in node.items() if k not in _STRIPPED}
-    if isinstance(node, list):
-        return [stripped(v) for v in node]
-    return node
+class Canon:
+    """Each schema node as text without its annotations, key order aside: two nodes with the
+    same text accept the same values. Made bottom-up without recursion and kept per node, so
+    a walk asking at every level costs the size of the documents once."""
+
+    def __init__(self) -> None:
+        self.text: dict[int, str] = {}
+        self._held: list[Any] = []  # the nodes whose ids are keys, kept alive
+
+    def of(self, node: Any) -> str:
+        if not isinstance(node, dict | list):
+            return _dump(node)
+        stack: list[tuple[Any, bool]] = [(node, False)]
+        while stack:
+            cur, ready = stack.pop()
+            if id(cur) in self.text:
+                continue
+            items = [(k, v) for k, v in cur.items() if k not in _STRIPPED] \
+                if isinstance(cur, dict) else list(enumerate(cur))
+            if not ready:
+                stack.append((cur, True))
+                stack += [(v, False) for k, v in items if isinstance(v, dict | list)
+                          and k not in _DATA and id(v) not in self.text]
+                continue
+            parts = [self._part(k, v) for k, v in items]
+            if isinstance(cur, dict):
+                self.text[id(cur)] = "{" + ",".join(sorted(parts)) + "}"
+            else:
+                self.text[id(cur)] = "[" + ",".join(parts) + "]"
+            self._held.append(cur)
+        return self.text[id(node)]
+
+    def _part(self, key: Any, value: Any) -> str:
+        if key in _DATA or not isinstance(value, dict | list):
+            text = _dump(value)
+        else:
+            text = self.text[id(value)]
+        return f"{_dump(key)}:{text}" if isinstance(key, str) else text
+
+    def same(self, a: Any, b: Any) -> bool:
+        return a is b or self.of(a) == self.of(b)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def show(value: Any, most: int = 60) -> str:
@@ -86,6 +124,7 @@ class _Walk:
         self.a, self.b = a, b
         self.active: set[tuple[int, int]] = set()
         self.steps = 0
+        self.canon = Canon()
 
     def compare(self, a: Any, ap: Path, b: Any, bp: Path, wrap: Wrap, depth: int
                 ) -> list[Difference]:
@@ -102,7 +141,7 @@ class _Walk:
                                    "compare in full")]
         self.active.add(key)
         try:
-            if stripped(a) == stripped(b):
+            if self.canon.same(a, b):
                 return []
             return self._compare(a, ap, b, bp, wrap, depth + 1)
         finally:
@@ -149,7 +188,7 @@ class _Walk:
         for keyword in UNDECIDED:
             # taking one of these away only widens, but for the ones that open what
             # another keyword closes
-            if stripped(a.get(keyword)) != stripped(b.get(keyword)) and (
+            if not self.canon.same(a.get(keyword), b.get(keyword)) and (
                     keyword in b or keyword in _BOTH_WAYS):
                 out.append(self.undecided(a, ap, bp, wrap, f"`{keyword}` changed"))
         return out + self._node(a, ap, b, bp, wrap, depth)
@@ -256,9 +295,10 @@ class _Walk:
         listed_b = _listed(b)
         tb = types_of(b)
         if listed_a is not None:
+            keys_b = None if listed_b is None else {_key(v) for v in listed_b}
             refused = [v for v in listed_a
                        if not allows_type(tb, json_type(v))
-                       or (listed_b is not None and not _member(v, listed_b))]
+                       or (keys_b is not None and _key(v) not in keys_b)]
             if not refused:
                 return []
             kind: Kind = "type" if listed_b is None else "enum"
@@ -511,8 +551,20 @@ def _listed(node: dict[str, Any]) -> list[Any] | None:
     return list(enum) if isinstance(enum, list) else None
 
 
+def _key(value: Any) -> Any:
+    """A value as JSON compares it: 1 and 1.0 alike, true and 1 not."""
+    if isinstance(value, bool) or value is None:
+        return (1, value)
+    if isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    return (2, _dump(value))
+
+
 def _member(value: Any, listed: list[Any]) -> bool:
-    return any(value == v and json_type(value) == json_type(v) for v in listed)
+    key = _key(value)
+    return any(_key(v) == key for v in listed)
 
 
 def _effective_types(node: dict[str, Any]) -> tuple[str, ...] | None:

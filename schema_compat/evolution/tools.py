@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 
 from ..model import Path, ToolDef
 from .checks import BY_CODE, Check, Direction, check_for
-from .compare import Difference, differences, show, stripped
+from .compare import Canon, Difference, differences, show
 from .document import NOTHING, Document
 
 Status = Literal["added", "removed", "breaking", "compatible", "unchanged"]
@@ -76,7 +76,8 @@ def _by_name(tools: Iterable[ToolDef]) -> dict[str, ToolDef]:
 
 
 def _removed(tool: ToolDef, added: list[ToolDef]) -> ToolChange:
-    same = [t.name for t in added if stripped(t.schema) == stripped(tool.schema)]
+    canon = Canon()
+    same = [t.name for t in added if canon.same(t.schema, tool.schema)]
     message = f"tool `{tool.name}` was removed"
     if same:
         message += (f"; `{same[0]}` was added with the same input schema (renamed?)" if
@@ -177,7 +178,8 @@ def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp:
     use_a, use_b = a, b  # a reference's own annotations win over its target's
     a, ap = before.deref(a, ap)
     b, bp = after.deref(b, bp)
-    if not (isinstance(a, dict) and isinstance(b, dict)) or (id(a), id(b)) in active:
+    if not (isinstance(a, dict) and isinstance(b, dict)) or (id(a), id(b)) in active \
+            or len(ap) > 200:
         return
     active.add((id(a), id(b)))
     if ap or bp:
