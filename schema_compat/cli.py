@@ -256,6 +256,32 @@ def diff(ctx: typer.Context, **values: Any) -> None:
 
 
 @app.command(cls=_Command,
+             short_help="Tell which changes to a server's tools break their callers.")
+@_takes("breaking")
+def breaking(**values: Any) -> None:
+    """Tell which changes between two versions of a server's tools break their callers.
+
+    Tools are matched by name. What callers send (inputSchema) breaks when arguments the
+    old version accepts are refused by the new one; what they read (outputSchema) when the
+    new output may hold values the old did not allow; a removed tool breaks. Each break
+    comes with an example checked with jsonschema; where the keywords keep the answer out
+    of reach it is "possibly breaking", with the reason. Changed descriptions, titles,
+    defaults and riskier annotations are warnings. Exit 1 on a breaking change (--fail-on
+    warning: on drift too), 0 else, 2 for bad input.
+
+    \b
+    Examples:
+      schema-compat breaking old/mcp-tools.json mcp-tools.json
+      schema-compat breaking mcp-tools.json --server "python server.py"
+      schema-compat breaking --against mcp-tools.json --server "python s.py"
+      schema-compat breaking v1.json v2.json --format markdown > comment.md
+    """
+    from .commands.breaking import BreakingOptions, run_breaking
+
+    raise typer.Exit(run_breaking(options_of(BreakingOptions, values)))
+
+
+@app.command(cls=_Command,
              short_help="Repair a tool call's arguments against the tool's own schema.")
 @_takes("repair")
 def repair(**values: Any) -> None:
@@ -357,6 +383,7 @@ def rule(**values: Any) -> None:
     Examples:
       schema-compat rule REF001
       schema-compat rule nullable-union
+      schema-compat rule EVO101        # a check of `breaking`
     """
     from .profiles import PROFILES
     from .report.rules_text import render_rule
@@ -366,7 +393,16 @@ def rule(**values: Any) -> None:
     code: str = values["code"]
     found = by_name_or_code(code)
     if found is None:
-        fail(f"no rule {code!r}", "`schema-compat rules` lists them")
+        from .evolution.checks import CHECKS
+
+        check = next((c for c in CHECKS if code in (c.code, c.code.lower(), c.name)), None)
+        if check is not None:
+            from .report.breaking_docs import page
+
+            print(page(check.code), end="")
+            return
+        fail(f"no rule {code!r}", "`schema-compat rules` lists them; `breaking`'s checks "
+             "are EVO001-EVO303")
     render_rule(found, make_console(), PROFILES.values())
 
 

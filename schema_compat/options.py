@@ -232,6 +232,25 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
                           help="Read --tool as this profile's transform names tools."),
         JSON._replace(help='Print {"arguments", "coercions", "valid", "errors"}.'),
         *LIVE_OPTIONS),
+    "breaking": (
+        Argument("sources", "OLD then NEW: each a JSON file, a directory or - (NEW may be a "
+                 "live server instead: --server, --url, --sse, --config).",
+                 metavar="OLD [NEW]", many=True),
+        Option("against", ("--against",), "value", None,
+               "The old version (a snapshot such as the mcp-tools.json `init` writes); the "
+               "SOURCE or live server given is then the new one.", show_default=False,
+               metavar="SNAPSHOT"),
+        TOOL._replace(setting="", setting_value=""),
+        JSON, FORMAT,
+        FAIL_ON._replace(default="breaking", choices=("breaking", "warning"), setting="",
+                         help="What makes the exit code 1: a breaking change (possibly "
+                              "breaking ones too), or also a warning (drift)."),
+        SELECT._replace(setting="", setting_value="",
+                        help="Only these checks: codes or prefixes, comma-separated (e.g. "
+                             "EVO1 for what callers send)."),
+        IGNORE._replace(setting="", setting_value="",
+                        help="Skip these checks (same forms as --select), e.g. EVO106."),
+        *LIVE_OPTIONS),
     "rules": (
         PROVIDER._replace(default=None, setting="", setting_value="", completes_profiles=False,
                           help="Only the rules of this profile, with its severities."),),

@@ -12,20 +12,20 @@ from collections.abc import Sequence
 
 from ..model import Finding, Report, ToolResult
 from ..paths import jsonpath
-from .sarif import _artifact_uri, _tool_line
+from .sarif import artifact_uri, tool_line
 from .styled import printable
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def _escape_data(text: str) -> str:
+def escape_data(text: str) -> str:
     # The runner's own escaping rules for a command's message; a control character within
     # the text (a tool name's) is shown as an escape first, so it cannot end the command.
     return printable(text).replace("%", "%25")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _plural(n: int, word: str) -> str:
@@ -35,19 +35,19 @@ def _plural(n: int, word: str) -> str:
 def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool) -> str:
     tool = result.tool
     props: list[str] = []
-    uri = _artifact_uri(tool.source)
+    uri = artifact_uri(tool.source)
     if uri is not None:
-        props += [f"file={_escape_property(uri)}",
-                  f"line={_tool_line(tool.source, tool.name)}"]
+        props += [f"file={escape_property(uri)}",
+                  f"line={tool_line(tool.source, tool.name)}"]
     title = f"{finding.code} {finding.rule}" + (f" ({provider})" if several else "")
-    props.append(f"title={_escape_property(title)}")
+    props.append(f"title={escape_property(title)}")
     where = f" at {jsonpath(finding.path)}" if finding.scope == "schema" else ""
     message = f"{tool.name}{where}: {finding.message}"
     if finding.fix_safety:
         message += f" (fix: {finding.fix_safety})"
     if uri is None and tool.source:
         message += f" [{tool.source}]"
-    return f"::{_COMMAND[finding.severity]} {','.join(props)}::{_escape_data(message)}"
+    return f"::{_COMMAND[finding.severity]} {','.join(props)}::{escape_data(message)}"
 
 
 def render_github(reports: Report | Sequence[Report]) -> str:
@@ -58,7 +58,7 @@ def render_github(reports: Report | Sequence[Report]) -> str:
         for result in report.results:
             lines += [_annotation(report.provider, result, f, several) for f in result.findings]
     errors = {e.one_line() for r in many for e in r.errors}
-    lines += [f"::error title=schema-compat::{_escape_data(e)}" for e in sorted(errors)]
+    lines += [f"::error title=schema-compat::{escape_data(e)}" for e in sorted(errors)]
     for report in many:
         findings = sum(len(r.findings) for r in report.results)
         bad = sum(1 for r in report.results if r.status == "INCOMPATIBLE")

@@ -53,7 +53,7 @@ def _file_lines(path: str) -> tuple[str, ...]:
         return ()
 
 
-def _artifact_uri(source: str) -> str | None:
+def artifact_uri(source: str) -> str | None:
     """A repository-relative URI for a file source; None for servers and stdin."""
     if not source or source == "-" or not os.path.isfile(source):
         return None
@@ -63,7 +63,7 @@ def _artifact_uri(source: str) -> str | None:
     return path.replace(os.sep, "/")
 
 
-def _tool_line(source: str, name: str) -> int:
+def tool_line(source: str, name: str) -> int:
     """The first line naming the tool (`"name": "read_files"`), else 1."""
     needle = json.dumps(name)
     for i, line in enumerate(_file_lines(source), start=1):
@@ -80,11 +80,11 @@ def _location(result: ToolResult, finding: Finding) -> dict[str, Any]:
                if finding.scope == "schema" else tool.name,
                "kind": "member" if finding.scope == "schema" else "function"}
     location: dict[str, Any] = {"logicalLocations": [logical]}
-    uri = _artifact_uri(tool.source)
+    uri = artifact_uri(tool.source)
     if uri is not None:
         location["physicalLocation"] = {
             "artifactLocation": {"uri": uri},
-            "region": {"startLine": _tool_line(tool.source, tool.name)},
+            "region": {"startLine": tool_line(tool.source, tool.name)},
         }
     return location
 
