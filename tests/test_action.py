@@ -241,3 +241,23 @@ def test_empty_sources_is_an_error_annotation(installed: Path, tmp_path: Path) -
     status, job, _ = _check(installed, tmp_path, sources="  \n ")
     assert status == 2
     assert "::error title=schema-compat::the sources input is empty" in job.log[0][2]
+
+
+@pytest.mark.slow
+def test_against_a_snapshot_runs_breaking(installed: Path, tmp_path: Path) -> None:
+    """`against:` compares the snapshot (the old version) with the listing given: a tool the
+    new listing no longer has fails the step, with an annotation naming the check."""
+    job = _job(installed, tmp_path)
+    tools = json.loads(MIXED.read_text())["tools"]
+    (job.workspace / "old.json").write_text(json.dumps({"tools": tools}))
+    (job.workspace / "new.json").write_text(json.dumps({"tools": tools[1:]}))
+    status, _ = run_action(job, {"sources": "new.json", "against": "old.json"},
+                           skip=("Install schema-compat",))
+    assert status == 1
+    log = _last(job, "Check")
+    assert f"title=EVO001 tool-removed::{tools[0]['name']}: tool" in log
+    status, _ = run_action(job, {"sources": "old.json", "against": "old.json",
+                                 "upload-sarif": "true"}, skip=("Install schema-compat",))
+    assert status == 0, job.log
+    sarif = json.loads((job.workspace / "schema-compat.sarif").read_text())
+    assert sarif["runs"][0]["results"] == []
