@@ -496,3 +496,15 @@ def test_hostile_shapes_end_in_a_verdict() -> None:
     [finding] = change.findings
     # too wide to pair branch by branch, yet the old first branch's example shows the break
     assert "199 branches" in finding.message and finding.example == {"k": 0}
+
+
+def test_a_hostile_pattern_is_run_in_bounded_time() -> None:
+    """The server's examples meet its new pattern through RE2: `^(a+)+$` against 40 `a`s and
+    a `!` would take Python's backtracking `re` hours."""
+    text = "a" * 40 + "!"
+    old = _prop("q", {"type": "string", "examples": [text]})
+    new = _prop("q", {"type": "string", "pattern": "^(a+)+$"})
+    [finding] = _one(old, new).findings
+    assert finding.check.code == "EVO108" and finding.certain
+    assert finding.example in ({"q": text}, {"q": ""}, {"q": "0"}, {"q": "A"}, {"q": "a-b"},
+                               {"q": "a b"})

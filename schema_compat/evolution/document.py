@@ -1,5 +1,6 @@
 """One schema document as `breaking` reads it: its references followed, its accepted values
-tested, and small values made that it accepts.
+tested (validation.py: jsonschema, with the server's patterns run in bounded time), and small
+values made that it accepts.
 
 The comparer (compare.py) guesses where two documents differ; every guess it turns into a
 claim is a value made here and tested here against both whole documents with jsonschema.
@@ -62,14 +63,16 @@ class Document:
     def accepts(self, value: Any) -> bool | None:
         """Whether the whole document accepts `value`; None when jsonschema cannot tell
         (a malformed keyword, a reference it cannot follow)."""
+        if isinstance(self.root, bool):
+            return self.root
         if self._validator is None:
-            from jsonschema.validators import validator_for
-            from referencing import Registry
+            from ..validation import validator
 
-            schema = self.root
-            cls = validator_for(schema) if isinstance(schema, dict) else validator_for({})
-            # an empty registry: references outside the document are errors, never fetched
-            self._validator = cls(schema, registry=Registry())
+            # the server's patterns run in bounded time (RE2); references resolve inside
+            # the document only, never fetched
+            self._validator = validator(self.root) if isinstance(self.root, dict) else None
+        if self._validator is None:
+            return None
         try:
             return bool(self._validator.is_valid(value))
         except (Exception, RecursionError):
