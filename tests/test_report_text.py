@@ -152,7 +152,7 @@ def test_summary_line_counts_and_hint() -> None:
             "1 without a fix") in out
     # without the command line (a library caller) the hint says what to fill in
     assert ("run `schema-compat transform SOURCE...` (with SOURCE... the sources checked) "
-            "to apply 3 changes (1 lossy)") in out
+            "to fix 3 findings with 3 changes") in out
     assert "`schema-compat diff read_files SOURCE...` to see one" in out
     assert "1 tool stays incompatible after transform: tree" in out
     assert "1 source unreadable" in out
@@ -175,7 +175,8 @@ def test_hint_quotes_the_command_it_is_given() -> None:
     changed = _result("it's", (REF,), (Change("REF001", (), "lossless", "x"),))
     rerun = Rerun(["my tools.json", "-p", "openai"], ["my tools.json"])
     out = _joined(_render(Report("openai", (changed,)), width=200, rerun=rerun))
-    assert "run `schema-compat transform 'my tools.json' -p openai` to apply 1 change" in out
+    assert "run `schema-compat transform 'my tools.json' -p openai` to fix 1 finding with 1 " \
+        "change" in out
     assert """`schema-compat diff 'it'"'"'s' 'my tools.json'` to see one""" in out
 
 

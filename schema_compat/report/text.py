@@ -453,16 +453,21 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
 
     changes = [c for r in results for c in r.changes]
     if changes:
-        lossy = sum(1 for c in changes if c.safety == "lossy")
+        # The findings the changes fix, counted as the line above counts them (by finding,
+        # each with the safety of all its changes together): one change may fix several
+        # findings (a definition's and its use's), one finding take several changes, so
+        # the two counts differ, and the hint names both rather than a second safety tally.
+        fixed = sum(1 for r in results for f in r.findings
+                    if f.fix_safety and not refused(f, report.lossless_only))
         hint = Styled("run ")
         hint.append(f"`{_command('schema-compat', 'transform', *rerun.transform)}`", "bold")
         if rerun.needs:
             hint.append(f" ({rerun.needs})")
-        hint.append(f" to apply {_plural(len(changes), 'change')}")
-        if lossy:
-            hint.append(" (")
-            hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
-            hint.append(")")
+        if fixed:
+            hint.append(f" to fix {_plural(fixed, 'finding')} with "
+                        f"{_plural(len(changes), 'change')}")
+        else:
+            hint.append(f" to apply {_plural(len(changes), 'change')}")
         # `diff` refuses a name two sources share: the example is a name one tool has (and
         # one a shell can be given as printed)
         names = Counter(r.tool.name for r in results)
