@@ -29,7 +29,7 @@ from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
 from .json import refused
 from .requests import request_lines
-from .styled import PlainOutput, Styled, plain_output, printable
+from .styled import NO_BREAK, PlainOutput, Styled, glued, plain_output, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -138,7 +138,9 @@ def _print_hanging(console: Console, lead: Text, body: Text) -> None:
         row.append_text(piece)
         row.rstrip()
         out.append(row)
-    console.print(Text("\n").join(out), no_wrap=True, crop=False, highlight=False)
+    joined = Text("\n").join(out)
+    joined.plain = joined.plain.replace(NO_BREAK, " ")  # same length: the styles stay
+    console.print(joined, no_wrap=True, crop=False, highlight=False)
 
 
 # A body narrower than this reads a word or two a line: the body then goes under its cells.
@@ -246,16 +248,18 @@ def _lossy_label(change: Change) -> str:
 
 
 def _safety_tag(finding: Finding, lossless_only: bool = False) -> Styled:
+    """`[lossless: equal, kept]`, glued: a line never breaks inside it."""
     if finding.fix_safety is None:
-        return Styled("[no fix]", "dim")
+        return Styled(glued("[no fix]"), "dim")
     if refused(finding, lossless_only):
         # the class says why the run refused it; the fix itself is not made
-        return Styled(f"[not applied: {finding.fix_safety}, --lossless-only]", _REFUSED_STYLE)
+        return Styled(glued(f"[not applied: {finding.fix_safety}, --lossless-only]"),
+                      _REFUSED_STYLE)
     # the class, then the effect that defines it: what the server accepts, what the model
     # is told
     accepts, told = finding.fix_effect or ("", "")
     effect = f": {accepts}, {told}"
-    return Styled(f"[{finding.fix_safety}{effect}]", SAFETY_STYLE[finding.fix_safety])
+    return Styled(glued(f"[{finding.fix_safety}{effect}]"), SAFETY_STYLE[finding.fix_safety])
 
 
 def located_text(scope: str, path: Path, message: str, *, extra: Styled | None = None) -> Styled:
@@ -284,16 +288,19 @@ def _finding_rows(findings: Iterable[Finding], *, verbose: bool, lossless_only: 
 
 
 def _tool_header(result: ToolResult, lossless_only: bool = False) -> Styled:
+    """`name  STATUS  fix label  source`: the status beside the name, glued to its fix label,
+    and the source (however long) after them, so a long path never parts them."""
     tool = result.tool
     header = Styled()
     header.append(printable(tool.name), "bold")
+    header.append("  ")
+    header.append(result.status, STATUS_STYLE[result.status])
+    header.append(glued("  "))
+    label = _fix_label(result, lossless_only)
+    header.append(glued(label.plain), label.style)
     if tool.source:
         header.append("  ")
         header.append(printable(tool.source), "dim")
-    header.append("  ")
-    header.append(result.status, STATUS_STYLE[result.status])
-    header.append("  ")
-    header.append_text(_fix_label(result, lossless_only))
     if result.transformed_name != tool.name:
         header.append("  ")
         header.append(f"(renamed to {printable(result.transformed_name)})", "dim")
