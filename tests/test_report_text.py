@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.cells import cell_len
-
 from inprocess import cli_in_process
+from rich.cells import cell_len
 
 from schema_compat.model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from schema_compat.paths import jsonpath
