@@ -24,6 +24,7 @@ class DiffOptions(NamedTuple):
     sources: list[str] | None
     provider: str
     json_out: bool
+    full: bool  # every line, no block folded
     select: list[str] | None
     ignore: list[str] | None
     lossless_only: bool
@@ -32,7 +33,8 @@ class DiffOptions(NamedTuple):
 
 def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
-    (tool_name, sources, provider, json_out, select, ignore, lossless_only, live) = options
+    (tool_name, sources, provider, json_out, full, select, ignore, lossless_only,
+     live) = options
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
     if not sources and not live.given() and _is_source(tool_name):
         _fail_missing_tool(tool_name)
@@ -65,7 +67,7 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         from ..report.diff import render_diff
         from ..report.text import make_console
 
-        render_diff(results[0], make_console())
+        render_diff(results[0], make_console(), full=full)
     return EXIT_USAGE if errors else EXIT_OK
 
 
