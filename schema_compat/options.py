@@ -124,6 +124,10 @@ WRITE_BASELINE = Option("write_baseline", ("--write-baseline",), "value", None,
 
 FULL = Option("full", ("--full",), "flag", False,
               "Show every line: unchanged and removed blocks are folded otherwise.")
+FOCUS = Option("path", ("--path",), "value", None,
+               "Only the node(s) this JSONPath matches in the original schema, beside the "
+               "same path in the transformed one (e.g. '$.properties.files').",
+               show_default=False, metavar="JSONPATH")
 
 # --- transform's output --------------------------------------------------------------------
 
@@ -222,7 +226,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         SOURCES, PROVIDER, OUTPUT, TOOL,
         JSON._replace(help="Print the JSON report (with each change) instead of the tools."),
         SELECT, IGNORE, LOSSLESS_ONLY, FORCE, QUIET, *REQUEST_OPTIONS, TO, *LIVE_OPTIONS),
-    "diff": (TOOL_NAME, SOURCES, PROVIDER, JSON, FULL, SELECT, IGNORE, LOSSLESS_ONLY,
+    "diff": (TOOL_NAME, SOURCES, PROVIDER, JSON, FULL, FOCUS, SELECT, IGNORE, LOSSLESS_ONLY,
              *LIVE_OPTIONS),
     "repair": (
         SOURCES,

@@ -323,3 +323,37 @@ def test_diff_full_on_the_command_line() -> None:
     assert full.returncode == 0, full.stderr
     assert "more lines removed" in folded.stdout and "more lines removed" not in full.stdout
     assert len(full.stdout.splitlines()) > len(folded.stdout.splitlines()) + 70
+
+
+def test_diff_path_focuses_on_one_node() -> None:
+    """`diff --path JSONPATH` (jsonpath-ng reads it, filters included): the node it matches in
+    the original beside the same path in the transformed schema, with only the changes made
+    at or below it."""
+    from inprocess import cli_in_process
+
+    fs = "examples/fs_read_files.json"
+    whole = json.loads(cli_in_process("diff", "read_files", fs, "--json").stdout)["tools"][0]
+    proc = cli_in_process("diff", "read_files", fs, "--json", "--path", "$.properties.files")
+    assert proc.returncode == 0, proc.stderr
+    tool = json.loads(proc.stdout)["tools"][0]
+    assert tool["original_schema"] == whole["original_schema"]["properties"]["files"]
+    assert tool["transformed_schema"] == whole["transformed_schema"]["properties"]["files"]
+    assert 0 < len(tool["transforms_applied"]) < len(whole["transforms_applied"])
+    by_filter = cli_in_process("diff", "read_files", fs, "--json", "--path",
+                               "$.properties[?(@.type == 'boolean')]")
+    flag = json.loads(by_filter.stdout)["tools"][0]
+    assert flag["original_schema"]["title"] == "Large File Passthrough"
+    assert flag["transforms_applied"] == [] and flag["structural_diff"] == []
+    text = cli_in_process("diff", "read_files", fs, "--path", "$.properties.files")
+    assert "REF001" in text.stdout and '"large_file_passthrough"' not in text.stdout
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("$.properties.nope", "matches nothing"), ("$.properties.*", "matches 2 nodes"),
+    ("$[[[", "is not a JSONPath")])
+def test_diff_path_that_names_no_single_node_is_one_line(path: str, says: str) -> None:
+    from inprocess import cli_in_process
+
+    proc = cli_in_process("diff", "read_files", "examples/fs_read_files.json", "--path", path)
+    assert proc.returncode == 2
+    assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
