@@ -1,0 +1,164 @@
+"""One line of the proxy's stdio, read as one JSON-RPC message or refused with the reason.
+
+Every line the proxy reads, from its client or from a stdio upstream, goes through
+`read_message` before anything looks inside it, so that no malformed message reaches the
+relay's logic (where an `id` that is an object cannot be a key, a depth bomb blows the
+stack of every walker, a lone surrogate cannot be written back as UTF-8), and no malformed
+line costs the lines read with it their answers. A refusal carries the JSON-RPC error that
+answers it: -32700 when the line is not JSON, -32600 when it is JSON but not one message the
+proxy relays (a batch: MCP removed batching in 2025-06-18).
+
+A message costs one parse, as before: the checks that walk the whole message (depth, lone
+surrogates) run only when a byte count or a substring search says they might find
+something.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..jsonio import MAX_DEPTH, has_surrogate, too_deep
+
+__all__ = ["INVALID_REQUEST", "MESSAGE_DEPTH", "PARSE_ERROR", "Refused", "read_message",
+           "usable_id"]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+# A schema as deep as the file loader accepts, inside a tools/list answer
+# (message.result.tools[i].inputSchema) or a tools/call's arguments, with room to spare.
+MESSAGE_DEPTH = MAX_DEPTH + 8
+
+Message = dict[str, Any]
+
+# A JSON string (its escapes included) or a bracket: enough to follow the nesting of a text
+# too deep for json to parse, without parsing it.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_COLON = re.compile(r"\s*:\s*")
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A line that is not one JSON-RPC message the proxy can relay.
+
+    `rid` is the message's own id when it has a usable one (a string, a number or null;
+    None otherwise), so that the request it belongs to can be answered at once; `answer`
+    says the message looked like an answer (no `method`), whose id is one the OTHER side
+    asked with."""
+
+    code: int
+    reason: str
+    rid: Any = None
+    answer: bool = False
+
+    def error(self) -> Message:
+        """The JSON-RPC error for the sender: for its request, under its id; for anything
+        else (an answer, a line whose id is unusable) under a null id, as JSON-RPC says."""
+        return {"jsonrpc": "2.0", "id": None if self.answer else self.rid,
+                "error": {"code": self.code, "message": f"schema-compat proxy: {self.reason}"}}
+
+
+def read_message(line: bytes) -> Message | Refused | None:
+    """The message on `line`, the reason it is refused, or None for a blank line."""
+    if not line.strip():
+        return None
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Refused(PARSE_ERROR, f"not UTF-8 (byte 0x{line[exc.start]:02x} at offset "
+                                    f"{exc.start})")
+    try:
+        msg = json.loads(text)
+    except RecursionError:
+        keys, rid = _outline(text)
+        return Refused(INVALID_REQUEST, f"nested deeper than {MESSAGE_DEPTH} levels", rid,
+                       answer=bool(keys) and "method" not in keys)
+    except json.JSONDecodeError as exc:
+        return Refused(PARSE_ERROR, f"not JSON ({exc.msg} at column {exc.colno})")
+    except ValueError as exc:  # an integer longer than Python reads
+        return Refused(PARSE_ERROR, f"not readable JSON ({exc})")
+    if isinstance(msg, list):
+        return Refused(INVALID_REQUEST, "JSON-RPC batches are not supported (MCP removed "
+                                        "them in 2025-06-18): send one message per line")
+    if not isinstance(msg, dict):
+        return Refused(INVALID_REQUEST, f"a JSON {_kind(msg)}, not a JSON-RPC "
+                                        "message (an object)")
+    rid = msg.get("id")
+    if not usable_id(rid):
+        rid = None
+    answer = "method" not in msg
+
+    def refuse(reason: str) -> Refused:
+        return Refused(INVALID_REQUEST, reason, rid, answer)
+
+    if line.count(b"[") + line.count(b"{") > MESSAGE_DEPTH and too_deep(msg, MESSAGE_DEPTH):
+        return refuse(f"nested deeper than {MESSAGE_DEPTH} levels")
+    if ("\\ud" in text or "\\uD" in text) and has_surrogate(msg):
+        if isinstance(rid, str) and has_surrogate(rid):
+            rid = None
+        return refuse("a string holds a lone surrogate (\\ud800-\\udfff alone is not "
+                      "Unicode text, and cannot be passed on as UTF-8)")
+    shape = _shape(msg)
+    return refuse(shape) if shape else msg
+
+
+def usable_id(rid: Any) -> bool:
+    """A JSON-RPC id: a string, a number or null (never a boolean, object or array)."""
+    return rid is None or isinstance(rid, str) or (
+        isinstance(rid, int | float) and not isinstance(rid, bool))
+
+
+def _shape(msg: Message) -> str:
+    """Why `msg` is not a JSON-RPC 2.0 request, notification or answer ('' when it is)."""
+    if msg.get("jsonrpc") != "2.0":
+        return 'not JSON-RPC 2.0 ("jsonrpc" is not "2.0")'
+    if "id" in msg and not usable_id(msg["id"]):
+        return f"the id is a JSON {_kind(msg['id'])}, not a string or a number"
+    if "method" in msg:
+        if not isinstance(msg["method"], str):
+            return f"the method is a JSON {_kind(msg['method'])}, not a string"
+        if "params" in msg and not isinstance(msg["params"], dict | list):
+            return f"the params are a JSON {_kind(msg['params'])}, not an object or an array"
+        return ""
+    if "id" not in msg:
+        return "neither a request, a notification nor an answer (no method, no id)"
+    if ("result" in msg) == ("error" in msg):
+        return "an answer needs exactly one of result and error"
+    return ""
+
+
+def _kind(value: Any) -> str:
+    return {bool: "boolean", dict: "object", list: "array", str: "string",
+            type(None): "null"}.get(type(value), "number")
+
+
+def _outline(text: str) -> tuple[set[str], Any]:
+    """The top-level keys of a JSON object too deep for json to parse, and its id when
+    that is a string, a number or null (else None): who waits for it can be told at once.
+    Followed by its strings and brackets alone, so the depth costs nothing."""
+    keys: set[str] = set()
+    rid: Any = None
+    depth = 0
+    if not text.lstrip().startswith("{"):
+        return keys, rid
+    for token in _TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+        elif first in "]}":
+            depth -= 1
+        elif depth == 1 and (colon := _COLON.match(text, token.end())):
+            try:
+                key = json.loads(token.group())
+            except ValueError:
+                continue
+            keys.add(key)
+            if key == "id" and text[colon.end():colon.end() + 1] not in ("{", "["):
+                try:
+                    value, _ = json.JSONDecoder().raw_decode(text, colon.end())
+                except ValueError:
+                    continue
+                rid = value if usable_id(value) else None
+    return keys, rid
