@@ -76,8 +76,8 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def setup(self) -> None:
-        self.timeout = self.server.idle_timeout  # the socket's, from here on
         super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # each read and write's
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the terminal shows the URL, not a line per request."""
