@@ -165,8 +165,8 @@ def test_read_message_refuses(line: bytes, code: int, rid: Any) -> None:
 @pytest.mark.parametrize("line", [
     _call(1, '{"a":' + _nested(MESSAGE_DEPTH - 8) + "}"),  # deep, within the bound
     _call(2, '{"s":"\\ud83d\\ude00 \\\\ud800"}'),  # a surrogate pair; an escaped backslash
-    b'{"jsonrpc":"2.0","id":null,"method":"ping","params":[]}',
-    b'{"jsonrpc":"2.0","id":1.5,"result":{}}',
+    b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"unreadable"}}',
+    b'{"jsonrpc":"2.0","id":"a","result":{}}',
     b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
 ])
 def test_read_message_accepts(line: bytes) -> None:
@@ -176,6 +176,9 @@ def test_read_message_accepts(line: bytes) -> None:
 @pytest.mark.parametrize(("line", "why"), [
     (b'{"jsonrpc":"1.0","id":1,"method":"ping"}', '"jsonrpc" is not "2.0"'),
     (b'{"jsonrpc":"2.0","id":true,"method":"ping"}', "the id is a JSON boolean"),
+    (b'{"jsonrpc":"2.0","id":null,"method":"ping"}', "the id is a JSON null"),  # MCP's rule
+    (b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}', "the id is a JSON number"),
+    (b'{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}', "the params are a JSON array"),
     (b'{"jsonrpc":"2.0","id":1,"method":3}', "the method is a JSON number"),
     (b'{"jsonrpc":"2.0","id":1,"method":"x","params":"p"}', "the params are a JSON string"),
     (b'{"jsonrpc":"2.0","id":1}', "exactly one of result and error"),
@@ -210,20 +213,21 @@ def test_a_blank_line_is_nothing() -> None:
 
 
 def test_the_relay_takes_every_message_read_message_lets_through() -> None:
-    """Valid JSON-RPC whose params are odd (an object as the cancelled request's id, params
-    as an array, an object as a tool's name) is relayed, not a TypeError."""
+    """Valid messages whose params are odd (an object as the cancelled request's id or as
+    a tool's name, a progress token that is a list) are relayed, not a TypeError."""
     from schema_compat.proxy.relay import Relay
 
     relay = Relay("gemini", 10, lambda line: None)
     relay.from_client({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     odd = [{"jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": {"requestId": {"a": 1}}},
-           {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": [1]}]
+           {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}]
     for msg in odd:
         assert read_message(json.dumps(msg).encode()) == msg
         assert relay.from_client(msg).to_upstream == [msg]
     assert list(relay.pending) == [1]
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": {"a": 1}}}
     assert not relay.needs_listing(call)
-    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": [1]}
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": [1]}}
     assert relay.from_upstream(progress).to_client == [progress]

@@ -5,8 +5,9 @@ Every line the proxy reads, from its client or from a stdio upstream, goes throu
 relay's logic (where an `id` that is an object cannot be a key, a depth bomb blows the
 stack of every walker, a lone surrogate cannot be written back as UTF-8), and no malformed
 line costs the lines read with it their answers. A refusal carries the JSON-RPC error that
-answers it: -32700 when the line is not JSON, -32600 when it is JSON but not one message the
-proxy relays (a batch: MCP removed batching in 2025-06-18).
+answers it: -32700 when the line is not JSON, -32600 when it is JSON but not one MCP message
+(a batch: MCP removed batching in 2025-06-18; an id that is not a string or an integer;
+params that are not an object).
 
 A message costs one parse, as before: the checks that walk the whole message (depth, lone
 surrogates) run only when a byte count or a substring search says they might find
@@ -43,8 +44,8 @@ _COLON = re.compile(r"\s*:\s*")
 class Refused:
     """A line that is not one JSON-RPC message the proxy can relay.
 
-    `rid` is the message's own id when it has a usable one (a string, a number or null;
-    None otherwise), so that the request it belongs to can be answered at once; `answer`
+    `rid` is the message's own id when it has a usable one (a string or an integer; None
+    otherwise), so that the request it belongs to can be answered at once; `answer`
     says the message looked like an answer (no `method`), whose id is one the OTHER side
     asked with."""
 
@@ -105,22 +106,25 @@ def read_message(line: bytes) -> Message | Refused | None:
 
 
 def usable_id(rid: Any) -> bool:
-    """A JSON-RPC id: a string, a number or null (never a boolean, object or array)."""
-    return rid is None or isinstance(rid, str) or (
-        isinstance(rid, int | float) and not isinstance(rid, bool))
+    """An id a request may have in MCP: a string or an integer (JSON-RPC also allows null
+    and fractions, which MCP forbids and the SDKs refuse or drop)."""
+    return isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))
 
 
 def _shape(msg: Message) -> str:
-    """Why `msg` is not a JSON-RPC 2.0 request, notification or answer ('' when it is)."""
+    """Why `msg` is not an MCP request, notification or answer ('' when it is): JSON-RPC
+    2.0 as MCP narrows it (an id is a string or an integer, params an object), which the
+    TypeScript SDK most servers run on enforces. An answer's id may be null: an error
+    about a message whose id could not be read."""
     if msg.get("jsonrpc") != "2.0":
         return 'not JSON-RPC 2.0 ("jsonrpc" is not "2.0")'
-    if "id" in msg and not usable_id(msg["id"]):
-        return f"the id is a JSON {_kind(msg['id'])}, not a string or a number"
+    if "id" in msg and not usable_id(msg["id"]) and ("method" in msg or msg["id"] is not None):
+        return f"the id is a JSON {_kind(msg['id'])}, not a string or an integer"
     if "method" in msg:
         if not isinstance(msg["method"], str):
             return f"the method is a JSON {_kind(msg['method'])}, not a string"
-        if "params" in msg and not isinstance(msg["params"], dict | list):
-            return f"the params are a JSON {_kind(msg['params'])}, not an object or an array"
+        if "params" in msg and not isinstance(msg["params"], dict):
+            return f"the params are a JSON {_kind(msg['params'])}, not an object"
         return ""
     if "id" not in msg:
         return "neither a request, a notification nor an answer (no method, no id)"
@@ -136,7 +140,7 @@ def _kind(value: Any) -> str:
 
 def _outline(text: str) -> tuple[set[str], Any]:
     """The top-level keys of a JSON object too deep for json to parse, and its id when
-    that is a string, a number or null (else None): who waits for it can be told at once.
+    that is a string or an integer (else None): who waits for it can be told at once.
     Followed by its strings and brackets alone, so the depth costs nothing."""
     keys: set[str] = set()
     rid: Any = None
