@@ -68,23 +68,26 @@ MALFORMED: list[tuple[bytes, int, Any]] = [
 ]
 
 
-def _exchange(args: list[str], payload: bytes, answers: int) -> list[dict[str, Any]]:
-    """Write `payload` to `schema-compat proxy ARGS` in one write, read `answers` lines (at
-    most 60 s: a loaded machine is slow to start it), close its stdin."""
+def _exchange(args: list[str], payload: bytes, answers: int, *, first: bytes = b""
+              ) -> list[dict[str, Any]]:
+    """Write `first` to `schema-compat proxy ARGS` and wait for its answer, then `payload`
+    in one write; read `answers` lines in all (at most 60 s: a loaded machine is slow to
+    start it), close its stdin."""
     proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, cwd=REPO_ROOT)
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(payload)
-    proc.stdin.flush()
     data = b""
     deadline = time.monotonic() + 60
-    while data.count(b"\n") < answers and time.monotonic() < deadline:
-        if select.select([proc.stdout], [], [], deadline - time.monotonic())[0]:
-            chunk = os.read(proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                break
-            data += chunk
+    for chunk, until in ((first, 1 if first else 0), (payload, answers)):
+        proc.stdin.write(chunk)
+        proc.stdin.flush()
+        while data.count(b"\n") < until and time.monotonic() < deadline:
+            if select.select([proc.stdout], [], [], deadline - time.monotonic())[0]:
+                read = os.read(proc.stdout.fileno(), 1 << 20)
+                if not read:
+                    break
+                data += read
     proc.stdin.close()
     assert proc.wait(timeout=15) == 0
     data += proc.stdout.read()
@@ -124,6 +127,25 @@ def test_an_upstream_answer_too_deep_to_read_is_an_error_at_once() -> None:
         "schema-compat proxy: the upstream server's answer to tools/call cannot be relayed: "
         f"nested deeper than {MESSAGE_DEPTH} levels")
     assert answered[3]["result"] == {}
+
+
+def test_a_url_upstreams_proxy_refuses_malformed_messages_too() -> None:
+    """`proxy --url`: the client's lines are read as the stdio proxy reads them (the SDK's
+    reader dropped a malformed message unanswered, and made a request whose id is null a
+    notification, which nobody answers)."""
+    from launch import example_over
+
+    lines = [MALFORMED[0][0], _ping(100), b'{"jsonrpc":"2.0","id":null,"method":"ping"}',
+             _ping(101), MALFORMED[6][0], MALFORMED[7][0], _ping(102)]
+    with example_over("http") as base:  # its session opens with the answer to initialize
+        out = _exchange(["--timeout", "30", "--url", base + "/mcp"],
+                        b"\n".join(lines) + b"\n", 8, first=INIT + b"\n")
+    answered = {m["id"]: m for m in out}
+    assert answered[1]["result"]["serverInfo"]["name"] == "fs-mcp-repro"
+    assert [answered[rid]["result"] for rid in (100, 101, 102)] == [{}, {}, {}]
+    assert [_error(m) for m in out if "error" in m] == [
+        (None, INVALID_REQUEST), (None, INVALID_REQUEST), (None, INVALID_REQUEST),
+        (None, PARSE_ERROR)]
 
 
 def _config(tmp_path: Path, script: Path) -> Path:
