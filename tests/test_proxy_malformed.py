@@ -230,6 +230,16 @@ def test_an_answer_too_deep_to_parse_keeps_its_id_and_kind() -> None:
     assert (refused.rid, refused.answer) == (7, False)
 
 
+def test_the_id_search_is_linear() -> None:
+    """A text too deep to parse whose string never closes, full of escaped quotes: the
+    search for its id reads it once (it started again at every quote: for this one, over
+    ten minutes; the test's own timeout is two)."""
+    line = b'{"id":1,"x":' + b"[" * 1000 + b'"' + b'\\"' * 200_000
+    refused = read_message(line)
+    assert isinstance(refused, Refused)
+    assert (refused.code, refused.rid) == (INVALID_REQUEST, 1)
+
+
 def test_a_blank_line_is_nothing() -> None:
     assert read_message(b"  \r") is None
 

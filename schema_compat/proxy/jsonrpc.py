@@ -35,8 +35,9 @@ MESSAGE_DEPTH = MAX_DEPTH + 8
 Message = dict[str, Any]
 
 # A JSON string (its escapes included) or a bracket: enough to follow the nesting of a text
-# too deep for json to parse, without parsing it.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# too deep for json to parse, without parsing it. A string left open runs to the end of the
+# text, so that no quote makes the search start again (quadratic on `"\"\"\"...`).
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 _COLON = re.compile(r"\s*:\s*")
 
 
