@@ -9,9 +9,11 @@ answers it: -32700 when the line is not JSON, -32600 when it is JSON but not one
 (a batch: MCP removed batching in 2025-06-18; an id that is not a string or an integer;
 params that are not an object).
 
-A message costs one parse, as before: the checks that walk the whole message (depth, lone
+A message still costs one parse: the checks that walk the whole message (depth, lone
 surrogates) run only when a byte count or a substring search says they might find
-something.
+something. A large listing has more brackets than the bound, so its depth is walked: for
+10,000 tools (23 MB) about 0.45 s on top of the 1.1 s parse, and of the seconds its
+transformation takes.
 """
 
 from __future__ import annotations
