@@ -65,6 +65,7 @@ MALFORMED: list[tuple[bytes, int, Any]] = [
     (b'[{"jsonrpc":"2.0","id":14,"method":"ping"}]', INVALID_REQUEST, None),
     (b'{"jsonrpc":"2.0","id":15,"method":', PARSE_ERROR, None),
     (b"\xff\xfe not UTF-8", PARSE_ERROR, None),
+    (b'{"jsonrpc":"2.0","id":16,"method":"ping","params":{"x":NaN}}', PARSE_ERROR, None),
 ]
 
 

@@ -74,14 +74,14 @@ def read_message(line: bytes) -> Message | Refused | None:
         return Refused(PARSE_ERROR, f"not UTF-8 (byte 0x{line[exc.start]:02x} at offset "
                                     f"{exc.start})")
     try:
-        msg = json.loads(text)
+        msg = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         keys, rid = _outline(text)
         return Refused(INVALID_REQUEST, f"nested deeper than {MESSAGE_DEPTH} levels", rid,
                        answer=bool(keys) and "method" not in keys)
     except json.JSONDecodeError as exc:
         return Refused(PARSE_ERROR, f"not JSON ({exc.msg} at column {exc.colno})")
-    except ValueError as exc:  # an integer longer than Python reads
+    except ValueError as exc:  # NaN, or an integer longer than Python reads
         return Refused(PARSE_ERROR, f"not readable JSON ({exc})")
     if isinstance(msg, list):
         return Refused(INVALID_REQUEST, "JSON-RPC batches are not supported (MCP removed "
@@ -106,6 +106,11 @@ def read_message(line: bytes) -> Message | Refused | None:
                       "Unicode text, and cannot be passed on as UTF-8)")
     shape = _shape(msg)
     return refuse(shape) if shape else msg
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity, which Python reads and no other JSON reader does."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def usable_id(rid: Any) -> bool:
