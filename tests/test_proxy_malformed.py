@@ -40,8 +40,8 @@ def _nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-def _call(rid: int, arguments: str) -> bytes:
-    return (f'{{"jsonrpc":"2.0","id":{rid},"method":"tools/call","params":{{"name":"deep",'
+def _call(rid: int, arguments: str, tool: str = "deep") -> bytes:
+    return (f'{{"jsonrpc":"2.0","id":{rid},"method":"tools/call","params":{{"name":"{tool}",'
             f'"arguments":{arguments}}}}}').encode()
 
 
@@ -117,17 +117,21 @@ def test_each_malformed_message_is_refused_and_the_valid_one_after_it_answered()
     assert "lone surrogate" in surrogate["error"]["message"]
 
 
-def test_an_upstream_answer_too_deep_to_read_is_an_error_at_once() -> None:
+def test_an_upstream_answer_it_cannot_read_is_an_error_at_once() -> None:
     """The upstream answers the call 10,000 levels deep: the client hears so under the
     call's id (before: nothing, then -32001 at --timeout), and the session goes on."""
-    payload = b"\n".join([INIT, _call(2, "{}"), _ping(3)]) + b"\n"
-    out = _exchange(["--timeout", "30", "--", PY, str(DEEP_UPSTREAM)], payload, 3)
+    payload = b"\n".join([INIT, _call(2, "{}"), _ping(3), _call(4, "{}", "nan")]) + b"\n"
+    out = _exchange(["--timeout", "30", "--", PY, str(DEEP_UPSTREAM)], payload, 4)
     answered = {m["id"]: m for m in out}
     assert _error(answered[2]) == (2, INTERNAL_ERROR)
     assert answered[2]["error"]["message"] == (
         "schema-compat proxy: the upstream server's answer to tools/call cannot be relayed: "
         f"nested deeper than {MESSAGE_DEPTH} levels")
     assert answered[3]["result"] == {}
+    # NaN, which the client's JSON reader would refuse (before: passed on as it came)
+    assert _error(answered[4]) == (4, INTERNAL_ERROR)
+    assert answered[4]["error"]["message"].endswith(
+        "cannot be relayed: not readable JSON (NaN is not JSON)")
 
 
 def test_a_url_upstreams_proxy_refuses_malformed_messages_too() -> None:
@@ -180,8 +184,7 @@ def test_the_gateway_refuses_malformed_messages_and_answers_the_rest(tmp_path: P
 def test_read_message_refuses(line: bytes, code: int, rid: Any) -> None:
     refused = read_message(line)
     assert isinstance(refused, Refused)
-    assert (refused.code, refused.rid) == (code, rid)
-    assert refused.error()["id"] == rid
+    assert (refused.code, refused.error()["id"]) == (code, rid)
     json.dumps(refused.error(), ensure_ascii=False).encode()  # writable as UTF-8
 
 
@@ -216,7 +219,7 @@ def test_read_message_says_why(line: bytes, why: str) -> None:
     assert why in refused.reason
 
 
-def test_an_answer_too_deep_to_parse_keeps_its_id_and_kind() -> None:
+def test_an_answer_it_cannot_parse_keeps_its_id_and_kind() -> None:
     """Past what json can parse, the id is still found at the top level (not the "id"
     inside `result`), and the message is known for an answer, not a request."""
     answer = b'{"jsonrpc":"2.0","result":{"id":9,"x":' + _nested(5000).encode() + \
@@ -225,6 +228,9 @@ def test_an_answer_too_deep_to_parse_keeps_its_id_and_kind() -> None:
     assert isinstance(refused, Refused)
     assert (refused.rid, refused.answer) == ("r-1", True)
     assert refused.error()["id"] is None  # an answer is never answered under its id
+    unreadable = read_message(b'{"jsonrpc":"2.0","id":"r-2","result":{"x":NaN}}')
+    assert isinstance(unreadable, Refused)
+    assert (unreadable.code, unreadable.rid, unreadable.answer) == (PARSE_ERROR, "r-2", True)
     request = b'{"id":7,"method":"x","jsonrpc":"2.0","params":' + _nested(5000).encode() + b"}"
     refused = read_message(request)
     assert isinstance(refused, Refused)

@@ -59,8 +59,10 @@ class Refused:
 
     def error(self) -> Message:
         """The JSON-RPC error for the sender: for its request, under its id; for anything
-        else (an answer, a line whose id is unusable) under a null id, as JSON-RPC says."""
-        return {"jsonrpc": "2.0", "id": None if self.answer else self.rid,
+        else (an answer, a line that is not JSON, an id that is unusable) under a null id,
+        as JSON-RPC says."""
+        unknown = self.answer or self.code == PARSE_ERROR
+        return {"jsonrpc": "2.0", "id": None if unknown else self.rid,
                 "error": {"code": self.code, "message": f"schema-compat proxy: {self.reason}"}}
 
 
@@ -75,14 +77,15 @@ def read_message(line: bytes) -> Message | Refused | None:
                                     f"{exc.start})")
     try:
         msg = json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
-        keys, rid = _outline(text)
-        return Refused(INVALID_REQUEST, f"nested deeper than {MESSAGE_DEPTH} levels", rid,
-                       answer=bool(keys) and "method" not in keys)
-    except json.JSONDecodeError as exc:
-        return Refused(PARSE_ERROR, f"not JSON ({exc.msg} at column {exc.colno})")
-    except ValueError as exc:  # NaN, or an integer longer than Python reads
-        return Refused(PARSE_ERROR, f"not readable JSON ({exc})")
+    except (RecursionError, ValueError) as exc:
+        if isinstance(exc, RecursionError):
+            code, reason = INVALID_REQUEST, f"nested deeper than {MESSAGE_DEPTH} levels"
+        elif isinstance(exc, json.JSONDecodeError):
+            code, reason = PARSE_ERROR, f"not JSON ({exc.msg} at column {exc.colno})"
+        else:  # NaN, or an integer longer than Python reads
+            code, reason = PARSE_ERROR, f"not readable JSON ({exc})"
+        keys, rid = _outline(text)  # for whoever waits for it, when it is an answer
+        return Refused(code, reason, rid, answer=bool(keys) and "method" not in keys)
     if isinstance(msg, list):
         return Refused(INVALID_REQUEST, "JSON-RPC batches are not supported (MCP removed "
                                         "them in 2025-06-18): send one message per line")
