@@ -134,6 +134,21 @@ def test_an_upstream_answer_it_cannot_read_is_an_error_at_once() -> None:
         "cannot be relayed: not readable JSON (NaN is not JSON)")
 
 
+def test_a_malformed_answer_from_the_client_fails_the_upstreams_request() -> None:
+    """The upstream asks the client for its roots; the client's answer holds a lone
+    surrogate: the client hears why it was refused, and the upstream gets an error under
+    its request's id instead of waiting for ever."""
+    answer = b'{"jsonrpc":"2.0","id":"up-1","result":{"roots":[{"uri":"file:///\\udc00"}]}}'
+    proc_out = _exchange(["--", PY, str(DEEP_UPSTREAM)], answer + b"\n", 5,
+                         first=INIT + b"\n" + b'{"jsonrpc":"2.0","id":"ask","method":"ping"}\n')
+    assert {"jsonrpc": "2.0", "id": "up-1", "method": "roots/list"} in proc_out
+    refused = next(m for m in proc_out if "error" in m)
+    assert _error(refused) == (None, INVALID_REQUEST)
+    [told] = [m["params"]["data"] for m in proc_out if m.get("method") == "notifications/message"]
+    assert _error(told) == ("up-1", INTERNAL_ERROR)
+    assert "lone surrogate" in told["error"]["message"]
+
+
 def test_a_url_upstreams_proxy_refuses_malformed_messages_too() -> None:
     """`proxy --url`: the client's lines are read as the stdio proxy reads them (the SDK's
     reader dropped a malformed message unanswered, and made a request whose id is null a

@@ -31,10 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .jsonrpc import usable_id
+from .jsonrpc import INTERNAL_ERROR, usable_id
 from .relay import (
     ENVELOPE_KEYS,
-    INTERNAL_ERROR,
     MODERN_PROTOCOL_VERSIONS,
     PROTOCOL_VERSION_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,

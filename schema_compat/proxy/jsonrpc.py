@@ -25,11 +25,12 @@ from typing import Any
 
 from ..jsonio import MAX_DEPTH, has_surrogate, too_deep
 
-__all__ = ["INVALID_REQUEST", "MESSAGE_DEPTH", "PARSE_ERROR", "Refused", "read_message",
-           "usable_id"]
+__all__ = ["INTERNAL_ERROR", "INVALID_REQUEST", "MESSAGE_DEPTH", "PARSE_ERROR", "Refused",
+           "read_message", "usable_id"]
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
 # A schema as deep as the file loader accepts, inside a tools/list answer
 # (message.result.tools[i].inputSchema) or a tools/call's arguments, with room to spare.
 MESSAGE_DEPTH = MAX_DEPTH + 8
@@ -64,6 +65,16 @@ class Refused:
         unknown = self.answer or self.code == PARSE_ERROR
         return {"jsonrpc": "2.0", "id": None if unknown else self.rid,
                 "error": {"code": self.code, "message": f"schema-compat proxy: {self.reason}"}}
+
+
+    def asker_error(self) -> Message | None:
+        """For a refused answer whose id is known: an error under that id for the side
+        that asked, which would otherwise wait for an answer that never comes."""
+        if not self.answer or self.rid is None:
+            return None
+        return {"jsonrpc": "2.0", "id": self.rid, "error": {
+            "code": INTERNAL_ERROR,
+            "message": f"schema-compat proxy: the answer cannot be relayed: {self.reason}"}}
 
 
 def read_message(line: bytes) -> Message | Refused | None:

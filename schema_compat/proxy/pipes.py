@@ -316,10 +316,13 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     held: list[bytes] = []  # client lines that wait for the proxy's own listing
 
     def refuse(refused: Refused | None) -> None:
-        """A malformed message from the client gets its JSON-RPC error, and nothing else."""
+        """A malformed message from the client gets its JSON-RPC error; when it answered
+        the upstream's request, the upstream gets one too."""
         if refused is not None:
             log(f"refused a message from the client: {refused.reason}")
             client_writer.write(_encode(refused.error()))
+            if (failed := refused.asker_error()) is not None:
+                up_writer.write(_encode(failed))
 
     def from_client(line: bytes) -> None:
         if held:

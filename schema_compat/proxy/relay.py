@@ -33,12 +33,11 @@ from typing import Any
 
 from ..mcp_tool import from_mcp
 from ..model import SAFETIES
-from .jsonrpc import usable_id
+from .jsonrpc import INTERNAL_ERROR, usable_id
 
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
 REQUEST_TIMEOUT = -32001
-INTERNAL_ERROR = -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 OWN_ID_PREFIX = "schema-compat-proxy-"
 # The stateless era's revisions, oldest first (the SDK's mcp_types.version, which this module

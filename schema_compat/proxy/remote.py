@@ -190,6 +190,8 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
                 if isinstance(msg, Refused):
                     log(f"refused a message from the client: {msg.reason}")
                     await to_client(msg.error())
+                    if (failed := msg.asker_error()) is not None:
+                        await to_upstream(failed)
                 if not isinstance(msg, dict):
                     continue
                 if relay.needs_listing(msg):

@@ -1,7 +1,8 @@
 """A raw stdio MCP server (no SDK) whose `deep` tool answers with a result nested 10,000
 levels deep (more than Python's json can read), and a call to `nan` with a NaN (which no
 JSON reader but Python's reads). Everything else is answered plainly: `initialize`,
-`tools/list` (the one tool), `ping`."""
+`tools/list` (the one tool), `ping`. A ping whose id is "ask" makes it ask the client for
+its roots first; what it gets back it says in a `notifications/message`."""
 
 import json
 import sys
@@ -10,8 +11,15 @@ DEPTH = 10_000
 
 for line in sys.stdin:
     msg = json.loads(line)
-    if "id" not in msg or "method" not in msg:
+    if "method" not in msg:  # an answer to its own request: said back, as a log message
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                                     "params": {"level": "info", "data": msg}}) + "\n")
+        sys.stdout.flush()
         continue
+    if "id" not in msg:
+        continue
+    if msg["method"] == "ping" and msg["id"] == "ask":  # asks the client something first
+        sys.stdout.write('{"jsonrpc":"2.0","id":"up-1","method":"roots/list"}\n')
     head = '{"jsonrpc":"2.0","id":' + json.dumps(msg["id"]) + ',"result":'
     method = msg["method"]
     if method == "initialize":
