@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from .jsonrpc import Refused, read_message
 from .relay import Log, Message, Outbox, Relay, own_listing
 
 __all__ = ["serve_pipes"]
@@ -137,11 +138,20 @@ class _LineReader(asyncio.Protocol):
             writer.batching = True
         try:
             for line in lines:
-                self.on_line(line)
+                self.on_line_guarded(line)
         finally:
             for writer in self.writers:
                 writer.batching = False
                 writer.flush()
+
+    def on_line_guarded(self, line: bytes) -> None:
+        """A bug in handling one line is reported as the loop reports any, and costs the
+        lines read with it nothing."""
+        try:
+            self.on_line(line)
+        except Exception as exc:
+            asyncio.get_running_loop().call_exception_handler({
+                "message": "schema-compat proxy: a line was not handled", "exception": exc})
 
     def eof_received(self) -> bool:
         self.connection_lost(None)
@@ -151,7 +161,7 @@ class _LineReader(asyncio.Protocol):
         if not self.ended:
             self.ended = True
             if self.partial:
-                self.on_line(b"".join(self.partial))
+                self.on_line_guarded(b"".join(self.partial))
                 self.partial = []
             self.on_eof()
 
@@ -192,16 +202,6 @@ def _pollable(fileobj: IO[bytes]) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
-
-
-def _parse(line: bytes) -> Message | None:
-    try:
-        msg = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
-        return None
-    return msg
 
 
 def _encode(msg: Message) -> bytes:
@@ -290,10 +290,17 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
                 future.set_result(None)
 
     def from_upstream(line: bytes) -> None:
-        msg = _parse(line)
-        if msg is None:
-            if line.strip():
-                log(f"ignored a line from the upstream that is not JSON-RPC: {line[:200]!r}")
+        msg = read_message(line)
+        if isinstance(msg, Refused):
+            log(f"refused a line from the upstream ({msg.reason}): {line[:200]!r}")
+            if msg.answer and msg.rid in waiters:
+                if not waiters[msg.rid].done():
+                    waiters[msg.rid].set_result(None)
+            elif msg.answer:
+                deliver(relay.unreadable_answer(msg.rid, msg.reason))
+            elif msg.rid is not None:  # its request: the upstream waits for an answer
+                up_writer.write(_encode(msg.error()))
+        if not isinstance(msg, dict):
             return
         deliver(relay.from_upstream(msg), msg, line + b"\n")
         rid = msg.get("id")
@@ -308,14 +315,22 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
 
     held: list[bytes] = []  # client lines that wait for the proxy's own listing
 
+    def refuse(refused: Refused | None) -> None:
+        """A malformed message from the client gets its JSON-RPC error; when it answered
+        the upstream's request, the upstream gets one too."""
+        if refused is not None:
+            log(f"refused a message from the client: {refused.reason}")
+            client_writer.write(_encode(refused.error()))
+            if (failed := refused.asker_error()) is not None:
+                up_writer.write(_encode(failed))
+
     def from_client(line: bytes) -> None:
         if held:
             held.append(line)
             return
-        msg = _parse(line)
-        if msg is None:
-            if line.strip():
-                log("ignored a message from the client that is not JSON-RPC")
+        msg = read_message(line)
+        if not isinstance(msg, dict):
+            refuse(msg)
             return
         if relay.needs_listing(msg):
             held.append(line)
@@ -331,8 +346,9 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         lines = held[:]
         held.clear()
         for index, line in enumerate(lines):
-            msg = _parse(line)
-            if msg is None:
+            msg = read_message(line)
+            if not isinstance(msg, dict):
+                refuse(msg)
                 continue
             if index and relay.needs_listing(msg):  # a later call, after list_changed:
                 held.extend(lines[index:])  # list again, hold what follows

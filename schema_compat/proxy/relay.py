@@ -33,6 +33,7 @@ from typing import Any
 
 from ..mcp_tool import from_mcp
 from ..model import SAFETIES
+from .jsonrpc import INTERNAL_ERROR, usable_id
 
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
@@ -124,8 +125,9 @@ class Relay:
                 params.get("name") if method == "tools/call" else None,
                 params.get("cursor"), version)
         elif method == "notifications/cancelled":
-            params = msg.get("params") or {}
-            self.pending.pop(params.get("requestId"), None)
+            cancelled = _dict(msg.get("params")).get("requestId")
+            if usable_id(cancelled):
+                self.pending.pop(cancelled, None)
         out.to_upstream.append(msg)
         return out
 
@@ -205,7 +207,7 @@ class Relay:
             self.log("tools/list_changed: the next listing is transformed anew")
             self.invalidate()
         elif method == "notifications/progress":
-            token = (msg.get("params") or {}).get("progressToken")
+            token = _dict(msg.get("params")).get("progressToken")
             for p in self.pending.values():
                 if token is not None and p.progress_token == token:
                     p.deadline = self.clock() + self.timeout
@@ -304,7 +306,7 @@ class Relay:
         params = msg.get("params")
         return (msg.get("method") == "tools/call" and "id" in msg and not self.listed
                 and self.closed_reason is None and isinstance(params, dict)
-                and params.get("name") not in self.names)
+                and isinstance(params.get("name"), str) and params["name"] not in self.names)
 
     # --- failures ------------------------------------------------------------------
 
@@ -325,6 +327,17 @@ class Relay:
                 out.to_upstream.append({
                     "jsonrpc": "2.0", "method": "notifications/cancelled",
                     "params": {"requestId": rid, "reason": "timed out in schema-compat proxy"}})
+        return out
+
+    def unreadable_answer(self, rid: Any, reason: str) -> Outbox:
+        """The upstream answered request `rid` with a message the proxy refused (too deep to
+        read, a lone surrogate): the client gets an error for it now, not at the timeout."""
+        out = Outbox()
+        pending = self.pending.pop(rid, None) if usable_id(rid) else None
+        if pending is not None:
+            out.to_client.append(_error(
+                rid, INTERNAL_ERROR, f"schema-compat proxy: the upstream server's answer to "
+                                     f"{pending.method} cannot be relayed: {reason}"))
         return out
 
     def upstream_closed(self, reason: str) -> Outbox:
