@@ -261,6 +261,15 @@ def test_the_id_search_is_linear() -> None:
     assert isinstance(refused, Refused)
     assert (refused.code, refused.rid) == (INVALID_REQUEST, 1)
 
+    # the same verdict however much stack the caller has left (json meets the unclosed
+    # string first on a short stack, the depth first on a long one)
+    def nested(levels: int) -> Any:
+        return read_message(line) if levels == 0 else nested(levels - 1)
+
+    for levels in (0, 300, 600):
+        again = nested(levels)
+        assert isinstance(again, Refused) and (again.code, again.rid) == (INVALID_REQUEST, 1)
+
 
 def test_a_blank_line_is_nothing() -> None:
     assert read_message(b"  \r") is None

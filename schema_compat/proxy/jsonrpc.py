@@ -89,13 +89,16 @@ def read_message(line: bytes) -> Message | Refused | None:
     try:
         msg = json.loads(text, parse_constant=_no_constant)
     except (RecursionError, ValueError) as exc:
-        if isinstance(exc, RecursionError):
+        # for whoever waits for it, when it is an answer; and how deep it goes, so that a
+        # text both too deep and malformed is refused for its depth whatever the stack
+        # left json to find first
+        keys, rid, deepest = _outline(text)
+        if isinstance(exc, RecursionError) or deepest > MESSAGE_DEPTH:
             code, reason = INVALID_REQUEST, f"nested deeper than {MESSAGE_DEPTH} levels"
         elif isinstance(exc, json.JSONDecodeError):
             code, reason = PARSE_ERROR, f"not JSON ({exc.msg} at column {exc.colno})"
         else:  # NaN, or an integer longer than Python reads
             code, reason = PARSE_ERROR, f"not readable JSON ({exc})"
-        keys, rid = _outline(text)  # for whoever waits for it, when it is an answer
         return Refused(code, reason, rid, answer=bool(keys) and "method" not in keys)
     if isinstance(msg, list):
         return Refused(INVALID_REQUEST, "JSON-RPC batches are not supported (MCP removed "
@@ -160,19 +163,21 @@ def _kind(value: Any) -> str:
             type(None): "null"}.get(type(value), "number")
 
 
-def _outline(text: str) -> tuple[set[str], Any]:
-    """The top-level keys of a JSON object too deep for json to parse, and its id when
-    that is a string or an integer (else None): who waits for it can be told at once.
-    Followed by its strings and brackets alone, so the depth costs nothing."""
+def _outline(text: str) -> tuple[set[str], Any, int]:
+    """The top-level keys of a JSON object json could not parse, its id when that is a
+    string or an integer (else None): who waits for it can be told at once; and the
+    deepest nesting met. Followed by its strings and brackets alone, so the depth costs
+    nothing."""
     keys: set[str] = set()
     rid: Any = None
-    depth = 0
+    depth = deepest = 0
     if not text.lstrip().startswith("{"):
-        return keys, rid
+        return keys, rid, deepest
     for token in _TOKEN.finditer(text):
         first = token.group()[0]
         if first in "[{":
             depth += 1
+            deepest = max(deepest, depth)
         elif first in "]}":
             depth -= 1
         elif depth == 1 and (colon := _COLON.match(text, token.end())):
@@ -187,4 +192,4 @@ def _outline(text: str) -> tuple[set[str], Any]:
                 except ValueError:
                     continue
                 rid = value if usable_id(value) else None
-    return keys, rid
+    return keys, rid, deepest
