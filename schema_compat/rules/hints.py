@@ -78,6 +78,15 @@ def summarize(schema: Any, depth: int = 0) -> str:
     return _with_details(text, schema)
 
 
+def worded(schema: Any) -> str:
+    """A schema as a hint names it (`summarize`), followed by its own description word for
+    word: where a hint replaces a schema (a merged union's branch, a map's value schema),
+    its description is the model's only word on what it is for, and must not vanish."""
+    text = summarize(schema)
+    own = schema.get("description") if isinstance(schema, dict) else None
+    return f"{text} ({own.strip()})" if isinstance(own, str) and own.strip() else text
+
+
 def _with_details(text: str, schema: dict[str, Any]) -> str:
     """`text` followed by the schema's format, pattern and bounds, if any."""
     details = []

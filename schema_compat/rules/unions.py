@@ -21,7 +21,7 @@ from ..schema.union_merge import (
     replaced_keywords,
 )
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import summarize, with_hint
+from .hints import with_hint, worded
 from .shape import is_null_schema, single_type
 from .types import NO_VALUE_HINT, split_all_of_type_lists
 
@@ -239,7 +239,7 @@ def detect_not_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 def fix_not_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k != "not"}
-    out = with_hint(out, f"Must not be {summarize(node['not'])}.")
+    out = with_hint(out, f"Must not be {worded(node['not'])}.")
     return Fixed(out, (Edit(("not",), "hinted", "removed `not`; described it instead"),))
 
 
@@ -256,11 +256,11 @@ def detect_conditional_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]
 def fix_conditional_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k not in _COND}
     if "if" in node:
-        text = f"If it is {summarize(node['if'])}"
+        text = f"If it is {worded(node['if'])}"
         if "then" in node:
-            text += f", it must be {summarize(node['then'])}"
+            text += f", it must be {worded(node['then'])}"
         if "else" in node:
-            text += f"; otherwise it must be {summarize(node['else'])}"
+            text += f"; otherwise it must be {worded(node['else'])}"
         out = with_hint(out, text + ".")
     edits = tuple(Edit((k,), "hinted", f"removed `{k}`; described the condition instead")
                   for k in _COND if k in node)

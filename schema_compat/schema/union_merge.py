@@ -20,10 +20,10 @@ import json
 from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety, Told
-from ..rules.hints import summarize, value_text, values_text, with_hint
+from ..rules.hints import summarize, value_text, values_text, with_hint, worded
 from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
-from .merge import Merged, merge_exact, merge_types, or_null
+from .merge import Merged, join_text, merge_exact, merge_types, or_null
 
 
 class Merge(NamedTuple):
@@ -73,7 +73,7 @@ def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: st
     merged = _merge_branches(base, once, key)
     if merged is None:
         return None
-    said = "; ".join(summarize(b) for b in twice)
+    said = "; ".join(worded(b) for b in twice)
     return merged._replace(description=f"dropped {said}: listed more than once in `{key}`, "
                            "it matched more than once and was refused; " + merged.description)
 
@@ -81,6 +81,15 @@ def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: st
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
 _MIN_KEYS = ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum")
 _MAX_KEYS = ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum")
+
+
+def _with_description(node: dict[str, Any], words: Any) -> dict[str, Any]:
+    """`node` whose description also holds `words` (a description of what it replaces),
+    its own first (`join_text`)."""
+    if not isinstance(words, str) or not words.strip():
+        return node
+    own = node.get("description")
+    return {**node, "description": join_text(own, words) if isinstance(own, str) else words}
 
 
 def _key(schema: Any) -> str:
@@ -154,8 +163,7 @@ def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Merge | 
     if len(uniq) == 1:
         branch = uniq[0] if isinstance(uniq[0], dict) else {}
         lost = replaced_keywords(base, branch)  # the node's own keywords win
-        merged = json_copy(branch)
-        merged.update(base)
+        merged = _with_description({**json_copy(branch), **base}, branch.get("description"))
         if lost:
             return Merge(merged, "lossy", (
                 f"replaced a one-branch `{key}` by its branch; the node's own "
@@ -169,6 +177,9 @@ def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Merge | 
     if all(single_type(b) == "array" for b in uniq):
         out = {**base, "type": "array",
                "items": {"anyOf": [json_copy(b.get("items", {})) for b in uniq]}}
+        if any(isinstance(b.get("description"), str) for b in uniq):
+            out = with_hint(out, ("Exactly one of: " if key == "oneOf" else "Any of: ")
+                            + "; ".join(worded(b) for b in uniq) + ".")
         return Merge(out, "hinted",
                                 f"merged {len(uniq)} array branches of `{key}` into one "
                                 "array whose items may be any of theirs")
@@ -180,7 +191,7 @@ def _repeated_branches(merged: Merge, rest: list[Any], uniq: list[Any]) -> Merge
     twice); the merge of its distinct branches accepts them: lossy, and said."""
     texts = [_key(b) for b in rest]
     twice = [b for b in uniq if texts.count(_key(b)) > 1]
-    said = "; ".join(summarize(b) for b in twice)
+    said = "; ".join(worded(b) for b in twice)
     out = merged.node
     if isinstance(out, dict):
         out = with_hint(out, f"The server refuses {said}: listed more than once in its "
@@ -242,6 +253,9 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
             tag["type"] = "string" if all(isinstance(v, str) for v in values) else \
                 first.get("type", "string")
             tag["enum"] = list(dict.fromkeys(values))
+            for other in schemas[1:]:  # each branch's word on its tag, not the first's alone
+                tag = _with_description(tag, other.get("description")
+                                        if isinstance(other, dict) else None)
             merged_props[name] = tag
         elif len(uniq) == 1:
             merged_props[name] = json_copy(uniq[0])
@@ -297,6 +311,9 @@ def _variants_text(branches: list[Any], discriminators: list[str]) -> str:
                   if not discriminators or n != discriminators[0]]
         title = b.get("title") if isinstance(b.get("title"), str) else ""
         head = label or title or "variant"
+        own = b.get("description")
+        if isinstance(own, str) and own.strip():
+            head += f" ({own.strip()})"
         parts.append(f"{head}: {', '.join(fields) if fields else 'no other fields'}")
     return "Give exactly one of these forms: " + "; ".join(parts) + "."
 
@@ -335,7 +352,8 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Merge | N
     if "type" not in base and any(b.get("nullable") is True for b in branches):
         out["nullable"] = True  # what one branch accepts stays accepted
     lead = "Exactly one of: " if key == "oneOf" else "Any of: "
-    out = with_hint(out, lead + "; ".join(summarize(b) for b in branches) + ".")
+    say = worded if "description" not in shared else summarize  # (a shared one stays)
+    out = with_hint(out, lead + "; ".join(say(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
     return Merge(out, "hinted", f"merged {len(branches)} {t} branches of "
                                               f"`{key}`; their differing "
@@ -461,12 +479,14 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
     others = [b for b in branches if b is not keep]
     out = json_copy(keep) if isinstance(keep, dict) else {}
     out.update(base)
+    if isinstance(keep, dict):
+        out = _with_description(out, keep.get("description"))
     if overlapping:
         out = with_hint(out, "The server refuses a value that is also " +
-                        "; ".join(summarize(o) for o in others) + ".")
+                        "; ".join(worded(o) for o in others) + ".")
     elif safety == "lossy":
         out = with_hint(out, "The server also accepts " +
-                        "; ".join(summarize(o) for o in others) + ".")
+                        "; ".join(worded(o) for o in others) + ".")
     # One branch kept: the others' values refused (narrower), said in the description; the
     # wider of `oneOf [number, integer]` also takes the integers it refused (wider).
     accepts: Accepts = "wider" if overlapping else "equal" if safety == "lossless" else \
@@ -535,6 +555,8 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 out[k] = min(out[k], v)
             elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                 out[k] = [x for x in out[k] if x in v]
+            elif k == "description" and isinstance(v, str) and isinstance(out[k], str):
+                out[k] = join_text(out[k], v)  # every branch's word kept, the node's first
             elif k in ("description", "title", "default", "examples", "$comment"):
                 continue  # the node's own annotation wins
             elif k == "type" and (both := merge_types(out[k], v)) is not None:
