@@ -253,9 +253,14 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
             tag["type"] = "string" if all(isinstance(v, str) for v in values) else \
                 first.get("type", "string")
             tag["enum"] = list(dict.fromkeys(values))
-            for other in schemas[1:]:  # each branch's word on its tag, not the first's alone
-                tag = _with_description(tag, other.get("description")
-                                        if isinstance(other, dict) else None)
+            words = [(v, s["description"]) for v, s in zip(values, schemas)
+                     if isinstance(s, dict) and isinstance(s.get("description"), str)
+                     and s["description"].strip()]
+            if len({w.strip() for _, w in words}) > 1:  # each branch's word on its value
+                tag["description"] = "Values: " + "; ".join(
+                    f"{value_text(v, 40)} ({w.strip()})" for v, w in words) + "."
+            elif words:
+                tag["description"] = words[0][1]
             merged_props[name] = tag
         elif len(uniq) == 1:
             merged_props[name] = json_copy(uniq[0])
@@ -355,10 +360,11 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Merge | N
     say = worded if "description" not in shared else summarize  # (a shared one stays)
     out = with_hint(out, lead + "; ".join(say(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
-    return Merge(out, "hinted", f"merged {len(branches)} {t} branches of "
-                                              f"`{key}`; their differing "
-                                              f"{', '.join(f'`{k}`' for k in differing)} "
-                                              "described")
+    said = f"merged {len(branches)} {t} branches of `{key}`; their differing " \
+        f"{', '.join(f'`{k}`' for k in differing)} described"
+    if key == "anyOf" and all(k in _VALUE_ANNOTATIONS for k in differing):
+        return Merge(out, "lossless", said, accepts="equal", told="described")
+    return Merge(out, "hinted", said)
 
 
 class _Enums(NamedTuple):
