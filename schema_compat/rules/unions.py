@@ -373,7 +373,8 @@ RULES: list[Rule] = [
                 "enums into one enum, leaving out a value that more than one branch lists "
                 "(the server refuses it), with each value's title and description described "
                 "(hinted; lossless when the branches differ in nothing else); other variants "
-                "keep what they share, the rest described (hinted). Scalar variants of "
+                "keep what they share, the rest described (hinted). Every branch's "
+                "description goes into the merged one word for word. Scalar variants of "
                 "different types collapse to the richest branch with the others named in the "
                 "description (lossy).",
             before=_SHAPES_BEFORE,
@@ -392,7 +393,9 @@ RULES: list[Rule] = [
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
-               ("`number` kept over `integer`", "equal", "kept")),
+               ("`number` kept over `integer`", "equal", "kept"),
+               ("branches of one type told apart by their annotations alone",
+                "equal", "described")),
         triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
