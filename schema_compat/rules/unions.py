@@ -7,12 +7,14 @@ algebra, which the fixes call.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..model import Told
 from ..schema.jsoncopy import json_copy
-from ..schema.merge import join_text
+from ..schema.merge import disjoint, join_text
 from ..schema.refs import local_target
 from ..schema.union_merge import (
     all_of_exact,
@@ -21,9 +23,9 @@ from ..schema.union_merge import (
     replaced_keywords,
 )
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import with_hint, worded
+from .hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
 from .shape import is_null_schema, single_type
-from .types import NO_VALUE_HINT, split_all_of_type_lists
+from .types import split_all_of_type_lists
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -175,6 +177,12 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
+    if ctx.parent == "allOf" and "UNI004" in ctx.active:
+        # An `allOf` branch: UNI004 merges the branches next, crossing their unions exactly
+        # (`union_merge.all_of_exact`); what the merged node still holds, this rule then
+        # merges. Collapsed here, a union would keep a type before the merge saw the other
+        # branches, and an `allOf` of two unions that leaves integers became a string.
+        return None
     for key in UNION_KEYS:
         if node.get(key) == []:
             out = {k: v for k, v in node.items() if k != key}
@@ -219,7 +227,23 @@ def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
         if exact.dropped:
             said += ("; dropped " + ", ".join(f"`{n}`" for n in exact.dropped)
                      + ": a closed branch admits no such property")
-        return Fixed(exact.node, (Edit(("allOf",), "lossless", said),))
+        if exact.unmet:
+            said += ("; left out the union branches " + "; ".join(
+                summarize(b) for b in exact.unmet) + ": no value meets them beside the "
+                "other branches")
+        # what those branches said was said of values the server refuses: gone, and said so
+        told: Told = "lost" if told_of(list(exact.unmet)) else "kept"
+        return Fixed(exact.node, (Edit(("allOf",), "lossy" if told == "lost" else "lossless",
+                                       said, accepts="equal", told=told),))
+    own = {k: v for k, v in node.items() if k != "allOf"}
+    clash = next(((a, b) for a, b in itertools.combinations([own, *node["allOf"]], 2)
+                  if disjoint(a, b)), None)
+    if clash is not None:
+        # no value meets both: the server accepts none here, whichever type is written
+        return Fixed(with_hint(own, NO_VALUE_HINT), (Edit(("allOf",), "hinted", (
+            f"removed `allOf`: no value is both {summarize(clash[0])} and "
+            f"{summarize(clash[1])}, so the server accepts no value here and refuses a "
+            "call that gives one"), accepts="wider", told="described"),))
     out, conflicts = merge_all_of(node)
     if not conflicts:
         conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
@@ -293,11 +317,21 @@ def detect_any_of_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   "lossy" if _push_down(node)[1] else "lossless")
 
 
+def _siblings_miss(node: dict[str, Any]) -> list[Any]:
+    """The branches no value of the node's own type meets: they accept nothing here, and go
+    (exact) rather than take the node's type and accept what the server refuses."""
+    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
+    return [b for b in node["anyOf"] if disjoint(siblings, b)]
+
+
 def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
     siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
     branches: list[Any] = []
     conflicts: list[str] = []
+    misses = _siblings_miss(node)
     for branch in node["anyOf"]:
+        if any(branch is m for m in misses):
+            continue
         if not isinstance(branch, dict):
             branches.append(branch)
             continue
@@ -317,14 +351,26 @@ def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
 def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
+    siblings = {k: v for k, v in node.items() if k != "anyOf"}
+    if node["anyOf"] and all(disjoint(siblings, b) for b in node["anyOf"]):
+        # no value meets the node's type and a branch: the server accepts none here
+        return Fixed(with_hint(siblings, NO_VALUE_HINT), (Edit(("anyOf",), "hinted", (
+            "removed `anyOf`: none of its branches ("
+            + "; ".join(summarize(b) for b in node["anyOf"]) + ") meets the node's own "
+            "`type`, so the server accepts no value here and refuses a call that gives one"),
+            accepts="wider", told="described"),))
     branches, conflicts = _push_down(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
+    misses = _siblings_miss(node)
+    dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
+        "node's own type meets it" if misses else ""
+    told: Told | None = "lost" if told_of(misses) else None  # it spoke of refused values
     if conflicts:
         return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy",
-                     f"moved {moved} into every `anyOf` branch; conflicting keywords kept "
-                     "the outer value: " + "; ".join(conflicts)),))
-    return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossless",
-                 f"moved {moved} into every `anyOf` branch"),))
+                     f"moved {moved} into every `anyOf` branch{dropped}; conflicting "
+                     "keywords kept the outer value: " + "; ".join(conflicts), told=told),))
+    return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy" if told else "lossless",
+                 f"moved {moved} into every `anyOf` branch{dropped}", told=told),))
 
 RULES: list[Rule] = [
     Rule(
@@ -422,7 +468,11 @@ RULES: list[Rule] = [
         code="UNI004", name="all-of-unsupported", severity="error",
         cases=(("branches that cannot be combined exactly (conflicting keywords, a "
                 "closed branch beside names it refuses that another requires)",
-                "changed", "kept"),),
+                "changed", "kept"),
+               ("no value meets every branch: the description says the server accepts none",
+                "wider", "described"),
+               ("a union branch no value meets beside the others left out, with its "
+                "description", "equal", "lost")),
         triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
@@ -434,8 +484,11 @@ RULES: list[Rule] = [
             error='Invalid JSON payload received. Unknown name "allOf" …',
             fix="Merge: properties and required united, bounds tightened, enums "
                 "intersected, descriptions joined; a closed branch (`additionalProperties: "
-                "false`) drops the names it refuses. Lossless unless the branches cannot be "
-                "combined exactly (then lossy, reported).",
+                "false`) drops the names it refuses. Unions in several branches are crossed "
+                "into one (`allOf` of `anyOf [string, integer]` and `anyOf [integer, "
+                "boolean]` is integer), never collapsed one by one. Lossless unless the "
+                "branches cannot be combined exactly (then lossy, reported); where no value "
+                "meets every branch, the description says the server accepts none.",
             before={"type": "object", "properties": {"p": {"allOf": [
                 {"type": "object", "properties": {"a": {"type": "string"}}},
                 {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}}},
@@ -482,6 +535,10 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI007", name="any-of-with-siblings", severity="error",
+        cases=(("no branch meets the node's own `type`: the description says the server "
+                "accepts no value", "wider", "described"),
+               ("a branch the node's own `type` never meets left out, with its description",
+                "equal", "lost")),
         message="`anyOf` must be the only field of its node", safety="lossless",
         fix_title="Move the sibling fields into every branch",
         detect=detect_any_of_with_siblings, fix=fix_any_of_with_siblings,
@@ -494,7 +551,9 @@ RULES: list[Rule] = [
                   "using any_of, it must be the only field set.",
             fix="Copy the siblings into each branch (a node means its own keywords AND one "
                 "of the branches, so this is lossless); a branch keeps its own description, "
-                "followed by the node's. Conflicting keywords keep the outer value (lossy).",
+                "followed by the node's. A branch that no value of the node's own `type` "
+                "meets goes (where none is left, the description says the server accepts no "
+                "value). Conflicting keywords keep the outer value (lossy).",
             before={"type": "object", "properties": {"value": {
                 "description": "The value.", "nullable": True,
                 "anyOf": [{"type": "string"}, {"type": "integer"}]}}},

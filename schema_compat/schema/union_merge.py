@@ -16,14 +16,24 @@ so a merge only has to combine clean schemas.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety, Told
-from ..rules.hints import summarize, value_text, values_text, with_hint, worded
+from ..rules.hints import (
+    NO_VALUE_HINT,
+    summarize,
+    told_of,
+    value_text,
+    values_text,
+    with_hint,
+    worded,
+)
 from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
-from .merge import Merged, join_text, merge_exact, merge_types, or_null
+from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
 
 
 class Merge(NamedTuple):
@@ -41,8 +51,11 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     """The node's union `key`, whose branches but the null ones are `rest`, written as one
     schema with the node's other keywords (None where its objects are malformed: the
     malformed-keyword rules report them, and a merge would hide them)."""
-    uniq = dedupe(rest)
     base = {k: v for k, v in node.items() if k != key}
+    misfits = [b for b in rest if disjoint(base, b)]
+    if misfits:
+        return _without_misfits(node, key, rest, misfits)
+    uniq = dedupe(rest)
     if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key, base):
         uniq = rest  # the enum merge counts each listing: a value listed twice is refused
     if len(uniq) < len(rest) and key == "oneOf":
@@ -53,6 +66,31 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     if merged is not None and key == "oneOf" and len(uniq) < len(rest):
         return _repeated_branches(merged, rest, uniq)
     return merged
+
+
+def _without_misfits(node: dict[str, Any], key: str, rest: list[Any], misfits: list[Any],
+                     ) -> Merge:
+    """The union without the branches no value of the node's own `type` meets (the node
+    means its keywords and a branch: such a branch accepts nothing here, so dropping it
+    changes nothing accepted). Where none is left, the server accepts no value here: the
+    node keeps its own keywords, and the model is told (lossy: a value is now accepted)."""
+    base = {k: v for k, v in node.items() if k != key}
+    said = "; ".join(summarize(b) for b in misfits)
+    # a dropped branch's description spoke of values the server refuses here
+    told: Told | None = "lost" if told_of(misfits) else None
+    fits = [b for b in rest if not any(b is m for m in misfits)]
+    if not fits:
+        return Merge(with_hint(base, NO_VALUE_HINT), "lossy",
+                     f"removed `{key}`: none of its branches ({said}) meets the node's own "
+                     "`type`, so the server accepts no value here and refuses a call that "
+                     "gives one", accepts="wider", told=told or "described")
+    merged = merge_union(node, key, fits)
+    if merged is None:
+        return Merge({**base, key: fits}, "lossless",
+                     f"dropped {said} from `{key}`: no value of the node's own `type` meets "
+                     "it", told=told)
+    return merged._replace(description=f"dropped {said}: no value of the node's own `type` "
+                           "meets it; " + merged.description, told=told or merged.told)
 
 
 def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: str
@@ -253,7 +291,7 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
             tag["type"] = "string" if all(isinstance(v, str) for v in values) else \
                 first.get("type", "string")
             tag["enum"] = list(dict.fromkeys(values))
-            words = [(v, s["description"]) for v, s in zip(values, schemas)
+            words = [(v, s["description"]) for v, s in zip(values, schemas, strict=True)
                      if isinstance(s, dict) and isinstance(s.get("description"), str)
                      and s["description"].strip()]
             if len({w.strip() for _, w in words}) > 1:  # each branch's word on its value
@@ -510,16 +548,24 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
                             told="kept" if safety == "lossless" else "described")
 
 
+# Where crossing the unions of an `allOf`'s branches would make more branches than this, it
+# is not merged exactly (the lossy merge reports what it changed).
+_MAX_CROSSED = 64
+
+
 def all_of_exact(node: dict[str, Any]) -> Merged | None:
     """The node and its `allOf` branches as one schema accepting exactly what they all do
     (`schema.merge`), or None when the branches cannot be combined so. The node's own
-    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`)."""
-    merged: Any
-    merged, null = or_null({k: v for k, v in node.items() if k != "allOf"})
+    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`). Unions
+    that several of them hold are crossed into one first (`_cross_unions`)."""
+    own, null = or_null({k: v for k, v in node.items() if k != "allOf"})
+    crossed = _cross_unions([own, *(m for m in node["allOf"] if m is not True and m != {})])
+    if crossed is None:
+        return None
+    parts, unmet = crossed
+    merged: Any = parts[0]
     dropped: list[str] = []
-    for member in node["allOf"]:
-        if member is True or member == {}:
-            continue
+    for member in parts[1:]:
         both = merge_exact(merged, member)
         if both is None:
             return None
@@ -527,7 +573,58 @@ def all_of_exact(node: dict[str, Any]) -> Merged | None:
         dropped.extend(both.dropped)
     if null:
         merged = {**merged, "nullable": True}
-    return Merged(merged, tuple(dropped))
+    return Merged(merged, tuple(dropped), tuple(unmet))
+
+
+def _cross_unions(parts: list[Any]) -> tuple[list[Any], list[Any]] | None:
+    """`parts` (all of which must hold) where more than one holds an `anyOf` (or a
+    `oneOf`): those unions crossed into one, a branch per way of taking one branch of each
+    (`_taken`), held by a part of its own, so that merging the parts writes the union once
+    and no branch is chosen before the others are seen; and the branches taken in no way
+    that some value meets. None where crossing would make more than `_MAX_CROSSED`
+    branches."""
+    unmet: list[Any] = []
+    for key in ("anyOf", "oneOf"):
+        holders = [i for i, p in enumerate(parts)
+                   if isinstance(p, dict) and isinstance(p.get(key), list)]
+        if len(holders) < 2:
+            continue
+        unions = [parts[i][key] for i in holders]
+        if math.prod(len(u) for u in unions) > _MAX_CROSSED:
+            return None
+        crossed: list[Any] = []
+        met: set[tuple[int, int]] = set()  # (union, branch) taken in a way some value meets
+        for ways in itertools.product(*(range(len(u)) for u in unions)):
+            taken = _taken(tuple(u[w] for u, w in zip(unions, ways, strict=True)))
+            if taken is not None:
+                crossed.append(taken)
+                met.update(enumerate(ways))
+        unmet += [b for n, u in enumerate(unions) for w, b in enumerate(u) if (n, w) not in met]
+        parts = [{k: v for k, v in p.items() if k != key} if i in holders else p
+                 for i, p in enumerate(parts)] + [{key: crossed}]
+    return parts, unmet
+
+
+def _taken(branches: tuple[Any, ...]) -> Any:
+    """One branch taken of each union, as one schema: what they all accept (`merge_exact`,
+    or an `allOf` of them where that cannot be written, for the next pass to merge), or None
+    where no value meets them all. An `allOf` of `anyOf`s is the `anyOf` of these, one per
+    way of taking a branch of each; an `allOf` of `oneOf`s the `oneOf` of them (a value
+    meets exactly one of each exactly when it meets exactly one way)."""
+    if any(b is False for b in branches):
+        return None
+    rest = [b for b in branches if b is not True and b != {}]
+    if any(disjoint(a, b) for a, b in itertools.combinations(rest, 2)):
+        return None
+    if not rest:
+        return {}
+    merged: Any = json_copy(rest[0])
+    for b in rest[1:]:
+        both = merge_exact(merged, b)
+        if both is None or both.dropped:
+            return {"allOf": [json_copy(x) for x in rest]}
+        merged = both.node
+    return merged
 
 
 def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
