@@ -17,6 +17,8 @@ from ..schema.jsoncopy import json_copy
 from ..schema.merge import disjoint, join_text
 from ..schema.refs import local_target
 from ..schema.union_merge import (
+    Merge,
+    accepts_nothing,
     all_of_exact,
     merge_all_of,
     merge_union,
@@ -196,11 +198,14 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if rest is None:
             continue
         merged = merge_union(node, key, rest)
-        if merged is None:
-            return None
-        return Fixed(merged.node, (Edit((key,), merged.safety, merged.description,
-                                        accepts=merged.accepts, told=merged.told),))
+        return None if merged is None else _merged(merged, key)
     return None
+
+
+def _merged(merged: Merge, key: str) -> Fixed:
+    """A merge's node as the fix's result, its change recorded at `key`."""
+    return Fixed(merged.node, (Edit((key,), merged.safety, merged.description,
+                                    accepts=merged.accepts, told=merged.told),))
 
 
 # UNI002 and UNI003 share the fix: one merge, whichever union keyword holds the branches.
@@ -238,12 +243,10 @@ def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
     own = {k: v for k, v in node.items() if k != "allOf"}
     clash = next(((a, b) for a, b in itertools.combinations([own, *node["allOf"]], 2)
                   if disjoint(a, b)), None)
-    if clash is not None:
-        # no value meets both: the server accepts none here, whichever type is written
-        return Fixed(with_hint(own, NO_VALUE_HINT), (Edit(("allOf",), "hinted", (
-            f"removed `allOf`: no value is both {summarize(clash[0])} and "
-            f"{summarize(clash[1])}, so the server accepts no value here and refuses a "
-            "call that gives one"), accepts="wider", told="described"),))
+    if clash is not None:  # whichever type were written, the server refuses every value
+        return _merged(accepts_nothing(own, "allOf", f"no value is both "
+                                       f"{summarize(clash[0])} and {summarize(clash[1])}"),
+                       "allOf")
     out, conflicts = merge_all_of(node)
     if not conflicts:
         conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
@@ -351,17 +354,14 @@ def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
 def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
-    siblings = {k: v for k, v in node.items() if k != "anyOf"}
-    if node["anyOf"] and all(disjoint(siblings, b) for b in node["anyOf"]):
-        # no value meets the node's type and a branch: the server accepts none here
-        return Fixed(with_hint(siblings, NO_VALUE_HINT), (Edit(("anyOf",), "hinted", (
-            "removed `anyOf`: none of its branches ("
-            + "; ".join(summarize(b) for b in node["anyOf"]) + ") meets the node's own "
-            "`type`, so the server accepts no value here and refuses a call that gives one"),
-            accepts="wider", told="described"),))
+    misses = _siblings_miss(node)
+    if misses and len(misses) == len(node["anyOf"]):
+        return _merged(accepts_nothing(
+            {k: v for k, v in node.items() if k != "anyOf"}, "anyOf",
+            "none of its branches (" + "; ".join(summarize(b) for b in misses)
+            + ") meets the node's own `type`"), "anyOf")
     branches, conflicts = _push_down(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
-    misses = _siblings_miss(node)
     dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
         "node's own type meets it" if misses else ""
     told: Told | None = "lost" if told_of(misses) else None  # it spoke of refused values

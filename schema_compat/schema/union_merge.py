@@ -68,22 +68,29 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     return merged
 
 
+def accepts_nothing(node: dict[str, Any], removed: str, why: str) -> Merge:
+    """`node` for a composition (`removed`) that no value can meet, `why`: the server
+    accepts no value here, which no provider's dialect can say, so the description does
+    rather than steer the model to values the server refuses every time (wider: the node
+    now accepts values; the model is told)."""
+    return Merge(with_hint(node, NO_VALUE_HINT), "hinted",
+                 f"removed `{removed}`: {why}, so the server accepts no value here and "
+                 "refuses a call that gives one", accepts="wider", told="described")
+
+
 def _without_misfits(node: dict[str, Any], key: str, rest: list[Any], misfits: list[Any],
                      ) -> Merge:
     """The union without the branches no value of the node's own `type` meets (the node
     means its keywords and a branch: such a branch accepts nothing here, so dropping it
-    changes nothing accepted). Where none is left, the server accepts no value here: the
-    node keeps its own keywords, and the model is told (lossy: a value is now accepted)."""
+    changes nothing accepted); where none is left, `accepts_nothing`."""
     base = {k: v for k, v in node.items() if k != key}
     said = "; ".join(summarize(b) for b in misfits)
-    # a dropped branch's description spoke of values the server refuses here
-    told: Told | None = "lost" if told_of(misfits) else None
     fits = [b for b in rest if not any(b is m for m in misfits)]
     if not fits:
-        return Merge(with_hint(base, NO_VALUE_HINT), "lossy",
-                     f"removed `{key}`: none of its branches ({said}) meets the node's own "
-                     "`type`, so the server accepts no value here and refuses a call that "
-                     "gives one", accepts="wider", told=told or "described")
+        return accepts_nothing(base, key, f"none of its branches ({said}) meets the node's "
+                                          "own `type`")
+    # a dropped branch's description spoke of values the server refuses here
+    told: Told | None = "lost" if told_of(misfits) else None
     merged = merge_union(node, key, fits)
     if merged is None:
         return Merge({**base, key: fits}, "lossless",
