@@ -194,6 +194,13 @@ SCALARS = {"type": "object", "properties": {
                         "description": "Each size in bytes."}]},
     "one": {"description": "Outer.", "anyOf": [{"type": "string", "description": "Inner."}]}}}
 
+PARENT = {"type": "object", "properties": {"p": {
+    "type": "object", "properties": {"a": {"type": "string", "description": "The parent's a."}},
+    "anyOf": [{"properties": {"a": {"type": "string", "description": "An a in form one."},
+                              "b": {"type": "integer"}}, "required": ["b"]},
+              {"properties": {"a": {"type": "string", "description": "An a in form two."},
+                              "c": {"type": "string"}}, "required": ["c"]}]}}}
+
 
 def _strings(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
@@ -206,8 +213,8 @@ def _strings(node: Any) -> Iterator[str]:
         yield node
 
 
-@pytest.mark.parametrize("shape", [TWO_STRINGS, REQUESTS, SCALARS],
-                         ids=["two-strings", "requests", "scalars"])
+@pytest.mark.parametrize("shape", [TWO_STRINGS, REQUESTS, SCALARS, PARENT],
+                         ids=["two-strings", "requests", "scalars", "parent"])
 @pytest.mark.parametrize("profile", list(PROFILES))
 def test_union_branch_descriptions_survive_word_for_word(profile: str, shape: Any) -> None:
     [r] = run([ToolDef("t", shape, "A tool.")], profile)

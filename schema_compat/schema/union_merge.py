@@ -317,7 +317,14 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
     out["type"] = "object"
     parent_props = dict(base.get("properties") or {})
     for name, sch in merged_props.items():
-        parent_props.setdefault(name, sch)
+        if name not in parent_props:
+            parent_props[name] = sch
+        elif isinstance(parent_props[name], dict):
+            # the parent's schema stands; what the branches said of the name is kept
+            for said in props[name]:
+                parent_props[name] = _with_description(
+                    parent_props[name], said.get("description") if isinstance(said, dict)
+                    else None)
     out["properties"] = parent_props
     ordered_req = [r for b in branches for r in (b.get("required") or []) if r in common]
     required = list(dict.fromkeys([*(base.get("required") or []), *ordered_req]))
