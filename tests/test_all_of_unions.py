@@ -89,8 +89,8 @@ def test_where_the_server_accepts_nothing_the_model_is_told(name: str, profile: 
     if v == NONE[name]["properties"]["v"]:
         return  # left as it is: the provider reads it as the server does
     assert NO_VALUE_HINT in v.get("description", ""), r.transformed_schema
-    assert not any(c.accepts == "equal" and c.told == "kept" and "no value" not in
-                   c.description for c in r.changes if c.code.startswith("UNI")), r.changes
+    # the output accepts values where the original accepts none: the changes say so
+    assert combine(c.accepts for c in r.changes) in ("wider", "changed"), r.changes
 
 
 def test_a_branch_left_out_takes_its_description_along_and_says_so() -> None:
