@@ -25,16 +25,13 @@ from ..schema.keywords import (
 )
 from ..schema.merge import accepted_types, merge_exact, merge_types
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import value_text, with_hint
+from .hints import NO_VALUE_HINT, value_text, with_hint
 from .shape import infer_type
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
 
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
-# Said where a node that accepted no value (an empty union) loses what made it so: the
-# model is told, and TYP002, typing the node next, does not tell it the opposite.
-NO_VALUE_HINT = "The server's schema accepts no value here."
 # Said where `type: null` becomes a nullable string: the provider has no null type (VTX-10).
 NULL_ONLY_HINT = "Only null is accepted."
 _SYNONYMS = {
