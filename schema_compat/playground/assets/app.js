@@ -523,6 +523,9 @@ async function showRule(code) {
 function setupStatic() {
   // no server here: no live listings; the engine loads once, then every check is local
   document.querySelector(".live").hidden = true;
+  // nor a comparison of two versions: its examples are checked with jsonschema, which the
+  // page's Python does not carry (site-build/build_site.py)
+  document.querySelector(".versions").hidden = true;
   document.querySelector(".input").classList.add("single");
   const status = $("input-status");
   status.className = "status busy";
