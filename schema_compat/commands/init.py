@@ -401,8 +401,7 @@ def breaking_step(options: InitOptions, server: str | None, config: str | None,
     if options.timeout != TIMEOUT.default:
         words += ["--timeout", f"{options.timeout:g}"]
     words += ["--format", "github"]
-    via = "server" if server else "config" if config and not (options.url or options.sse) \
-        else "url"
+    via = "server" if server else "url" if options.url or options.sse else "config"
     return BreakingStep(snapshot, " ".join(words), list(dict.fromkeys(secrets)), via)
 
 
