@@ -508,3 +508,29 @@ def test_a_hostile_pattern_is_run_in_bounded_time() -> None:
     assert finding.check.code == "EVO108" and finding.certain
     assert finding.example in ({"q": text}, {"q": ""}, {"q": "0"}, {"q": "A"}, {"q": "a-b"},
                                {"q": "a b"})
+
+
+def test_the_report_is_the_same_in_every_process() -> None:
+    """Two processes hash strings differently (PYTHONHASHSEED): the findings of a tool
+    whose properties' descriptions changed came out in either order, so one pair gave two
+    reports (github-mcp-server's create_or_update_file: `content` and `sha`)."""
+    import os
+    import subprocess
+    import sys
+
+    old = str(CORPUS / "github-mcp-server-toolsnaps-v0.20.0.json")
+    new = str(CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json")
+    outs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
+        proc = subprocess.run([sys.executable, "-m", "schema_compat", "breaking", old, new,
+                               "--json"], capture_output=True, text=True, env=env,
+                              timeout=120, check=False)
+        assert proc.returncode == 1, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
+    [tool] = [t for t in json.loads(outs[0])["tools"] if t["name"] == "create_or_update_file"]
+    drift = [f["path"] for f in tool["findings"] if f["code"] == "EVO301"]
+    assert drift.index("$.properties.content.description") < drift.index(
+        "$.properties.sha.description")  # the old schema's order

@@ -191,7 +191,7 @@ def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp:
                                     None if now is NOTHING else now)
     pa, pb = a.get("properties"), b.get("properties")
     if isinstance(pa, dict) and isinstance(pb, dict):
-        for name in pa.keys() & pb.keys():
+        for name in (n for n in pa if n in pb):  # the old order: the same report every run
             yield from _node_drift(before, after, pa[name], (*ap, "properties", name),
                                    pb[name], (*bp, "properties", name), active)
     for key in ("items", "additionalProperties"):
