@@ -149,7 +149,17 @@ def stop_left_servers() -> None:
             if process.returncode is None:
                 process.kill()
         return
-    pids = [p.pid for p in left if p.returncode is None]
+    stop_groups([p.pid for p in left if p.returncode is None])
+
+
+def stop_groups(pids: Sequence[int]) -> None:
+    """SIGTERM to the process group each of `pids` led (each server is started in a session
+    of its own), SIGKILL to what is left of them after `_EXIT_GRACE`. Also once a server
+    has exited: a child it started, in its group, that ignores SIGTERM and the end of its
+    input would otherwise run on after the command (the SDK signals the group only when the
+    server itself stays). Returns at once when the groups are gone."""
+    if os.name != "posix":
+        return
     alive = [pid for pid in pids if _signal_group(pid, signal.SIGTERM)]
     deadline = time.monotonic() + _EXIT_GRACE
     while alive and time.monotonic() < deadline:
@@ -204,6 +214,9 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                     await one.process.wait()
             one.errlog.close()
         _forget_exited(list(started.values()))
+        # what the servers left in their groups (the SDK has stopped each server itself)
+        await anyio.to_thread.run_sync(stop_groups, [one.process.pid for one in
+                                                     started.values() if one.process])
 
 
 def _require_sdk() -> None:

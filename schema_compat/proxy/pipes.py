@@ -213,14 +213,19 @@ def _exit_code(proc: subprocess.Popen[bytes]) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> bool:
+    """Signal the upstream's process group (its leader alone off POSIX); whether any of it
+    was still there."""
     try:
         if os.name == "posix":
             os.killpg(proc.pid, signum)
         else:
             proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):  # EPERM: a member we may not signal; it is there
         pass
+    return True
 
 
 async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
@@ -231,14 +236,26 @@ async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None
 
 
 async def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """With the upstream's stdin closed: SIGTERM, then SIGKILL, to its group if it stays."""
-    if _exit_code(proc) is None and await _wait_exit(proc, _EOF_GRACE) is None:
-        _signal_group(proc, signal.SIGTERM)
-        if await _wait_exit(proc, _TERM_GRACE) is None and os.name == "posix":
-            _signal_group(proc, signal.SIGKILL)
-            await _wait_exit(proc, _TERM_GRACE)
-    elif os.name == "posix":  # the leader is gone; its group may not be
-        _signal_group(proc, signal.SIGTERM)
+    """With the upstream's stdin closed: once it has had `_EOF_GRACE` to exit, SIGTERM to
+    its group, then SIGKILL to what stays of it. The group also when the upstream has
+    exited: a child it started that ignores SIGTERM and the end of its input would otherwise
+    run on after the proxy."""
+    if _exit_code(proc) is None:
+        await _wait_exit(proc, _EOF_GRACE)
+    if os.name != "posix":
+        if _exit_code(proc) is None:
+            proc.kill()
+        return
+    if not _signal_group(proc, signal.SIGTERM):
+        return
+    deadline = time.monotonic() + _TERM_GRACE
+    while time.monotonic() < deadline:
+        _exit_code(proc)  # reaps the leader: a zombie is still in its group
+        if not _signal_group(proc, 0):
+            return
+        await asyncio.sleep(0.002)
+    _signal_group(proc, signal.SIGKILL)
+    await _wait_exit(proc, _TERM_GRACE)
 
 
 async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Relay],
@@ -252,6 +269,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     waiters: dict[str, asyncio.Future[Message | None]] = {}
     stop = asyncio.Event()
     gone = asyncio.Event()
+    stopped = asyncio.Event()  # the upstream's group was stopped
 
     def deliver(out: Outbox, original: Message | None = None, line: bytes = b"") -> None:
         for msg in out.to_client:
@@ -288,6 +306,9 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         for future in waiters.values():
             if not future.done():
                 future.set_result(None)
+        if code is not None:  # what it left in its group goes now, not at the session's end
+            await _stop(proc)  # (when its pid may have been given to another group)
+            stopped.set()
 
     def from_upstream(line: bytes) -> None:
         msg = read_message(line)
@@ -393,6 +414,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         up_writer.close()
-        await _stop(proc)
+        if not stopped.is_set():
+            await _stop(proc)
         await client_writer.drain(0.01)
         client_writer.close()
