@@ -10,7 +10,8 @@ MODE:
 - `silent-list`: answers `initialize`, never `tools/list`;
 - `slow-list`: answers `tools/list` with a listing of about 2 MB written at about 1 MB/s;
 - `cut-list`: writes the first half of its `tools/list` answer, closes stdout and keeps
-  running, deaf to the end of its input, until it is stopped.
+  running, deaf to the end of its input, until it is stopped;
+- `cut-exit`: writes the first half of its `tools/list` answer and exits with code 4.
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ def main() -> None:
             sys.stdout.buffer.flush()
             os.close(1)
             time.sleep(60)  # running, deaf to the end of its input, until stopped
+        elif method == "tools/list" and mode == "cut-exit":
+            data = big_listing(rid)
+            sys.stdout.buffer.write(data[:len(data) // 2])
+            sys.stdout.buffer.flush()
+            os._exit(4)
         elif method == "tools/list":  # silent-list: never answered
             pass
         elif rid is not None:

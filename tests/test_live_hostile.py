@@ -1,0 +1,114 @@
+"""A live server's failure told as it happened (tests/servers/hostile_server.py).
+
+A listing still arriving when --timeout runs out is not "no answer"; a server that closes
+its stdout in the middle of an answer is not one that "exited with exit code -15" (the
+SIGTERM that stopped it was ours); the number of seconds a message names is the time that
+passed. Each server is a real subprocess; the timeouts are small.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from anyio.abc import ByteReceiveStream
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
+
+from hostile_server import big_listing
+from launch import SERVERS
+
+from schema_compat.extract.config import ServerSpec
+
+HOSTILE = str(SERVERS / "hostile_server.py")
+# the listing the server writes (its size hardly depends on the request id)
+LISTING = len(big_listing(1))
+
+
+def _fetch(mode: str, timeout: float) -> tuple[str, float]:
+    """The one error listing the server in `mode` gives, and the seconds it took."""
+    from schema_compat.extract.starting import fetch_servers
+
+    spec = ServerSpec("hostile", "stdio", sys.executable, (HOSTILE, mode))
+    start = time.monotonic()
+    loaded, errors = fetch_servers([spec], timeout=timeout)
+    elapsed = time.monotonic() - start
+    assert loaded == []
+    assert len(errors) == 1
+    return errors[0].message, elapsed
+
+
+def _megabytes(text: str) -> float:
+    found = re.search(r"\((\d+\.\d) MB of it received\)", text)
+    assert found, text
+    return float(found.group(1))
+
+
+def test_an_unanswered_listing_fails_after_the_timeout_it_names() -> None:
+    message, elapsed = _fetch("silent-list", 1.5)
+    assert message == "no answer to tools/list within 1.5s"
+    # the SDK's import is not the server's time; 3 s of room for a loaded machine
+    assert 1.5 <= elapsed < 1.5 + 3
+
+
+def test_a_listing_still_arriving_is_not_called_no_answer() -> None:
+    """~2.2 MB written at ~1 MB/s, --timeout 1: part of it has come, not all."""
+    message, elapsed = _fetch("slow-list", 1)
+    assert message.startswith("the listing was still arriving after 1s ("), message
+    assert 0 < _megabytes(message) * 1_000_000 < LISTING
+    assert 1 <= elapsed < 1 + 3
+
+
+def test_stdout_closed_mid_answer_is_said_and_our_sigterm_is_not_its_exit_code() -> None:
+    message, _ = _fetch("cut-list", 10)
+    assert re.fullmatch(r"the server closed its stdout in the middle of its answer to "
+                        r"tools/list \(\d+\.\d MB of it received\) but kept running", message)
+    assert _megabytes(message) == round(LISTING / 2 / 1_000_000, 1)
+
+
+def test_an_exit_mid_answer_gives_the_servers_own_exit_code() -> None:
+    message, _ = _fetch("cut-exit", 10)
+    assert re.fullmatch(r"the server exited in the middle of its answer to tools/list "
+                        r"\(\d+\.\d MB of it received\) with exit code 4", message)
+    assert _megabytes(message) == round(LISTING / 2 / 1_000_000, 1)
+
+
+def test_the_sdk_reads_a_long_message_whole() -> None:
+    """A message's chunks reach the SDK together, up to its newline (the SDK joins a long
+    line chunk by chunk, in time quadratic in its length), and every byte is counted."""
+    from schema_compat.extract.live_probe import _CountedStdout, _Probe
+
+    chunks = [b'{"a":', b'1', b'}\n{"b"', b':2}\n', b'{"c']
+
+    class Chunks(ByteReceiveStream):
+        def __init__(self) -> None:
+            self.left = list(chunks)
+
+        async def receive(self, max_bytes: int = 65536) -> bytes:
+            if not self.left:
+                raise anyio.EndOfStream
+            return self.left.pop(0)
+
+        async def aclose(self) -> None:
+            pass
+
+    async def read_all() -> tuple[list[bytes], _Probe, list[int]]:
+        probe = _Probe()
+        stream = _CountedStdout(Chunks(), probe)
+        got: list[bytes] = []
+        unfinished: list[int] = []
+        with pytest.raises(anyio.EndOfStream):
+            while True:
+                got.append(await stream.receive())
+                unfinished.append(probe.unfinished)
+        return got, probe, unfinished
+
+    got, probe, unfinished = anyio.run(read_all)
+    assert got == [b'{"a":1}\n{"b"', b':2}\n', b'{"c']
+    assert unfinished == [4, 0, 3]
+    assert probe.received == sum(map(len, chunks))
+    assert probe.stdout_closed
