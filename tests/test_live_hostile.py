@@ -1,4 +1,5 @@
-"""A live server's failure told as it happened (tests/servers/hostile_server.py).
+"""A live server's failure told as it happened, by `check --server` and the proxy
+(tests/servers/hostile_server.py).
 
 A listing still arriving when --timeout runs out is not "no answer"; a server that closes
 its stdout in the middle of an answer is not one that "exited with exit code -15" (the
@@ -112,3 +113,50 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
     assert unfinished == [4, 0, 3]
     assert probe.received == sum(map(len, chunks))
     assert probe.stdout_closed
+
+
+def test_the_proxys_first_call_fails_after_the_timeout_not_twice_it() -> None:
+    """A call before any listing waits for the proxy's own tools/list; an upstream that
+    answers neither fails the call after --timeout, with the listing named (it was the
+    listing's time plus a fresh --timeout for the call, saying "within 2s" after 4 s)."""
+    import json
+    import select
+    import subprocess
+
+    from launch import PY, REPO_ROOT
+
+    timeout = 2
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--timeout", str(timeout),
+                             "--", PY, HOSTILE, "silent-list"], cwd=REPO_ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(msg: dict[str, object]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", **msg}).encode() + b"\n")
+        proc.stdin.flush()
+
+    def answer() -> dict[str, object]:
+        assert proc.stdout is not None
+        assert select.select([proc.stdout], [], [], 60)[0], "no answer"
+        return dict(json.loads(proc.stdout.readline()))
+
+    try:  # the proxy is up once initialize is answered: its start-up is not counted
+        send({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}})
+        assert answer()["id"] == 1
+        send({"method": "notifications/initialized"})
+        start = time.monotonic()
+        send({"id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
+        got = answer()
+        elapsed = time.monotonic() - start
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=15)
+    assert got["id"] == 2
+    assert got["error"] == {"code": -32001, "message": (
+        "schema-compat proxy: the upstream server did not list its tools within 2s (the "
+        "proxy lists the tools before the first tools/call, to repair its arguments)")}
+    assert timeout <= elapsed < timeout + 1.5

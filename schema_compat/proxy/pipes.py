@@ -334,7 +334,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         if not stop.is_set():  # else the proxy stopped it: no news
             tasks.append(asyncio.ensure_future(upstream_gone()))
 
-    held: list[bytes] = []  # client lines that wait for the proxy's own listing
+    # client lines that wait for the proxy's own listing, each with when it came
+    held: list[tuple[bytes, float]] = []
 
     def refuse(refused: Refused | None) -> None:
         """A malformed message from the client gets its JSON-RPC error; when it answered
@@ -347,14 +348,14 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
 
     def from_client(line: bytes) -> None:
         if held:
-            held.append(line)
+            held.append((line, relay.clock()))
             return
         msg = read_message(line)
         if not isinstance(msg, dict):
             refuse(msg)
             return
         if relay.needs_listing(msg):
-            held.append(line)
+            held.append((line, relay.clock()))
             tasks.append(asyncio.ensure_future(list_then_release()))
             return
         deliver(relay.from_client(msg), msg, line + b"\n")
@@ -362,11 +363,14 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     async def list_then_release() -> None:
         """The tools are listed before the call that needs them, and everything the client
         sent meanwhile follows, in order."""
+        # --timeout bounds the listing and the call together: the call's time counts from
+        # when it came (`Relay.from_client`)
+        budget = max(held[0][1] + relay.timeout - relay.clock(), 0)
         with contextlib.suppress(Exception):  # whatever the listing did, the calls go on
-            await own_listing(relay, ask)
+            await asyncio.wait_for(own_listing(relay, ask), budget)
         lines = held[:]
         held.clear()
-        for index, line in enumerate(lines):
+        for index, (line, came) in enumerate(lines):
             msg = read_message(line)
             if not isinstance(msg, dict):
                 refuse(msg)
@@ -375,7 +379,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
                 held.extend(lines[index:])  # list again, hold what follows
                 tasks.append(asyncio.ensure_future(list_then_release()))
                 return
-            deliver(relay.from_client(msg), msg, line + b"\n")
+            deliver(relay.from_client(msg, came), msg, line + b"\n")
 
     async def watchdog() -> None:
         exited_at: float | None = None

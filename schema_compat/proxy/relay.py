@@ -100,12 +100,23 @@ class Relay:
 
     # --- client -> upstream --------------------------------------------------------
 
-    def from_client(self, msg: Message) -> Outbox:
+    def from_client(self, msg: Message, held_since: float | None = None) -> Outbox:
+        """`held_since`: when a request held for the proxy's own listing came (`clock`): its
+        time counts from then, and one whose time ran out gets an error, not a second wait."""
         out = Outbox()
         method = msg.get("method")
         if "id" in msg and isinstance(method, str):  # a request
             if self.closed_reason is not None:
                 out.to_client.append(_error(msg["id"], CONNECTION_CLOSED, self.closed_reason))
+                return out
+            if held_since is not None and held_since + self.timeout <= self.clock():
+                self.log(f"{method}: waited {self.timeout:g}s for the upstream's tools/list; "
+                         "answered with an error")
+                out.to_client.append(_error(
+                    msg["id"], REQUEST_TIMEOUT,
+                    f"schema-compat proxy: the upstream server did not list its tools "
+                    f"within {self.timeout:g}s (the proxy lists the tools before the first "
+                    "tools/call, to repair its arguments)"))
                 return out
             if method == "tools/call":
                 try:
@@ -121,7 +132,8 @@ class Relay:
             if version is not None:
                 self.envelope = {k: meta[k] for k in ENVELOPE_KEYS if k in meta}
             self.pending[msg["id"]] = Pending(
-                method, self.clock() + self.timeout, meta.get("progressToken"),
+                method, (self.clock() if held_since is None else held_since) + self.timeout,
+                meta.get("progressToken"),
                 params.get("name") if method == "tools/call" else None,
                 params.get("cursor"), version)
         elif method == "notifications/cancelled":

@@ -7,7 +7,7 @@ MODE:
 - `fork`: first forks a child that ignores SIGTERM and sleeps (a worker, a helper, a
   language server), writes that child's pid to PIDFILE, then serves one tool and exits at
   the end of its input, leaving the child behind;
-- `silent-list`: answers `initialize`, never `tools/list`;
+- `silent-list`: never answers `tools/list` nor `tools/call`;
 - `slow-list`: answers `tools/list` with a listing of about 2 MB written at about 1 MB/s;
 - `cut-list`: writes the first half of its `tools/list` answer, closes stdout and keeps
   running, deaf to the end of its input, until it is stopped;
@@ -60,6 +60,8 @@ def main() -> None:
             continue
         request = json.loads(line)
         method, rid = request.get("method"), request.get("id")
+        if mode == "silent-list" and method in ("tools/list", "tools/call"):
+            continue
         if method == "initialize":
             send({"jsonrpc": "2.0", "id": rid, "result": {
                 "protocolVersion": request["params"]["protocolVersion"],
@@ -83,8 +85,6 @@ def main() -> None:
             sys.stdout.buffer.write(data[:len(data) // 2])
             sys.stdout.buffer.flush()
             os._exit(4)
-        elif method == "tools/list":  # silent-list: never answered
-            pass
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
                                                          "message": "Method not found"}})
