@@ -29,6 +29,7 @@ from typing import IO, TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 
+from ..signals import signals_as_exit
 from .config import CommandError, ServerSpec, resolve_command, server_environment
 
 if TYPE_CHECKING:
@@ -172,29 +173,6 @@ def stop_groups(pids: Sequence[int]) -> None:
 atexit.register(stop_left_servers)
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
-
-
-def _exit_on_sigterm() -> Callable[[], None]:
-    """While a listing runs in the main thread: SIGTERM ends the process as an exit does,
-    so that the servers are stopped, rather than at once. Left alone when the program
-    handles SIGTERM itself. Returns the undo."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return _nothing
-    signal.signal(signal.SIGTERM, _terminated)
-    return _default_sigterm
-
-
-def _nothing() -> None:
-    pass
-
-
-def _default_sigterm() -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
                width: int) -> tuple[list[LoadedSource], list[SourceError]]:
     _require_sdk()
@@ -239,8 +217,8 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
     progress). ImportError when the MCP SDK (the `live` extra) is not installed."""
     if not specs:
         return [], []
-    restore = _exit_on_sigterm()
-    try:
+    # SIGTERM ends the listing as an exit does, so that the servers are stopped
+    with signals_as_exit():
         if not spinner:
             return anyio.run(_run, specs, timeout, progress, 80)
         from ..report.text import make_console
@@ -250,5 +228,3 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
         first = f"Listing tools from {len(specs)} server{'s' if len(specs) > 1 else ''}"
         with console.status(first[:width]) as status:
             return anyio.run(_run, specs, timeout, status.update, width)
-    finally:
-        restore()
