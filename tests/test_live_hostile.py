@@ -9,7 +9,10 @@ passed. Each server is a real subprocess; the timeouts are small.
 
 from __future__ import annotations
 
+import json
 import re
+import select
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,7 +24,7 @@ from anyio.abc import ByteReceiveStream
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
 from hostile_server import big_listing
-from launch import SERVERS
+from launch import PY, REPO_ROOT, SERVERS
 
 from schema_compat.extract.config import ServerSpec
 
@@ -115,48 +118,62 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
     assert probe.stdout_closed
 
 
+class _ProxySession:
+    """`schema-compat proxy --timeout T -- hostile_server.py MODE`, spoken to line by line;
+    initialized on entry (the proxy is up once initialize is answered: its start-up is not
+    in the times measured), its stdin closed on exit."""
+
+    def __init__(self, mode: str, timeout: float) -> None:
+        self.proc = subprocess.Popen(
+            [PY, "-m", "schema_compat", "proxy", "--timeout", str(timeout), "--", PY, HOSTILE,
+             mode], cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL)
+
+    def __enter__(self) -> _ProxySession:
+        self.send({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}})
+        assert self.answer()["id"] == 1
+        self.send({"method": "notifications/initialized"})
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=15)
+
+    def send(self, msg: dict[str, object]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", **msg}).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, object]:
+        assert self.proc.stdout is not None
+        assert select.select([self.proc.stdout], [], [], 60)[0], "no answer"
+        return dict(json.loads(self.proc.stdout.readline()))
+
+
 def test_the_proxys_first_call_fails_after_the_timeout_not_twice_it() -> None:
     """A call before any listing waits for the proxy's own tools/list; an upstream that
     answers neither fails the call after --timeout, with the listing named (it was the
     listing's time plus a fresh --timeout for the call, saying "within 2s" after 4 s)."""
-    import json
-    import select
-    import subprocess
-
-    from launch import PY, REPO_ROOT
-
     timeout = 2
-    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--timeout", str(timeout),
-                             "--", PY, HOSTILE, "silent-list"], cwd=REPO_ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def send(msg: dict[str, object]) -> None:
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", **msg}).encode() + b"\n")
-        proc.stdin.flush()
-
-    def answer() -> dict[str, object]:
-        assert proc.stdout is not None
-        assert select.select([proc.stdout], [], [], 60)[0], "no answer"
-        return dict(json.loads(proc.stdout.readline()))
-
-    try:  # the proxy is up once initialize is answered: its start-up is not counted
-        send({"id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}})
-        assert answer()["id"] == 1
-        send({"method": "notifications/initialized"})
+    with _ProxySession("silent-list", timeout) as session:
         start = time.monotonic()
-        send({"id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
-        got = answer()
+        session.send({"id": 2, "method": "tools/call",
+                      "params": {"name": "echo", "arguments": {}}})
+        got = session.answer()
         elapsed = time.monotonic() - start
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=15)
     assert got["id"] == 2
     assert got["error"] == {"code": -32001, "message": (
         "schema-compat proxy: the upstream server did not list its tools within 2s (the "
         "proxy lists the tools before the first tools/call, to repair its arguments)")}
     assert timeout <= elapsed < timeout + 1.5
+
+
+def test_the_proxy_says_an_upstream_closed_its_stdout_not_that_it_exited() -> None:
+    with _ProxySession("cut-list", 10) as session:
+        session.send({"id": 2, "method": "tools/list"})
+        got = session.answer()
+    assert got["error"] == {"code": -32000, "message": (
+        "schema-compat proxy: the upstream server closed its stdout but kept running")}

@@ -247,7 +247,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         if process.proc is None:
             return process.closed or "it closed the connection"
         code = await _wait_exit(process.proc, 0.5)
-        return "it exited" + (f" with exit code {code}" if code is not None else "")
+        return f"it exited with exit code {code}" if code is not None else \
+            "it closed its stdout but kept running"
 
     async def attach(process: _Process) -> None:
         if process.proc is None:

@@ -299,8 +299,9 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             return
         gone.set()
         code = await _wait_exit(proc, 0.5)
-        reason = "the upstream server exited" + (
-            f" with exit code {code}" if code is not None else "")
+        reason = "the upstream server " + (
+            f"exited with exit code {code}" if code is not None
+            else "closed its stdout but kept running")
         log(reason + "; answering every request with an error")
         deliver(relay.upstream_closed(reason))
         for future in waiters.values():
