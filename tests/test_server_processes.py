@@ -136,3 +136,18 @@ def test_the_proxy_stops_the_child_its_upstream_left_behind(tmp_path: Path, how:
         proc.stdin.close()
         assert proc.wait(timeout=10) == 0
     _assert_gone(child)
+
+
+def test_the_gateway_stops_the_child_its_upstream_left_behind(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"forking": {
+        "command": PY, "args": [str(HOSTILE), "fork", str(pidfile)]}}}))
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--config", str(config)],
+                            cwd=REPO_ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = _pid(pidfile)
+    assert proc.stdin is not None
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+    _assert_gone(child)

@@ -93,7 +93,8 @@ def _install_sdk_hooks() -> None:
         else:
             process = await original(*args, **kwargs)
         if probe is not None:
-            process = _CountedProcess(process, probe)
+            if isinstance(process, Process):  # not the SDK's Windows fallback: left as is
+                process = _CountedProcess(process, probe)
             probe.process = process
         return process
 
