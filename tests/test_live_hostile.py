@@ -177,3 +177,18 @@ def test_the_proxy_says_an_upstream_closed_its_stdout_not_that_it_exited() -> No
         got = session.answer()
     assert got["error"] == {"code": -32000, "message": (
         "schema-compat proxy: the upstream server closed its stdout but kept running")}
+
+
+def test_the_proxy_says_an_answer_was_still_arriving_at_the_timeout() -> None:
+    """~2.2 MB written at ~1 MB/s, --timeout 1: not "no answer"."""
+    with _ProxySession("slow-list", 1) as session:
+        session.send({"id": 2, "method": "tools/list"})
+        got = session.answer()
+    error = got["error"]
+    assert isinstance(error, dict)
+    found = re.fullmatch(r"schema-compat proxy: the upstream server did not answer tools/list "
+                         r"within 1s \(a message was still arriving: (\d+\.\d) (MB|kB) of it "
+                         r"so far\)", error["message"])
+    assert found, error
+    size = float(found.group(1)) * (1_000_000 if found.group(2) == "MB" else 1000)
+    assert 0 < size < LISTING

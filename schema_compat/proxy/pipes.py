@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import IO
 
 from .jsonrpc import Refused, read_message
-from .relay import Log, Message, Outbox, Relay, own_listing
+from .relay import Log, Message, Outbox, Relay, arriving, own_listing
 
 __all__ = ["serve_pipes"]
 
@@ -167,7 +167,7 @@ class _LineReader(asyncio.Protocol):
 
 
 async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
-                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> None:
+                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> _LineReader:
     """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
     cannot read without blocking (a regular file, /dev/null: asyncio takes a character
     device, and then fails to poll /dev/null in a later callback, where nothing can catch
@@ -177,7 +177,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
     if _pollable(fileobj):
         try:
             await loop.connect_read_pipe(lambda: protocol, fileobj)
-            return
+            return protocol
         except (ValueError, OSError, NotImplementedError):
             pass
 
@@ -192,6 +192,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
             loop.call_soon_threadsafe(protocol.connection_lost, None)
 
     threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
+    return protocol
 
 
 def _pollable(fileobj: IO[bytes]) -> bool:
@@ -288,7 +289,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         try:
             return await asyncio.wait_for(future, relay.timeout)
         except TimeoutError:
-            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s")
+            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s"
+                + arriving(up_reader.size))
             return None
         finally:
             waiters.pop(rid, None)
@@ -386,7 +388,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         exited_at: float | None = None
         while True:
             await asyncio.sleep(_TICK)
-            deliver(relay.expire())
+            deliver(relay.expire(up_reader.size))
             if _exit_code(proc) is not None and not gone.is_set():
                 # its stdout may be held open by a process it started: give that a moment
                 exited_at = exited_at or time.monotonic()
@@ -406,7 +408,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         gc.freeze()
         gc.enable()
     writers = (client_writer, up_writer)
-    await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
+    up_reader = await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
     await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
                       from_client, stop.set, writers)
     if os.name == "posix":

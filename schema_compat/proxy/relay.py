@@ -322,20 +322,22 @@ class Relay:
 
     # --- failures ------------------------------------------------------------------
 
-    def expire(self) -> Outbox:
-        """Requests past their deadline: an error to the client, a cancel upstream."""
+    def expire(self, unfinished: int = 0) -> Outbox:
+        """Requests past their deadline: an error to the client, a cancel upstream.
+        `unfinished`: the bytes of a message from the upstream not yet ended by its newline
+        (an answer still arriving is not silence, and is said)."""
         out = Outbox()
         now = self.clock()
         for rid, p in list(self.pending.items()):
             if p.deadline <= now:
                 del self.pending[rid]
                 what = f"{p.method} {p.tool}" if p.tool else p.method
-                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s; "
-                         "answered with an error")
+                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s"
+                         f"{arriving(unfinished)}; answered with an error")
                 out.to_client.append(_error(
                     rid, REQUEST_TIMEOUT,
                     f"schema-compat proxy: the upstream server did not answer {p.method} "
-                    f"within {self.timeout:g}s"))
+                    f"within {self.timeout:g}s{arriving(unfinished)}"))
                 out.to_upstream.append({
                     "jsonrpc": "2.0", "method": "notifications/cancelled",
                     "params": {"requestId": rid, "reason": "timed out in schema-compat proxy"}})
@@ -417,6 +419,16 @@ async def own_listing(relay: Relay, ask: Ask, max_pages: int = 100) -> None:
         cursor = result.get("nextCursor")
         if not cursor:
             return
+
+
+def arriving(unfinished: int) -> str:
+    """What a timeout adds when a message from the upstream was still arriving: its bytes
+    so far (an answer too large for the time, not a server that said nothing)."""
+    if not unfinished:
+        return ""
+    size = f"{unfinished / 1_000_000:.1f} MB" if unfinished >= 1_000_000 else \
+        f"{unfinished / 1000:.1f} kB" if unfinished >= 1000 else f"{unfinished} bytes"
+    return f" (a message was still arriving: {size} of it so far)"
 
 
 def _dict(value: Any) -> dict[str, Any]:
