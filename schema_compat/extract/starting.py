@@ -192,9 +192,9 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                     await one.process.wait()
             one.errlog.close()
         _forget_exited(list(started.values()))
-        # what the servers left in their groups (the SDK has stopped each server itself)
-        await anyio.to_thread.run_sync(stop_groups, [one.process.pid for one in
-                                                     started.values() if one.process])
+        # what the servers left in their groups (the SDK has stopped each server itself);
+        # here, not in a thread: this also runs as SIGTERM unwinds the loop
+        stop_groups([one.process.pid for one in started.values() if one.process])
 
 
 def _require_sdk() -> None:
