@@ -84,7 +84,8 @@ def test_an_exit_mid_answer_gives_the_servers_own_exit_code() -> None:
 
 def test_the_sdk_reads_a_long_message_whole() -> None:
     """A message's chunks reach the SDK together, up to its newline (the SDK joins a long
-    line chunk by chunk, in time quadratic in its length), and every byte is counted."""
+    line chunk by chunk, in time quadratic in its length), and what is left of a message
+    unfinished is counted."""
     from schema_compat.extract.live_probe import _CountedStdout, _Probe
 
     chunks = [b'{"a":', b'1', b'}\n{"b"', b':2}\n', b'{"c']
@@ -101,7 +102,7 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
         async def aclose(self) -> None:
             pass
 
-    async def read_all() -> tuple[list[bytes], _Probe, list[int]]:
+    async def read_all() -> tuple[list[bytes], list[int]]:
         probe = _Probe()
         stream = _CountedStdout(Chunks(), probe)
         got: list[bytes] = []
@@ -110,13 +111,11 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
             while True:
                 got.append(await stream.receive())
                 unfinished.append(probe.unfinished)
-        return got, probe, unfinished
+        return got, unfinished
 
-    got, probe, unfinished = anyio.run(read_all)
+    got, unfinished = anyio.run(read_all)
     assert got == [b'{"a":1}\n{"b"', b':2}\n', b'{"c']
     assert unfinished == [4, 0, 3]
-    assert probe.received == sum(map(len, chunks))
-    assert probe.stdout_closed
 
 
 class _ProxySession:

@@ -42,11 +42,9 @@ class _Probe:
     # task of its own, which only logs a refused post, and would otherwise wait out
     # --timeout.
     stop: Callable[[], None] | None = None
-    # the stdio server's stdout: bytes read, bytes of a message not yet ended by its
-    # newline, and whether it was closed (all counted by `_CountedStdout`)
-    received: int = 0
+    # the bytes of a message from the stdio server not yet ended by its newline (counted
+    # by `_CountedStdout`): an answer still arriving, or cut off
     unfinished: int = 0
-    stdout_closed: bool = False
 
     def note_stray(self, exc: BaseException) -> None:
         self.stray += 1
@@ -102,9 +100,9 @@ def _install_sdk_hooks() -> None:
 
 
 class _CountedStdout(ByteReceiveStream):
-    """A server's stdout as the SDK reads it, counted in the probe (what arrived, how much
-    of a message is still unfinished, whether it closed), so that a failure can say a
-    listing was still arriving or was cut off rather than "no answer".
+    """A server's stdout as the SDK reads it, counted in the probe (how much of a message
+    is still unfinished), so that a failure can say a listing was still arriving or was cut
+    off rather than "no answer".
 
     A message's chunks are gathered up to its newline before the SDK sees them: the SDK
     joins a long line to what it holds chunk by chunk, which costs time quadratic in its
@@ -124,12 +122,7 @@ class _CountedStdout(ByteReceiveStream):
 
     async def _read(self, max_bytes: int) -> bytes:
         probe = self.probe
-        try:
-            data = await self.stream.receive(max_bytes)
-        except anyio.EndOfStream:
-            probe.stdout_closed = True
-            raise
-        probe.received += len(data)
+        data = await self.stream.receive(max_bytes)
         end = data.rfind(b"\n")
         probe.unfinished = probe.unfinished + len(data) if end < 0 else len(data) - end - 1
         return data
