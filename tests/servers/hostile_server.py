@@ -8,7 +8,7 @@ MODE:
   language server), writes that child's pid to PIDFILE, then serves one tool and exits at
   the end of its input, leaving the child behind;
 - `silent-list`: never answers `tools/list` nor `tools/call`;
-- `slow-list`: answers `tools/list` with a listing of about 2 MB written at about 1 MB/s;
+- `slow-list`: answers `tools/list` with a listing of about 2 MB written at about 0.5 MB/s;
 - `cut-list`: writes the first half of its `tools/list` answer, closes stdout and keeps
   running, deaf to the end of its input, until it is stopped;
 - `cut-exit`: writes the first half of its `tools/list` answer and exits with code 4.
@@ -70,10 +70,10 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [TOOL]}})
         elif method == "tools/list" and mode == "slow-list":
             data = big_listing(rid)
-            for start in range(0, len(data), 50_000):  # 50 kB every 50 ms: ~1 MB/s
+            for start in range(0, len(data), 50_000):  # 50 kB every 100 ms: ~0.5 MB/s
                 sys.stdout.buffer.write(data[start:start + 50_000])
                 sys.stdout.buffer.flush()
-                time.sleep(0.05)
+                time.sleep(0.1)
         elif method == "tools/list" and mode == "cut-list":
             data = big_listing(rid)
             sys.stdout.buffer.write(data[:len(data) // 2])
