@@ -173,11 +173,16 @@ def test_the_proxys_first_call_fails_after_the_timeout_not_twice_it() -> None:
 
 
 def test_the_proxy_says_an_upstream_closed_its_stdout_not_that_it_exited() -> None:
+    """The answer cut short is an error of its own (not JSON); what the proxy says of the
+    upstream from then on is that it closed its stdout, not that it exited."""
     with _ProxySession("cut-list", 10) as session:
         session.send({"id": 2, "method": "tools/list"})
+        cut = session.answer()
+        session.send({"id": 3, "method": "ping"})
         got = session.answer()
-    assert got["error"] == {"code": -32000, "message": (
-        "schema-compat proxy: the upstream server closed its stdout but kept running")}
+    assert cut["id"] == 2 and "error" in cut
+    assert got == {"jsonrpc": "2.0", "id": 3, "error": {"code": -32000, "message": (
+        "schema-compat proxy: the upstream server closed its stdout but kept running")}}
 
 
 def test_the_proxy_says_an_answer_was_still_arriving_at_the_timeout() -> None:
