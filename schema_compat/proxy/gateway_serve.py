@@ -32,7 +32,7 @@ from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, 
 from .jsonrpc import Refused, read_message
 from .pipes import _encode, _exit_code, _Lines, _read_lines, _stop, _wait_exit
 from .relay import Message, era_name, negotiate
-from .run import launch, log_line, open_log, write_log
+from .run import kill_group, launch, log_line, open_log, write_log
 
 __all__ = ["serve_config", "serve_gateway"]
 
@@ -54,6 +54,7 @@ class _Process:
         self.closed = ""  # why the remote connection ended
         self.waiters: dict[str, asyncio.Future[Message | None]] = {}
         self.eof = asyncio.Event()
+        self.stopped: subprocess.Popen[bytes] | None = None  # the process last stopped
 
     def send(self, msg: Message) -> None:
         if self.remote is not None:
@@ -69,8 +70,9 @@ class _Process:
             await self.remote.close()
         if self.writer is not None:
             self.writer.close()
-        if self.proc is not None:
-            await _stop(self.proc)
+        if self.proc is not None and self.proc is not self.stopped:
+            await _stop(self.proc)  # once: its pid is not ours once its group is gone
+            self.stopped = self.proc
 
 
 def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
@@ -121,8 +123,8 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
         asyncio.run(_serve(started, failed, options, log, write))
     finally:
         for _, proc in started:
-            if proc is not None and proc.poll() is None:
-                proc.kill()
+            if proc is not None:
+                kill_group(proc)
     return 0
 
 
@@ -245,7 +247,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         if process.proc is None:
             return process.closed or "it closed the connection"
         code = await _wait_exit(process.proc, 0.5)
-        return "it exited" + (f" with exit code {code}" if code is not None else "")
+        return f"it exited with exit code {code}" if code is not None else \
+            "it closed its stdout but kept running"
 
     async def attach(process: _Process) -> None:
         if process.proc is None:

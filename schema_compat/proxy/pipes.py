@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import IO
 
 from .jsonrpc import Refused, read_message
-from .relay import Log, Message, Outbox, Relay, own_listing
+from .relay import Log, Message, Outbox, Relay, arriving, own_listing
 
 __all__ = ["serve_pipes"]
 
@@ -167,7 +167,7 @@ class _LineReader(asyncio.Protocol):
 
 
 async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
-                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> None:
+                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> _LineReader:
     """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
     cannot read without blocking (a regular file, /dev/null: asyncio takes a character
     device, and then fails to poll /dev/null in a later callback, where nothing can catch
@@ -177,7 +177,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
     if _pollable(fileobj):
         try:
             await loop.connect_read_pipe(lambda: protocol, fileobj)
-            return
+            return protocol
         except (ValueError, OSError, NotImplementedError):
             pass
 
@@ -192,6 +192,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
             loop.call_soon_threadsafe(protocol.connection_lost, None)
 
     threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
+    return protocol
 
 
 def _pollable(fileobj: IO[bytes]) -> bool:
@@ -213,14 +214,19 @@ def _exit_code(proc: subprocess.Popen[bytes]) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> bool:
+    """Signal the upstream's process group (its leader alone off POSIX); whether any of it
+    was still there."""
     try:
         if os.name == "posix":
             os.killpg(proc.pid, signum)
         else:
             proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):  # EPERM: a member we may not signal; it is there
         pass
+    return True
 
 
 async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
@@ -231,14 +237,26 @@ async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None
 
 
 async def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """With the upstream's stdin closed: SIGTERM, then SIGKILL, to its group if it stays."""
-    if _exit_code(proc) is None and await _wait_exit(proc, _EOF_GRACE) is None:
-        _signal_group(proc, signal.SIGTERM)
-        if await _wait_exit(proc, _TERM_GRACE) is None and os.name == "posix":
-            _signal_group(proc, signal.SIGKILL)
-            await _wait_exit(proc, _TERM_GRACE)
-    elif os.name == "posix":  # the leader is gone; its group may not be
-        _signal_group(proc, signal.SIGTERM)
+    """With the upstream's stdin closed: once it has had `_EOF_GRACE` to exit, SIGTERM to
+    its group, then SIGKILL to what stays of it. The group also when the upstream has
+    exited: a child it started that ignores SIGTERM and the end of its input would otherwise
+    run on after the proxy."""
+    if _exit_code(proc) is None:
+        await _wait_exit(proc, _EOF_GRACE)
+    if os.name != "posix":
+        if _exit_code(proc) is None:
+            proc.kill()
+        return
+    if not _signal_group(proc, signal.SIGTERM):
+        return
+    deadline = time.monotonic() + _TERM_GRACE
+    while time.monotonic() < deadline:
+        _exit_code(proc)  # reaps the leader: a zombie is still in its group
+        if not _signal_group(proc, 0):
+            return
+        await asyncio.sleep(0.002)
+    _signal_group(proc, signal.SIGKILL)
+    await _wait_exit(proc, _TERM_GRACE)
 
 
 async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Relay],
@@ -252,6 +270,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     waiters: dict[str, asyncio.Future[Message | None]] = {}
     stop = asyncio.Event()
     gone = asyncio.Event()
+    stopped = asyncio.Event()  # the upstream's group was stopped
 
     def deliver(out: Outbox, original: Message | None = None, line: bytes = b"") -> None:
         for msg in out.to_client:
@@ -270,7 +289,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         try:
             return await asyncio.wait_for(future, relay.timeout)
         except TimeoutError:
-            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s")
+            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s"
+                + arriving(up_reader.size))
             return None
         finally:
             waiters.pop(rid, None)
@@ -281,13 +301,17 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             return
         gone.set()
         code = await _wait_exit(proc, 0.5)
-        reason = "the upstream server exited" + (
-            f" with exit code {code}" if code is not None else "")
+        reason = "the upstream server " + (
+            f"exited with exit code {code}" if code is not None
+            else "closed its stdout but kept running")
         log(reason + "; answering every request with an error")
         deliver(relay.upstream_closed(reason))
         for future in waiters.values():
             if not future.done():
                 future.set_result(None)
+        if code is not None:  # what it left in its group goes now, not at the session's end
+            await _stop(proc)  # (when its pid may have been given to another group)
+            stopped.set()
 
     def from_upstream(line: bytes) -> None:
         msg = read_message(line)
@@ -313,7 +337,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         if not stop.is_set():  # else the proxy stopped it: no news
             tasks.append(asyncio.ensure_future(upstream_gone()))
 
-    held: list[bytes] = []  # client lines that wait for the proxy's own listing
+    # client lines that wait for the proxy's own listing, each with when it came
+    held: list[tuple[bytes, float]] = []
 
     def refuse(refused: Refused | None) -> None:
         """A malformed message from the client gets its JSON-RPC error; when it answered
@@ -326,14 +351,14 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
 
     def from_client(line: bytes) -> None:
         if held:
-            held.append(line)
+            held.append((line, relay.clock()))
             return
         msg = read_message(line)
         if not isinstance(msg, dict):
             refuse(msg)
             return
         if relay.needs_listing(msg):
-            held.append(line)
+            held.append((line, relay.clock()))
             tasks.append(asyncio.ensure_future(list_then_release()))
             return
         deliver(relay.from_client(msg), msg, line + b"\n")
@@ -341,11 +366,14 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     async def list_then_release() -> None:
         """The tools are listed before the call that needs them, and everything the client
         sent meanwhile follows, in order."""
+        # --timeout bounds the listing and the call together: the call's time counts from
+        # when it came (`Relay.from_client`)
+        budget = max(held[0][1] + relay.timeout - relay.clock(), 0)
         with contextlib.suppress(Exception):  # whatever the listing did, the calls go on
-            await own_listing(relay, ask)
+            await asyncio.wait_for(own_listing(relay, ask), budget)
         lines = held[:]
         held.clear()
-        for index, line in enumerate(lines):
+        for index, (line, came) in enumerate(lines):
             msg = read_message(line)
             if not isinstance(msg, dict):
                 refuse(msg)
@@ -354,13 +382,13 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
                 held.extend(lines[index:])  # list again, hold what follows
                 tasks.append(asyncio.ensure_future(list_then_release()))
                 return
-            deliver(relay.from_client(msg), msg, line + b"\n")
+            deliver(relay.from_client(msg, came), msg, line + b"\n")
 
     async def watchdog() -> None:
         exited_at: float | None = None
         while True:
             await asyncio.sleep(_TICK)
-            deliver(relay.expire())
+            deliver(relay.expire(up_reader.size))
             if _exit_code(proc) is not None and not gone.is_set():
                 # its stdout may be held open by a process it started: give that a moment
                 exited_at = exited_at or time.monotonic()
@@ -380,7 +408,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         gc.freeze()
         gc.enable()
     writers = (client_writer, up_writer)
-    await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
+    up_reader = await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
     await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
                       from_client, stop.set, writers)
     if os.name == "posix":
@@ -393,6 +421,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         up_writer.close()
-        await _stop(proc)
+        if not stopped.is_set():
+            await _stop(proc)
         await client_writer.drain(0.01)
         client_writer.close()

@@ -100,12 +100,23 @@ class Relay:
 
     # --- client -> upstream --------------------------------------------------------
 
-    def from_client(self, msg: Message) -> Outbox:
+    def from_client(self, msg: Message, held_since: float | None = None) -> Outbox:
+        """`held_since`: when a request held for the proxy's own listing came (`clock`): its
+        time counts from then, and one whose time ran out gets an error, not a second wait."""
         out = Outbox()
         method = msg.get("method")
         if "id" in msg and isinstance(method, str):  # a request
             if self.closed_reason is not None:
                 out.to_client.append(_error(msg["id"], CONNECTION_CLOSED, self.closed_reason))
+                return out
+            if held_since is not None and held_since + self.timeout <= self.clock():
+                self.log(f"{method}: waited {self.timeout:g}s for the upstream's tools/list; "
+                         "answered with an error")
+                out.to_client.append(_error(
+                    msg["id"], REQUEST_TIMEOUT,
+                    f"schema-compat proxy: the upstream server did not list its tools "
+                    f"within {self.timeout:g}s (the proxy lists the tools before the first "
+                    "tools/call, to repair its arguments)"))
                 return out
             if method == "tools/call":
                 try:
@@ -121,7 +132,8 @@ class Relay:
             if version is not None:
                 self.envelope = {k: meta[k] for k in ENVELOPE_KEYS if k in meta}
             self.pending[msg["id"]] = Pending(
-                method, self.clock() + self.timeout, meta.get("progressToken"),
+                method, (self.clock() if held_since is None else held_since) + self.timeout,
+                meta.get("progressToken"),
                 params.get("name") if method == "tools/call" else None,
                 params.get("cursor"), version)
         elif method == "notifications/cancelled":
@@ -310,20 +322,22 @@ class Relay:
 
     # --- failures ------------------------------------------------------------------
 
-    def expire(self) -> Outbox:
-        """Requests past their deadline: an error to the client, a cancel upstream."""
+    def expire(self, unfinished: int = 0) -> Outbox:
+        """Requests past their deadline: an error to the client, a cancel upstream.
+        `unfinished`: the bytes of a message from the upstream not yet ended by its newline
+        (an answer still arriving is not silence, and is said)."""
         out = Outbox()
         now = self.clock()
         for rid, p in list(self.pending.items()):
             if p.deadline <= now:
                 del self.pending[rid]
                 what = f"{p.method} {p.tool}" if p.tool else p.method
-                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s; "
-                         "answered with an error")
+                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s"
+                         f"{arriving(unfinished)}; answered with an error")
                 out.to_client.append(_error(
                     rid, REQUEST_TIMEOUT,
                     f"schema-compat proxy: the upstream server did not answer {p.method} "
-                    f"within {self.timeout:g}s"))
+                    f"within {self.timeout:g}s{arriving(unfinished)}"))
                 out.to_upstream.append({
                     "jsonrpc": "2.0", "method": "notifications/cancelled",
                     "params": {"requestId": rid, "reason": "timed out in schema-compat proxy"}})
@@ -405,6 +419,16 @@ async def own_listing(relay: Relay, ask: Ask, max_pages: int = 100) -> None:
         cursor = result.get("nextCursor")
         if not cursor:
             return
+
+
+def arriving(unfinished: int) -> str:
+    """What a timeout adds when a message from the upstream was still arriving: its bytes
+    so far (an answer too large for the time, not a server that said nothing)."""
+    if not unfinished:
+        return ""
+    size = f"{unfinished / 1_000_000:.1f} MB" if unfinished >= 1_000_000 else \
+        f"{unfinished / 1000:.1f} kB" if unfinished >= 1000 else f"{unfinished} bytes"
+    return f" (a message was still arriving: {size} of it so far)"
 
 
 def _dict(value: Any) -> dict[str, Any]:
