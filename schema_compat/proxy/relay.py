@@ -363,9 +363,6 @@ class Relay:
         self.pending.clear()
         return out
 
-    def next_deadline(self) -> float | None:
-        return min((p.deadline for p in self.pending.values()), default=None)
-
 
 Ask = Callable[[Message], Awaitable[Message | None]]
 
