@@ -31,7 +31,7 @@ PHASES: tuple[Phase, ...] = (
           "are settled. Refused or unresolvable references are cut first, recursion next, so "
           "that inlining (REF001) meets only references it can inline and the definitions "
           "(REF002) go last, when nothing refers to them; then the document-size lints.",
-          ("REF006", "REF004", "REF005", "REF008", "REF003", "REF001", "REF002",
+          ("ROOT003", "REF006", "REF004", "REF005", "REF008", "REF003", "REF001", "REF002",
            "LIM002", "LIM003")),
     Phase("repair",
           "Malformed input made into a schema before any rule reads it: the root, values "

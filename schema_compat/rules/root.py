@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.drafts import legacy_draft, to_2020_12
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .unions import fix_all_of_unsupported, fix_union
 
@@ -58,6 +59,23 @@ def fix_root_combinator(node: Any, ctx: NodeContext) -> Fixed | None:
     if not edits:
         return None
     return Fixed(out, tuple(edits))
+
+
+def detect_legacy_draft(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    draft = legacy_draft(root)
+    if draft is None:
+        return []
+    _, rewrites = to_2020_12(root)
+    return [Hit(f"`{r.path[-1]}` is written as draft {draft:02d} reads it; the provider "
+                "reads the parameters as 2020-12", r.path, str(r.path[-1]))
+            for r in rewrites if r.path != ("$schema",)]
+
+
+def fix_legacy_draft(root: Any, ctx: NodeContext) -> Fixed | None:
+    new, rewrites = to_2020_12(root)
+    if not rewrites:
+        return None
+    return Fixed(new, tuple(Edit(r.path, "lossless", r.text) for r in rewrites))
 
 
 RULES: list[Rule] = [
@@ -113,6 +131,36 @@ RULES: list[Rule] = [
             sources=("[ANT-03](../providers.md#ant-03), [OAI-06](../providers.md#oai-06)",
                      "Kilo-Org/kilocode#12238",
                      "browserbase/stagehand#1159"),
+        ),
+    ),
+    Rule(
+        code="ROOT003", name="legacy-draft", severity="warning", scope="document",
+        triggers=frozenset({"$schema"}),
+        message="a draft-04/06/07 keyword the provider reads as 2020-12", safety="lossless",
+        fix_title="Rewrite it in 2020-12", detect=detect_legacy_draft, fix=fix_legacy_draft,
+        docs=RuleDocs(
+            what="Parameters that declare draft-04, -06 or -07 in `$schema` and use a "
+                 "keyword that draft spells differently: draft-04's boolean "
+                 "`exclusiveMinimum`/`exclusiveMaximum`, `dependencies`, array-form `items` "
+                 "with `additionalItems`. Providers read every schema as 2020-12, where "
+                 "these mean something else or nothing: `dependencies` is ignored, so the "
+                 "model may send `a` without the `b` it needs.",
+            error="tools.0.custom.input_schema: JSON schema is invalid. It must match JSON "
+                  "Schema draft 2020-12 (or, where the provider does not check, the "
+                  "constraint is silently not applied)",
+            fix="Rewrite each into its 2020-12 form (`exclusiveMinimum: 0`, "
+                "`dependentRequired`/`dependentSchemas`, `prefixItems` + `items`) and say "
+                "2020-12 in `$schema` (lossless: the same arguments are accepted), before "
+                "any other rule reads the document; the profile's own rules then treat the "
+                "2020-12 keywords it cannot take (in the example, gemini's `minimum: 1` for "
+                "integers, and no `$schema`). `definitions` stays: its pointers resolve in "
+                "2020-12 too.",
+            before={"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                    "properties": {"n": {"type": "integer", "minimum": 0,
+                                         "exclusiveMinimum": True}}},
+            after={"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}},
+            sources=("[ANT-05](../providers.md#ant-05)",
+                     "[MCP-03](../providers.md#mcp-03)"),
         ),
     ),
 ]
