@@ -1,0 +1,70 @@
+"""What a change claims about the arguments accepted, on the shapes issue 28 found untrue.
+
+Each shape is transformed for the profile the issue names; the changes' combined effect must
+allow what `jsonschema` says of the issue's own counterexample (the original read by the
+draft it declares, the output as the provider reads it: tests/oracle/dialect.py) and of
+arguments sampled from both sides (tests/oracle/measure.py). Nothing here asks the package
+what its changes did to the arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from oracle.dialect import original_validator, output_validator
+from oracle.measure import combine, consistent, effect_of, measure
+
+from schema_compat.api import transform
+
+D4 = "http://json-schema.org/draft-04/schema#"
+D7 = "http://json-schema.org/draft-07/schema#"
+
+# (name, schema, profiles, the issue's counterexample)
+SHAPES: list[tuple[str, dict[str, Any], tuple[str, ...], dict[str, Any]]] = [
+    ("draft-04 exclusive minimum",
+     {"$schema": D4, "type": "object",
+      "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True}},
+      "required": ["n"]},
+     ("openai", "anthropic", "gemini", "openai-strict", "anthropic-strict"), {"n": 0}),
+    ("draft-07 dependencies, tuple items",
+     {"$schema": D7, "type": "object",
+      "properties": {"a": {"type": "string"}, "b": {"type": "string"},
+                     "t": {"type": "array", "items": [{"type": "string"}],
+                           "additionalItems": False}},
+      "dependencies": {"a": ["b"]}},
+     ("gemini-json", "openai", "anthropic", "gemini", "openai-strict"), {"a": "x"}),
+]
+CASES = [pytest.param(schema, profile, lossless_only, args, id=f"{name}-{profile}"
+                      + ("-lossless-only" if lossless_only else ""))
+         for name, schema, profiles, args in SHAPES for profile in profiles
+         for lossless_only in (False, True)]
+
+
+@pytest.mark.parametrize(("schema", "profile", "lossless_only", "args"), CASES)
+def test_declared_effect_holds_on_the_issues_arguments(schema: dict[str, Any], profile: str,
+                                                       lossless_only: bool,
+                                                       args: dict[str, Any]) -> None:
+    result = transform([{"name": "t", "description": "d", "inputSchema": schema}], profile,
+                       lossless_only=lossless_only)[0]
+    declared = combine(c.accepts for c in result.changes if c.scope == "schema")
+    before = original_validator(schema).is_valid(args)
+    after = output_validator(result.transformed_schema, profile).is_valid(args)
+    shown = effect_of(before and not after, after and not before)
+    assert consistent(declared, shown), (declared, args, before, after,
+                                         result.transformed_schema)
+    sampled = measure(schema, result.transformed_schema, profile, examples=60)
+    assert consistent(declared, sampled.effect), (declared, sampled,
+                                                  result.transformed_schema)
+
+
+def test_a_rewritten_draft_04_document_says_2020_12() -> None:
+    """The output read by the draft its own `$schema` names refuses what the original
+    refuses: the bound and the draft were rewritten together (issue 28)."""
+    schema = SHAPES[0][1]
+    for profile in ("openai", "anthropic"):
+        out = transform([{"name": "t", "description": "d", "inputSchema": schema}],
+                        profile)[0].transformed_schema
+        assert out["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert not original_validator(out).is_valid({"n": 0})
+        assert original_validator(out).is_valid({"n": 0.5})
