@@ -34,6 +34,26 @@ SHAPES: list[tuple[str, dict[str, Any], tuple[str, ...], dict[str, Any]]] = [
                            "additionalItems": False}},
       "dependencies": {"a": ["b"]}},
      ("gemini-json", "openai", "anthropic", "gemini", "openai-strict"), {"a": "x"}),
+    ("closed object with anyOf",
+     {"type": "object", "properties": {"x": {
+         "type": "object", "properties": {"a": {"type": "string"}},
+         "additionalProperties": False,
+         "anyOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]},
+                   {"required": ["a"]}]}}, "required": ["x"]},
+     ("vertex", "gemini", "portable", "openai-strict"), {"x": {"b": ""}}),
+    ("closed root with anyOf",
+     {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False,
+      "anyOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]},
+                {"required": ["a"]}]},
+     ("vertex", "gemini", "openai", "anthropic-strict"), {"b": ""}),
+    ("reference by anchor",
+     {"type": "object", "properties": {"n": {"$ref": "#node"}}, "required": ["n"],
+      "$defs": {"N": {"$anchor": "node", "type": "string"}}},
+     ("gemini-json", "openai-strict", "gemini", "anthropic-strict"), {"n": 1}),
+    ("reference into definitions",
+     {"type": "object", "properties": {"op": {"$ref": "#/definitions/Op"}},
+      "required": ["op"], "definitions": {"Op": {"type": "string", "enum": ["add", "sub"]}}},
+     ("gemini-json", "openai-strict", "gemini", "vertex"), {"op": "mul"}),
 ]
 CASES = [pytest.param(schema, profile, lossless_only, args, id=f"{name}-{profile}"
                       + ("-lossless-only" if lossless_only else ""))
@@ -56,6 +76,19 @@ def test_declared_effect_holds_on_the_issues_arguments(schema: dict[str, Any], p
     sampled = measure(schema, result.transformed_schema, profile, examples=60)
     assert consistent(declared, sampled.effect), (declared, sampled,
                                                   result.transformed_schema)
+
+
+@pytest.mark.parametrize("name", ["reference by anchor", "reference into definitions"])
+@pytest.mark.parametrize("profile", ["gemini-json", "openai-strict"])
+def test_nothing_a_reference_names_is_removed(name: str, profile: str) -> None:
+    """Every reference of the output still resolves (issue 28: ANN001 removed the
+    `$anchor`, ANN004 the `definitions` a reference named)."""
+    schema = next(s for n, s, _, _ in SHAPES if n == name)
+    result = transform([{"name": "t", "description": "d", "inputSchema": schema}], profile,
+                       lossless_only=True)[0]
+    validator = output_validator(result.transformed_schema, profile)
+    validator.is_valid({"n": "x", "op": "add"})  # resolves every reference it meets
+    assert not [f for f in result.remaining if f.code == "REF005"]
 
 
 def test_a_rewritten_draft_04_document_says_2020_12() -> None:
