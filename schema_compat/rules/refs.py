@@ -591,8 +591,15 @@ def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     new = json_tree_copy(root)
     edits = []
-    for path in renamed:  # keys keep their order
+    for r in found:  # at the paths as given, before any block is renamed
         node = new
+        for key in r.path:
+            node = node[key]
+        set_child(node, ("$ref",), r.new)
+        edits.append(Edit((*r.path, "$ref"), "lossless",
+                          f"`$ref` {r.ref!r} now points to its target: {r.new!r}"))
+    for path in sorted(renamed, key=len, reverse=True):  # inner blocks first; keys keep
+        node = new                                         # their order
         for key in path:
             node = node[key]
         items = [("$defs" if k == "definitions" else k, v) for k, v in node.items()]
@@ -600,13 +607,6 @@ def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
         node.update(items)
         edits.append(Edit((*path, "definitions"), "lossless",
                           "renamed `definitions` to `$defs`, where the provider looks"))
-    for r in found:
-        node = new
-        for key in r.path:
-            node = node[key]
-        set_child(node, ("$ref",), r.new)
-        edits.append(Edit((*r.path, "$ref"), "lossless",
-                          f"`$ref` {r.ref!r} now points to its target: {r.new!r}"))
     return Fixed(new, tuple(edits))
 
 
