@@ -12,6 +12,12 @@ reads it, into the 2020-12 spelling of the same meaning:
   `additionalItems` beside no list of `items` applies to nothing and goes;
 - `$schema` says 2020-12, so a provider that keeps it reads the document as written.
 
+And for a provider that reads OpenAPI's `nullable: true` as "or null" (gemini, vertex,
+portable), a document that declares any JSON Schema draft loses its `nullable`: JSON Schema
+has no such keyword, so the server's validator lets no null through for it. (Without a
+`$schema`, `nullable` is read as the OpenAPI word it is, as the transform's own output for
+those providers uses it: that output, read again, must stay as it is.)
+
 `definitions` stays where it is: a JSON Pointer into it resolves in 2020-12 too. Where a
 node already holds the 2020-12 keyword a rewrite would write (`prefixItems` beside a list
 of `items`), that node is left as it is rather than merged.
@@ -19,6 +25,7 @@ of `items`), that node is left as it is rather than merged.
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from ..model import Path
@@ -27,15 +34,16 @@ from .walker import iter_nodes, rewrite
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
-_LEGACY = {"draft-04": 4, "draft-06": 6, "draft-07": 7}
+_DRAFTS = {"draft-04": 4, "draft-06": 6, "draft-07": 7, "draft/2019-09": 2019,
+           "draft/2020-12": 2020}
 _BOUNDS = {"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}
 # The keys `_node` may rewrite: a document holding none of them is left without a copy.
 _KEYS = frozenset({*_BOUNDS, "dependencies", "items", "additionalItems"})
 
 
-def legacy_draft(schema: Any) -> int | None:
-    """4, 6 or 7 where `schema` declares that draft in its `$schema`; None otherwise (a
-    2020-12 or 2019-09 document, an unknown URI, or none: MCP's default is 2020-12)."""
+def declared_draft(schema: Any) -> int | None:
+    """4, 6, 7, 2019 or 2020 where `schema` declares that JSON Schema draft in its
+    `$schema`; None otherwise (an unknown URI, or none: MCP's default is 2020-12)."""
     uri = schema.get("$schema") if isinstance(schema, dict) else None
     if not isinstance(uri, str):
         return None
@@ -44,8 +52,13 @@ def legacy_draft(schema: Any) -> int | None:
         if text.startswith(scheme + "json-schema.org/"):
             name = text[len(scheme + "json-schema.org/"):]
             if name.endswith("/schema"):
-                return _LEGACY.get(name[:-len("/schema")])
+                return _DRAFTS.get(name[:-len("/schema")])
     return None
+
+
+def draft_name(draft: int) -> str:
+    """`07`, `2020-12`: a draft as its URI spells it."""
+    return {2019: "2019-09", 2020: "2020-12"}.get(draft, f"{draft:02d}")
 
 
 class Rewrite(NamedTuple):
@@ -59,9 +72,16 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _node(node: dict[str, Any], draft: int) -> list[tuple[Path, str]]:
+def _node(node: dict[str, Any], draft: int, openapi: bool) -> list[tuple[Path, str]]:
     """Rewrite one node in place (a copy the caller owns); what was rewritten, by key."""
     done: list[tuple[Path, str]] = []
+    if openapi and "nullable" in node:
+        flag = node.pop("nullable")
+        done.append((("nullable",), f"removed `nullable: {json.dumps(flag)[:40]}`: JSON Schema "
+                                    f"(draft {draft_name(draft)}, its `$schema`) has no such "
+                                    "keyword, and the provider would read it as \"or null\""))
+    if draft > 7:
+        return done
     if draft == 4:
         for key, inclusive in _BOUNDS.items():
             flag = node.get(key)
@@ -103,11 +123,14 @@ def _node(node: dict[str, Any], draft: int) -> list[tuple[Path, str]]:
     return done
 
 
-def to_2020_12(schema: Any) -> tuple[Any, list[Rewrite]]:
+def to_2020_12(schema: Any, openapi: bool = False) -> tuple[Any, list[Rewrite]]:
     """`schema` (not changed) as 2020-12, and each rewrite made; the schema itself and no
-    rewrites where it declares no older draft, or uses none of its keywords."""
-    draft = legacy_draft(schema)
-    if draft is None or not any(isinstance(node, dict) and not _KEYS.isdisjoint(node)
+    rewrites where it declares no JSON Schema draft, or uses none of the keywords that
+    draft reads differently. `openapi`: the provider reads `nullable` (see above)."""
+    draft = declared_draft(schema)
+    keys = (_KEYS if draft is not None and draft <= 7 else frozenset()) | (
+        {"nullable"} if openapi else frozenset())
+    if draft is None or not any(isinstance(node, dict) and not keys.isdisjoint(node)
                                 for _, node in iter_nodes(schema)):
         return schema, []
 
@@ -115,11 +138,12 @@ def to_2020_12(schema: Any) -> tuple[Any, list[Rewrite]]:
               ) -> tuple[Any, list[Rewrite]]:
         if not isinstance(node, dict):
             return node, []
-        return node, [Rewrite(path + rel, text) for rel, text in _node(node, draft)]
+        return node, [Rewrite(path + rel, text)
+                      for rel, text in _node(node, draft, openapi)]
 
     new, found, _ = rewrite(json_tree_copy(schema), visit)
-    if not found:
-        return schema, []
+    if not found or draft > 7:
+        return (new, found) if found else (schema, [])
     new["$schema"] = DRAFT_2020_12
     return new, [*found, Rewrite(("$schema",), f"`$schema` says 2020-12, the draft the "
                                                f"document is now written in (was draft "
