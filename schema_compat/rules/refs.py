@@ -544,11 +544,19 @@ def _pointer_to(root: Any, segments: list[str] | Path, renamed: set[int], used: 
     return "#" + pointer(tuple(out))
 
 
-def _retargets(root: Any, ctx: NodeContext) -> tuple[list[_Retarget], list[Path]]:
-    """The references to rewrite as plain JSON Pointers, and the nodes whose `definitions`
-    becomes `$defs`: a reference by `$anchor` or `$id` (the metadata ANN001 removes), and,
-    where the profile takes `$defs` but not `definitions` (whose block ANN004 would remove),
-    a pointer into `definitions`."""
+class _Retargets(NamedTuple):
+    found: list[_Retarget]
+    renamed: list[Path]  # nodes whose `definitions` becomes `$defs`
+    copied: dict[str, Any]  # new root `$defs` entries: targets outside the schema keywords
+
+
+def _retargets(root: Any, ctx: NodeContext) -> _Retargets:
+    """The references to rewrite as plain JSON Pointers into what the profile keeps: a
+    reference by `$anchor` or `$id` (the metadata ANN001 removes); where the profile takes
+    `$defs` but not `definitions` (whose block ANN004 would remove), a pointer into
+    `definitions`, which becomes `$defs`; and a pointer to a schema outside the schema
+    keywords (`#/components/schemas/X`, in a block ANN004 would remove), whose target is
+    copied into the root's `$defs`."""
     nodes = [(path, node) for path, node in iter_nodes(root) if isinstance(node, dict)]
     profile = ctx.profile
     renamed: set[int] = set()
@@ -559,34 +567,61 @@ def _retargets(root: Any, ctx: NodeContext) -> tuple[list[_Retarget], list[Path]
     resolver = RefResolver(root)
     used: set[int] = set()
     found = []
+    copied: dict[str, Any] = {}
+    names: dict[int, str] = {}
+    taken = {*_names_in(root, "$defs"), *_names_in(root, "definitions")}
+    can_copy = "$defs" in profile.allowed_keywords and isinstance(root, dict) \
+        and isinstance(root.get("$defs", {}), dict)
     for path, node in nodes:
         ref = node.get("$ref")
         if not isinstance(ref, str) or "%" in ref:
             continue
         new: str | None = None
+        target = resolver.resolve(ref)
+        at = where.get(id(target.node)) if target.kind == "local" else None
         if ref.startswith("#/"):
             segments = parse_pointer(ref[1:])
-            if renamed and segments is not None:
+            if at is None and can_copy and segments and isinstance(target.node, dict):
+                name = names.get(id(target.node))
+                if name is None:
+                    name = names[id(target.node)] = _free(str(segments[-1]), taken)
+                    copied[name] = target.node
+                new = "#" + pointer(("$defs", name))
+            elif renamed and segments is not None:
                 new = _pointer_to(root, segments, renamed, used)
-        else:
-            target = resolver.resolve(ref)
-            at = where.get(id(target.node)) if target.kind == "local" else None
-            if at is not None:
-                new = _pointer_to(root, at, renamed, used)
+        elif at is not None:
+            new = _pointer_to(root, at, renamed, used)
         if new is not None and new != ref:
             found.append(_Retarget(path, ref, new))
-    return found, [path for path, n in nodes if id(n) in used]
+    return _Retargets(found, [path for path, n in nodes if id(n) in used], copied)
+
+
+def _names_in(root: Any, key: str) -> list[str]:
+    block = root.get(key) if isinstance(root, dict) else None
+    return list(block) if isinstance(block, dict) else []
+
+
+def _free(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`, ...: the first not in `taken` (which it joins)."""
+    free, n = name, 1
+    while free in taken:
+        n += 1
+        free = f"{name}_{n}"
+    taken.add(free)
+    return free
 
 
 def detect_ref_by_name(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     return [Hit(f"`$ref` {r.ref!r} names its target through "
-                + ("`definitions`" if r.ref.startswith("#/") else "an `$anchor` or `$id`")
+                + ("an `$anchor` or `$id`" if not r.ref.startswith("#/") else
+                   "`definitions`" if "/definitions/" in r.ref else
+                   "a block outside the schema keywords")
                 + ", which the provider's schema drops", (*r.path, "$ref"), "$ref")
-            for r in _retargets(root, ctx)[0]]
+            for r in _retargets(root, ctx).found]
 
 
 def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
-    found, renamed = _retargets(root, ctx)
+    found, renamed, copied = _retargets(root, ctx)
     if not found:
         return None
     new = json_tree_copy(root)
@@ -607,6 +642,13 @@ def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
         node.update(items)
         edits.append(Edit((*path, "definitions"), "lossless",
                           "renamed `definitions` to `$defs`, where the provider looks"))
+    if copied:
+        defs = new.setdefault("$defs", {})
+        for name, target in copied.items():
+            defs[name] = json_tree_copy(target)
+            edits.append(Edit(("$defs", name), "lossless",
+                              f"copied a referenced schema from outside the schema keywords "
+                              f"to `$defs/{name}`"))
     return Fixed(new, tuple(edits))
 
 
