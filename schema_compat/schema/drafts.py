@@ -30,15 +30,15 @@ from typing import Any, NamedTuple
 
 from ..model import Path
 from .jsoncopy import json_tree_copy
-from .walker import iter_nodes, rewrite
+from .walker import children, rewrite
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 _DRAFTS = {"draft-04": 4, "draft-06": 6, "draft-07": 7, "draft/2019-09": 2019,
            "draft/2020-12": 2020}
 _BOUNDS = {"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}
-# The keys `_node` may rewrite: a document holding none of them is left without a copy.
-_KEYS = frozenset({*_BOUNDS, "dependencies", "items", "additionalItems"})
+# The keys `_node` may rewrite: a node holding none of them is left as it is.
+_KEYS = frozenset({*_BOUNDS, "dependencies", "items", "additionalItems", "nullable"})
 
 
 def declared_draft(schema: Any) -> int | None:
@@ -70,6 +70,30 @@ class Rewrite(NamedTuple):
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _rewrites(node: dict[str, Any], draft: int, openapi: bool) -> bool:
+    """Whether `_node` would rewrite something of `node`: asked of every node first, so
+    that a document with nothing to rewrite (most) is neither copied nor rebuilt."""
+    if _KEYS.isdisjoint(node):
+        return False
+    return (openapi and "nullable" in node) or (draft <= 7 and (
+        isinstance(node.get("dependencies"), dict) or isinstance(node.get("items"), list)
+        or "additionalItems" in node
+        or (draft == 4 and any(isinstance(node.get(k), bool) for k in _BOUNDS))))
+
+
+def _any_rewrite(schema: Any, draft: int, openapi: bool) -> bool:
+    """Whether `_rewrites` holds of some node: the walk without the paths `iter_nodes`
+    builds, asked of every document that declares a draft, on every pass."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if _rewrites(node, draft, openapi):
+                return True
+            stack.extend(child for _, child in children(node))
+    return False
 
 
 def _node(node: dict[str, Any], draft: int, openapi: bool) -> list[tuple[Path, str]]:
@@ -128,10 +152,7 @@ def to_2020_12(schema: Any, openapi: bool = False) -> tuple[Any, list[Rewrite]]:
     rewrites where it declares no JSON Schema draft, or uses none of the keywords that
     draft reads differently. `openapi`: the provider reads `nullable` (see above)."""
     draft = declared_draft(schema)
-    keys = (_KEYS if draft is not None and draft <= 7 else frozenset()) | (
-        {"nullable"} if openapi else frozenset())
-    if draft is None or not any(isinstance(node, dict) and not keys.isdisjoint(node)
-                                for _, node in iter_nodes(schema)):
+    if draft is None or not _any_rewrite(schema, draft, openapi):
         return schema, []
 
     def visit(node: Any, path: Path, keyword: str | None, changed: bool,
