@@ -74,6 +74,34 @@ def test_nullable_beside_an_enum_or_a_reference_reads_as_null_or_the_node() -> N
     assert as_json_schema(node, "openai") is node  # JSON Schema already: read as it is
 
 
+D4 = "http://json-schema.org/draft-04/schema#"
+D7 = "http://json-schema.org/draft-07/schema#"
+DEPENDS: dict[str, Any] = {"type": "object", "properties": {"a": {"type": "string"},
+                                                            "b": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(("original", "transformed", "profile", "effect"), [
+    # draft-04: `exclusiveMinimum: true` makes `minimum` exclusive
+    ({"$schema": D4, **_with(minimum=0, exclusiveMinimum=True)}, _with(exclusiveMinimum=0),
+     "openai", "equal"),
+    ({"$schema": D4, **_with(minimum=0, exclusiveMinimum=True)}, _with(minimum=0),
+     "openai", "wider"),
+    # draft-07 `dependencies`: the same keyword read as 2020-12 (its `$schema` gone) is
+    # ignored, which accepts {"a": "x"}; `dependentRequired` says it in 2020-12
+    ({"$schema": D7, **DEPENDS, "dependencies": {"a": ["b"]}},
+     {**DEPENDS, "dependencies": {"a": ["b"]}}, "gemini-json", "wider"),
+    ({"$schema": D7, **DEPENDS, "dependencies": {"a": ["b"]}},
+     {**DEPENDS, "dependentRequired": {"a": ["b"]}}, "gemini-json", "equal"),
+    # the output is read as 2020-12 whatever its own `$schema` says, as providers read it
+    ({"$schema": D7, **DEPENDS, "dependencies": {"a": ["b"]}},
+     {"$schema": D7, **DEPENDS, "dependencies": {"a": ["b"]}}, "openai", "wider"),
+])
+def test_the_original_is_read_by_the_draft_it_declares(original: Any, transformed: Any,
+                                                       profile: str, effect: str) -> None:
+    measured = measure(original, transformed, profile, examples=200)
+    assert measured.effect == effect, measured
+
+
 def test_effects_combine_and_compare_as_sets_do() -> None:
     assert combine([]) == "equal"
     assert combine(["equal", "narrower"]) == "narrower"

@@ -122,6 +122,8 @@ def test_the_check_walk_gathers_what_the_analysis_walks_for() -> None:
         if quiet:
             assert offered is None and refs == [] and defs == []
             continue
+        if not refs and not defs:  # not quiet for ROOT003's `$schema`: nothing to inline
+            continue
         with_refs += 1
         assert offered is not None
         root, (got_kids, got_refs, got_defs) = offered

@@ -73,8 +73,9 @@ def test_no_document_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None
         assert _skipped_document_hits(schema) == []
 
 
-def test_document_triggers_are_those_of_the_reference_rules() -> None:
-    assert make_plan("gemini").document_triggers == {"$ref", "$defs", "definitions"}
+def test_document_triggers_are_those_of_the_reference_and_draft_rules() -> None:
+    assert make_plan("gemini").document_triggers == {"$ref", "$defs", "definitions",
+                                                     "$schema"}  # ROOT003: the draft
     # a document rule without triggers (a size limit) may fire on any document
     assert make_plan("openai-strict").document_triggers is None
 

@@ -239,10 +239,19 @@ class _NodePass:
 
     def visit(self, node: Any, path: Path, keyword: str | None, changed_below: bool,
               ) -> tuple[Any, list[Finding | Unchecked]]:
+        """`_visit`, and whether the node it leaves holds a trigger: judged on the node as
+        left, so that a key a fix removed (ANN001's `$schema`, ROOT003's trigger) does
+        not keep the document rules asked in the next pass."""
+        new, found = self._visit(node, path, keyword, changed_below)
+        triggers = self.triggers
+        if triggers is not None and isinstance(new, dict) and not triggers.isdisjoint(new):
+            self.triggers = None
+        return new, found
+
+    def _visit(self, node: Any, path: Path, keyword: str | None, changed_below: bool,
+               ) -> tuple[Any, list[Finding | Unchecked]]:
         plan, clean = self.plan, self.clean
         triggers = self.triggers
-        if triggers is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
-            self.triggers = triggers = None
         if self.reuse and not changed_below:
             seen = self.was_clean.get(id(node))
             if seen is not None and seen[0] is node:

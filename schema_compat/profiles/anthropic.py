@@ -20,8 +20,8 @@ ANTHROPIC = Profile(
     target="tools[].input_schema (JSON Schema 2020-12)",
     strict_flag=False,
     rules=profile_order("anthropic", {
-        "NAM001", "NAM002", "NAM003", "ROOT001", "ROOT002", "TYP003", "TYP007", "TYP008",
-        "TYP009", "UNI009", "VAL005",
+        "NAM001", "NAM002", "NAM003", "ROOT001", "ROOT002", "ROOT003", "TYP003", "TYP007",
+        "TYP008", "TYP009", "UNI009", "VAL005",
     }),
     severity={"ROOT001": "warning", "TYP008": "warning"},
     allowed_keywords=frozenset(),

@@ -25,7 +25,7 @@ NAME_RULE = ("start with a letter or underscore; letters, digits, _ . : - only; 
 # canonical fix order (order.py).
 ENABLED = frozenset({
     "ANN001", "ANN002", "ANN003", "ANN004", "CNV001", "CON001", "CON002", "CON003",
-    "CON004", "CON005", "CON006", "LIM001", "NAM001", "NAM002", "NAM003", "OBJ001",
+    "CON004", "CON005", "CON006", "LIM001", "NAM001", "NAM002", "NAM003", "OBJ001", "ROOT003",
     "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ007", "REF001", "REF002",
     "REF003", "REF004", "REF005", "REF006", "TYP001", "TYP002", "TYP003", "TYP004",
     "TYP005", "TYP006", "TYP007", "TYP008", "TYP009", "UNI001", "UNI002", "UNI003",

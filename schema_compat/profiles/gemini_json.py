@@ -28,8 +28,8 @@ GEMINI_JSON = Profile(
     wire_field="parametersJsonSchema",
     rules=profile_order("gemini-json", {
         "ANN001", "ANN002", "ANN003", "ANN004", "CON001", "CON002", "CON003", "CON004",
-        "LIM001", "NAM001", "NAM002", "NAM003", "OBJ002", "OBJ003", "OBJ004", "OBJ005",
-        "REF004", "REF005", "REF007", "REF008", "TYP003", "TYP007", "TYP008", "TYP009",
+        "LIM001", "ROOT003", "NAM001", "NAM002", "NAM003", "OBJ002", "OBJ003", "OBJ004", "OBJ005",
+        "REF004", "REF005", "REF007", "REF008", "REF010", "TYP003", "TYP007", "TYP008", "TYP009",
         "UNI004", "UNI005", "UNI006", "UNI009", "VAL001", "VAL004", "VAL005",
     }),
     severity={code: "warning" for code in _IGNORED},

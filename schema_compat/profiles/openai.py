@@ -22,7 +22,7 @@ OPENAI = Profile(
     target="tools[].function.parameters (JSON Schema, non-strict)",
     strict_flag=False,
     rules=profile_order("openai", {
-        "LIM001", "NAM001", "NAM002", "NAM003", "NAM004", "OBJ010", "ROOT001", "ROOT002",
+        "LIM001", "NAM001", "NAM002", "NAM003", "NAM004", "OBJ010", "ROOT001", "ROOT002", "ROOT003",
         "TYP003", "TYP004", "TYP007", "TYP008", "TYP009", "UNI009", "VAL005",
     }),
     severity={"ROOT001": "warning", "TYP004": "warning", "TYP008": "warning"},

@@ -28,11 +28,14 @@ class Phase(NamedTuple):
 PHASES: tuple[Phase, ...] = (
     Phase("references",
           "Document rules, before any node rule: a node rule sees a document whose references "
-          "are settled. Refused or unresolvable references are cut first, recursion next, so "
-          "that inlining (REF001) meets only references it can inline and the definitions "
-          "(REF002) go last, when nothing refers to them; then the document-size lints.",
-          ("REF006", "REF004", "REF005", "REF008", "REF003", "REF001", "REF002",
-           "LIM002", "LIM003")),
+          "are settled. An older draft is read into 2020-12 first (ROOT003), so every rule "
+          "after it reads one dialect; references by name are made pointers (REF010) before "
+          "metadata goes (ANN001). Refused or unresolvable references are cut next, "
+          "recursion next, so that inlining (REF001) meets only references it can inline and "
+          "the definitions (REF002) go last, when nothing refers to them; then the "
+          "document-size lints.",
+          ("ROOT003", "REF010", "REF006", "REF004", "REF005", "REF008", "REF003", "REF001",
+           "REF002", "LIM002", "LIM003")),
     Phase("repair",
           "Malformed input made into a schema before any rule reads it: the root, values "
           "that are not schemas where a schema goes, keyword values of the wrong kind, "

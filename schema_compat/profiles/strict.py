@@ -30,11 +30,11 @@ OPENAI_STRICT = Profile(
     strict_flag=True,
     rules=profile_order("openai-strict", {
         "ANN001", "ANN002", "ANN003", "ANN004", "ANN005", "CON003", "CON004", "CON005",
-        "CON006", "LIM001", "LIM002", "LIM003", "NAM001", "NAM002", "NAM003", "NAM004",
+        "CON006", "LIM001", "LIM002", "LIM003", "ROOT003", "NAM001", "NAM002", "NAM003", "NAM004",
         "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ008", "OBJ009", "OBJ010",
-        "REF004", "REF005", "REF009", "ROOT001", "ROOT002", "TYP002", "TYP003", "TYP004",
-        "TYP005", "TYP007", "TYP008", "TYP009", "UNI004", "UNI005", "UNI006", "UNI008",
-        "UNI009", "VAL005",
+        "REF004", "REF005", "REF009", "REF010", "ROOT001", "ROOT002", "TYP002", "TYP003",
+        "TYP004", "TYP005", "TYP007", "TYP008", "TYP009", "UNI004", "UNI005", "UNI006",
+        "UNI008", "UNI009", "VAL005",
     }),
     severity={**{c: "warning" for c in _WARN}, "ROOT002": "error", "CON006": "warning"},
     allowed_keywords=frozenset({
@@ -69,7 +69,7 @@ ANTHROPIC_STRICT = Profile(
     strict_flag=True,
     rules=profile_order("anthropic-strict", {
         "ANN001", "ANN002", "ANN003", "ANN004", "CON001", "CON002", "CON003", "CON004",
-        "CON005", "CON006", "CON007", "LIM001", "LIM004", "NAM001", "NAM002", "NAM003",
+        "CON005", "CON006", "CON007", "LIM001", "LIM004", "ROOT003", "NAM001", "NAM002", "NAM003",
         "OBJ002", "OBJ003", "OBJ004", "OBJ005", "OBJ006", "OBJ008", "REF001", "REF002",
         "REF003", "REF004", "REF005", "REF006", "ROOT001", "ROOT002", "TYP002", "TYP003",
         "TYP004", "TYP005", "TYP007", "TYP008", "TYP009", "UNI004", "UNI005", "UNI006",

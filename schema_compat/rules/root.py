@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.drafts import declared_draft, draft_name, to_2020_12
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .unions import fix_all_of_unsupported, fix_union
 
@@ -58,6 +59,24 @@ def fix_root_combinator(node: Any, ctx: NodeContext) -> Fixed | None:
     if not edits:
         return None
     return Fixed(out, tuple(edits))
+
+
+def detect_declared_draft(root: Any, ctx: NodeContext) -> Iterable[Hit]:
+    draft = declared_draft(root)
+    if draft is None:
+        return []
+    _, rewrites = to_2020_12(root, ctx.profile.nullable_keyword)
+    return [Hit(f"`{r.path[-1]}` means something else in draft {draft_name(draft)}, which the "
+                "parameters declare, than in the dialect the provider reads", r.path,
+                str(r.path[-1]))
+            for r in rewrites if r.path != ("$schema",)]
+
+
+def fix_declared_draft(root: Any, ctx: NodeContext) -> Fixed | None:
+    new, rewrites = to_2020_12(root, ctx.profile.nullable_keyword)
+    if not rewrites:
+        return None
+    return Fixed(new, tuple(Edit(r.path, "lossless", r.text) for r in rewrites))
 
 
 RULES: list[Rule] = [
@@ -113,6 +132,43 @@ RULES: list[Rule] = [
             sources=("[ANT-03](../providers.md#ant-03), [OAI-06](../providers.md#oai-06)",
                      "Kilo-Org/kilocode#12238",
                      "browserbase/stagehand#1159"),
+        ),
+    ),
+    Rule(
+        code="ROOT003", name="declared-draft", severity="warning", scope="document",
+        triggers=frozenset({"$schema"}),
+        message="a keyword the declared draft reads differently from the provider",
+        safety="lossless", fix_title="Rewrite it as the provider reads it",
+        detect=detect_declared_draft, fix=fix_declared_draft,
+        docs=RuleDocs(
+            what="Parameters that declare draft-04, -06 or -07 in `$schema` and use a "
+                 "keyword that draft spells differently: draft-04's boolean "
+                 "`exclusiveMinimum`/`exclusiveMaximum`, `dependencies`, array-form `items` "
+                 "with `additionalItems`. Providers read every schema as 2020-12, where "
+                 "these mean something else or nothing: `dependencies` is ignored, so the "
+                 "model may send `a` without the `b` it needs. And `nullable`, OpenAPI's "
+                 "word, in a document that declares a JSON Schema draft: the server's "
+                 "validator ignores it, but gemini, vertex and portable read it as "
+                 "\"or null\".",
+            error="tools.0.custom.input_schema: JSON schema is invalid. It must match JSON "
+                  "Schema draft 2020-12 (or, where the provider does not check, the "
+                  "constraint is silently not applied)",
+            fix="Rewrite each into its 2020-12 form (`exclusiveMinimum: 0`, "
+                "`dependentRequired`/`dependentSchemas`, `prefixItems` + `items`) and say "
+                "2020-12 in `$schema` (lossless: the same arguments are accepted), before "
+                "any other rule reads the document; the profile's own rules then treat the "
+                "2020-12 keywords it cannot take (in the example, gemini's `minimum: 1` for "
+                "integers, and no `$schema`). `definitions` stays: its pointers resolve in "
+                "2020-12 too. `nullable` goes where the provider would read it (lossless: "
+                "the server lets no null through for it). Without a `$schema`, `nullable` "
+                "is read as OpenAPI's (the transform's own output for those providers is "
+                "written so).",
+            before={"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                    "properties": {"n": {"type": "integer", "minimum": 0,
+                                         "exclusiveMinimum": True}}},
+            after={"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}},
+            sources=("[ANT-05](../providers.md#ant-05)",
+                     "[MCP-03](../providers.md#mcp-03)"),
         ),
     ),
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model import Told
 from ..schema.jsoncopy import json_copy
-from ..schema.merge import disjoint, join_text
+from ..schema.merge import disjoint, join_text, merge_exact
 from ..schema.refs import local_target
 from ..schema.union_merge import (
     Merge,
@@ -327,28 +327,53 @@ def _siblings_miss(node: dict[str, Any]) -> list[Any]:
     return [b for b in node["anyOf"] if disjoint(siblings, b)]
 
 
-def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
+_OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties")
+
+
+def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str], list[str]]:
+    """The branches with the node's siblings merged in (those no value of the node's type
+    meets left out: `_siblings_miss`), the conflicts, and what a closed node
+    (`additionalProperties`) changed: the names it refuses are left out of a branch's
+    `properties` (its `additionalProperties` never sees them there), and a branch that
+    requires one of them accepts no object, so it is left out while another remains."""
     siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
-    branches: list[Any] = []
+    closed = siblings.get("additionalProperties", True) not in (True, {})
+    branches: list[tuple[Any, bool]] = []
     conflicts: list[str] = []
     misses = _siblings_miss(node)
+    refused: list[str] = []
     for branch in node["anyOf"]:
         if any(branch is m for m in misses):
             continue
         if not isinstance(branch, dict):
-            branches.append(branch)
+            branches.append((branch, False))
             continue
         # each branch its own copy of the siblings: one object at two places of the result
         # would be rewritten at both by the next pass, with the change recorded at one
         merged, clash = merge_all_of({**json_copy(siblings), "allOf": [branch]})
+        empty = False
+        if closed:
+            objects = merge_exact({k: siblings[k] for k in _OBJECT_KEYS if k in siblings},
+                                  {k: branch[k] for k in _OBJECT_KEYS if k in branch})
+            if objects is None:
+                clash = [*clash, "the node's closed object beside the branch's properties"]
+            else:
+                merged = {**{k: objects.node[k] if k in _OBJECT_KEYS else v
+                             for k, v in merged.items()
+                             if k not in _OBJECT_KEYS or k in objects.node}, **objects.node}
+                refused += [n for n in objects.dropped if n not in refused]
+                required = merged.get("required")
+                empty = merged.get("type") == "object" and isinstance(required, list) \
+                    and any(n in required for n in objects.dropped)
         for k in _ANNOTATIONS:  # the branch's own annotation first, then the node's
             own, outer = branch.get(k), node.get(k)
             if isinstance(outer, str) and outer:
                 merged = (with_hint({**merged, k: own}, outer) if k == "description" and
                           isinstance(own, str) else {**merged, k: own if own else outer})
         conflicts += clash
-        branches.append(merged)
-    return branches, conflicts
+        branches.append((merged, empty))
+    kept = [b for b, empty in branches if not empty] or [b for b, _ in branches]
+    return kept, conflicts, refused
 
 
 def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -360,7 +385,7 @@ def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
             {k: v for k, v in node.items() if k != "anyOf"}, "anyOf",
             "none of its branches (" + "; ".join(summarize(b) for b in misses)
             + ") meets the node's own `type`"), "anyOf")
-    branches, conflicts = _push_down(node)
+    branches, conflicts, refused = _push_down(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
     dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
         "node's own type meets it" if misses else ""
@@ -369,8 +394,13 @@ def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
         return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy",
                      f"moved {moved} into every `anyOf` branch{dropped}; conflicting "
                      "keywords kept the outer value: " + "; ".join(conflicts), told=told),))
+    left = len(node["anyOf"]) - len(misses) - len(branches)
+    closed = (f"; the names the closed object refuses stay out of them "
+              f"({', '.join(refused)})" if refused else "") + (
+        f", and {left} branch{'es' if left > 1 else ''} requiring one, which no object "
+        "meets, left out" if left else "")
     return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy" if told else "lossless",
-                 f"moved {moved} into every `anyOf` branch{dropped}", told=told),))
+                 f"moved {moved} into every `anyOf` branch{dropped}{closed}", told=told),))
 
 RULES: list[Rule] = [
     Rule(

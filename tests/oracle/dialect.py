@@ -9,14 +9,18 @@ make a widening more visible), `type` may be written in upper case (the SDK's en
 the integer keywords may come as decimal strings (int64 in the proto's JSON). Every other
 profile's output is JSON Schema already.
 
-Both sides of a pair are read as 2020-12, MCP's default dialect, whatever `$schema` says:
-the transform treats `$ref` siblings as 2020-12 does, and draft-07 documents in the corpus
-use nothing else that the two drafts read differently.
+The original is read by the draft its `$schema` declares (`original_validator`: draft-04's
+boolean `exclusiveMinimum`, draft-07's `dependencies` and array-form `items` mean what that
+draft says), 2020-12 where it declares none (MCP's default dialect since 2025-11-25). The
+output is read as 2020-12 whatever its `$schema` says, as providers read it.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.protocols import Validator
 
 OPENAPI_PROFILES = frozenset({"gemini", "vertex", "portable"})
 
@@ -27,6 +31,17 @@ _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains"
         "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems")
 _MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+
+
+def original_validator(schema: Any) -> Validator:
+    """A validator for an input schema, of the draft it declares (2020-12 when none)."""
+    cls = validators.validator_for(schema, default=Draft202012Validator)
+    return cls(schema)
+
+
+def output_validator(schema: Any, profile: str) -> Validator:
+    """A validator for a profile's output, read as 2020-12 (`as_json_schema`)."""
+    return Draft202012Validator(as_json_schema(schema, profile))
 
 
 def as_json_schema(schema: Any, profile: str) -> Any:

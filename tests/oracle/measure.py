@@ -16,9 +16,9 @@ import random
 from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
-from .dialect import as_json_schema
+from .dialect import as_json_schema, original_validator, output_validator
 from .generate import NOTHING, Generator, Pool, mutate
 
 Effect = Literal["equal", "narrower", "wider", "changed"]
@@ -61,9 +61,9 @@ def consistent(declared: str, measured: Effect) -> bool:
 
 
 class _Side:
-    def __init__(self, schema: Any) -> None:
+    def __init__(self, schema: Any, validator: Validator) -> None:
         self.schema = schema
-        self.validator = Draft202012Validator(schema)
+        self.validator = validator
 
     def accepts(self, instance: Any) -> bool:
         return bool(self.validator.is_valid(instance))
@@ -73,8 +73,8 @@ def measure(original: Any, transformed: Any, profile: str, examples: int = 30,
             seed: int | str = 0) -> Measured:
     """Sample both sides of one pair, `examples` generated instances each (and as many
     mutations of those that were valid)."""
-    a = _Side(original)
-    b = _Side(as_json_schema(transformed, profile))
+    a = _Side(original, original_validator(original))
+    b = _Side(as_json_schema(transformed, profile), output_validator(transformed, profile))
     pool = Pool().gather(a.schema).gather(b.schema)
     rng = random.Random(f"{seed}:{_key(original)}")
     lost = _search(a, b, pool, rng, examples)
