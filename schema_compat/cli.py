@@ -300,8 +300,8 @@ def explain(**values: Any) -> None:
     \b
     Examples:
       schema-compat explain "$(cat error.txt)" tools.json
-      schema-compat explain "tools.3.custom.input_schema: ..." --server "python s.py"
-      schema-compat explain --json "Invalid schema for function 'f': ..." tools.json
+      schema-compat explain "tools.3.custom.name: ..." --server "python s.py"
+      schema-compat explain --json -p openai-strict "$(cat error.txt)" tools.json
     """
     from .commands.explain import ExplainOptions, run_explain
 

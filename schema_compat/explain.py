@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from .model import Finding, Path, ToolDef, ToolResult
+from .schema.keywords import SCHEMA_MAP_KEYWORDS
 
 MAX_ERROR_CHARS = 16_000
 
@@ -66,7 +67,12 @@ _OPENAI = ("openai",)
 _ANTHROPIC = ("anthropic",)
 _BEDROCK = ("bedrock", "openai")  # until a bedrock profile exists: its name and root rules
 _VERTEX = ("vertex",)
-_OPENAI_TUPLE = r"\((?P<path>(?:'[^'\n]{0,256}'|\"[^\"\n]{0,256}\"|\d{1,6}|,\s?){0,200})\)"
+# The rules of a root that is not `type: object`: a union, no type, another type, no schema.
+_ROOT_TYPE = ("ROOT001", "ROOT002", "TYP007", "TYP009")
+# Each item starts with its own character (a quote, a digit, a comma) and a number ends
+# where its digits do, so the items of a text can be read one way only: linear.
+_OPENAI_TUPLE = (r"\((?P<path>(?:'[^'\n]{0,256}'|\"[^\"\n]{0,256}\"|\d{1,6}(?!\d)|,\s?)"
+                 r"{0,200})\)")
 
 
 def _re(text: str) -> re.Pattern[str]:
@@ -116,8 +122,7 @@ SHAPES: tuple[Shape, ...] = (
         "context"),
     Shape("openai-root", "OpenAI", _OPENAI, _re(
         r"Invalid schema for function '" + _NAME + r"': schema must (?:be a JSON Schema of "
-        r"'type: \"object\"'|have type 'object')"), keyword="type",
-        codes=("ROOT001", "ROOT002", "TYP007", "TYP009")),
+        r"'type: \"object\"'|have type 'object')"), keyword="type", codes=_ROOT_TYPE),
     Shape("openai-schema", "OpenAI", _OPENAI, _re(
         r"Invalid schema for function '" + _NAME + r"'")),
     Shape("openai-tool-name", "OpenAI", _OPENAI, _re(
@@ -133,12 +138,18 @@ SHAPES: tuple[Shape, ...] = (
     Shape("anthropic-tool-name", "Anthropic", _ANTHROPIC, _re(
         r"tools\." + _INDEX + r"\.(?:custom|FrontendRemoteMcpToolDefinition)\.name\b"),
         scope="tool", keyword="name", codes=("NAM001",)),
+    Shape("anthropic-root-type", "Anthropic", _ANTHROPIC, _re(
+        r"tools\." + _INDEX + r"\.custom\.input_schema\.type: Field required"),
+        keyword="type", codes=_ROOT_TYPE),
     Shape("anthropic-input-schema", "Anthropic", _ANTHROPIC, _re(
         r"tools\." + _INDEX + r"\.custom\.(?P<path>input_schema[^\s:]{0,4000})")),
     # --- AWS Bedrock Converse (ValidationException) ---
     Shape("bedrock-tool-name", "Bedrock", _BEDROCK, _re(
         r"toolConfig\.tools\." + _INDEX + r"\.(?:member\.)?toolSpec\.name\b"), scope="tool",
         keyword="name", codes=("NAM001",)),
+    Shape("bedrock-root-type", "Bedrock", _BEDROCK, _re(
+        r"toolConfig\.tools\." + _INDEX + r"\.(?:member\.)?toolSpec\.inputSchema\.json\.type "
+        r"must be one of the following: object"), keyword="type", codes=_ROOT_TYPE),
     Shape("bedrock-input-schema", "Bedrock", _BEDROCK, _re(
         r"toolConfig\.tools\." + _INDEX
         + r"\.(?:member\.)?toolSpec\.inputSchema\.(?P<path>json[^\s:']{0,4000})")),
@@ -161,7 +172,7 @@ class Parsed(NamedTuple):
     """What an error text says: the shape it has and what it captured."""
 
     shape: Shape
-    index: int | None
+    tool_at: int | None  # the tool's index in the request (`index` is a tuple's method)
     group: int | None
     name: str | None
     path: str | None
@@ -251,6 +262,9 @@ def _split_dots(path: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_MAPS = {(k,) for k in SCHEMA_MAP_KEYWORDS}
+
+
 class Located(NamedTuple):
     """Where a path leads in one schema: the node reached (`path`), the keyword blamed there
     (`keyword`, present in the node or not), and the steps that could not be followed."""
@@ -270,7 +284,8 @@ def locate(schema: Any, steps: Sequence[Segment], keyword: str | None,
     for at, step in enumerate(steps):
         found = _step(node, step, style)
         if found is None:
-            if at == len(steps) - 1 and isinstance(step, str) and isinstance(node, dict):
+            if at == len(steps) - 1 and isinstance(step, str) and isinstance(node, dict) \
+                    and path[-1:] not in _MAPS:  # a key of `properties` is a name, not a keyword
                 return Located(path, _keyword(node, step), ())
             return Located(path, keyword, tuple(steps[at:]))
         node, keys = found
@@ -373,14 +388,14 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
         return Explanation(parsed, profile, tool, index, located, finding, node, problem,
                            inferred)
 
-    if parsed.index is not None:
+    if parsed.tool_at is not None:
         if parsed.group:
             return answer(None, f"the error names tools[{parsed.group}]: the function "
                                 "declarations of one request are read as tools[0]")
-        if parsed.index >= len(tools):
-            return answer(None, f"the error names tool {parsed.index}, and the sources hold "
+        if parsed.tool_at >= len(tools):
+            return answer(None, f"the error names tool {parsed.tool_at}, and the sources hold "
                                 f"{len(tools)} tool(s) (0 to {len(tools) - 1})")
-        return answer(parsed.index)
+        return answer(parsed.tool_at)
     if parsed.name is not None:
         named = [i for i, t in enumerate(tools) if t.name == parsed.name] or [
             i for i, r in enumerate(results) if r.transformed_name == parsed.name]
@@ -388,14 +403,17 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
             return answer(None, f"no tool is named {parsed.name!r} (nor sent under that "
                                 f"name by the {profile} transform)")
         return answer(named[0])
-    fits = [i for i, t in enumerate(tools)
-            if (e := answer(i)).finding is not None and not e.problem]
+    # No tool named: the one whose schema holds the place (and, among several, the one a
+    # rule flags there).
+    held = [(i, e) for i in range(len(tools)) if not (e := answer(i)).problem]
+    flagged = [i for i, e in held if e.finding is not None]
+    fits = flagged if len(flagged) == 1 else [i for i, _ in held]
     if len(fits) == 1:
-        return answer(fits[0], inferred="the error names no tool; it is the only one this "
+        return answer(fits[0], inferred="the error names no tool; this is the only one it "
                                         "fits")
     names = ", ".join(repr(tools[i].name) for i in fits[:10])
     return answer(None, "the error names no tool, and " + (
-        f"{len(fits)} tools fit it: {names}" if fits else "no tool has a finding there"))
+        f"{len(fits)} tools fit it: {names}" if fits else "no tool's schema holds that place"))
 
 
 def _steps(parsed: Parsed) -> list[Segment]:
@@ -405,7 +423,7 @@ def _steps(parsed: Parsed) -> list[Segment]:
 def _node(schema: Any, path: Path) -> Any:
     node = schema
     for key in path:
-        node = node[key]  # type: ignore[index]
+        node = node[key]
     return node
 
 

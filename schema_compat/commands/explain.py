@@ -112,7 +112,7 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str) -> st
     from ..paths import jsonpath
 
     shape, finding, tool = found.parsed.shape, found.finding, found.tool
-    lines = [f"error:  {shape.provider} ({shape.name}), checked as {found.profile}"]
+    lines = [f"error:  {shape.provider}: {shape.name}, checked with the {found.profile} rules"]
     if tool is None:
         lines.append(f"tool:   not found: {printable(found.problem)}")
         return "\n".join(lines) + "\n"

@@ -1,0 +1,200 @@
+"""`schema-compat explain`: a provider's real error text mapped back to the tool, the JSONPath
+in its schema and the rule covering it.
+
+The cases are data (tests/data/explain/cases.yaml): the error messages of provider-rules.md's
+catalogue, rewritten to the tool indices and names of one listing, each with the tool, path
+and rule expected, worked out by hand from the listing (which property is the N-th entry of
+a map is read off the listing as written, not from the code under test).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonpath_ng
+import pytest
+import yaml
+from inprocess import REPO_ROOT, run_main
+
+from schema_compat import cli
+from schema_compat.api import check
+from schema_compat.explain import MAX_ERROR_CHARS, SHAPES, parse_error
+
+DATA = yaml.safe_load((REPO_ROOT / "tests/data/explain/cases.yaml").read_text("utf-8"))
+CASES: list[dict[str, Any]] = DATA["cases"]
+
+
+@pytest.fixture
+def listing(tmp_path: Path) -> Path:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(DATA["listing"]), "utf-8")
+    return path
+
+
+def _explain(*args: str) -> tuple[int, str, str]:
+    return run_main(cli.main, ["explain", *args])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_every_catalogue_error_maps_to_its_tool_path_and_rule(case: dict[str, Any],
+                                                              listing: Path) -> None:
+    provider = ["--provider", case["provider"]] if case.get("provider") else []
+    code, out, err = _explain("--json", case["error"], str(listing), *provider)
+    answer = json.loads(out)
+    expect = case["expect"]
+    got = {"exit": code, "tool": answer["tool"], "path": answer["path"],
+           "rule": (answer["rule"] or {}).get("code")}
+    assert got == expect, (answer, err)
+    assert answer["matched"] is (expect["rule"] is not None)
+    if expect["path"] is not None and expect["exit"] == 0:
+        # the JSONPath and the pointer name the same node of that tool's schema
+        tool = next(t for t in DATA["listing"]["tools"] if t["name"] == expect["tool"])
+        hits = jsonpath_ng.parse(answer["path"]).find(tool["inputSchema"])  # type: ignore[attr-defined]
+        assert len(hits) == 1
+        node = tool["inputSchema"]
+        for token in answer["pointer"].split("/")[1:]:
+            node = node[int(token)] if isinstance(node, list) else node[token]
+        assert node == hits[0].value
+
+
+def test_the_rule_named_is_one_the_profile_flags_on_that_tool() -> None:
+    """Checked apart from explain: each rule a case names is a finding of that profile's
+    check on that tool."""
+    for case in CASES:
+        rule = case["expect"]["rule"]
+        if rule is None:
+            continue
+        parsed = parse_error(case["error"])
+        assert parsed is not None, case["name"]
+        from schema_compat.profiles import PROFILES
+
+        profile = case.get("provider") or next(
+            p for p in parsed.shape.profiles if p in PROFILES)
+        tools = DATA["listing"]["tools"]
+        results = check(tools, profile).results
+        codes = {f.code for r in results if r.tool.name == case["expect"]["tool"]
+                 for f in r.findings}
+        assert rule in codes, (case["name"], profile, codes)
+
+
+def test_every_shape_has_a_case() -> None:
+    seen = {parsed.shape.name for c in CASES if (parsed := parse_error(c["error"]))}
+    assert {s.name for s in SHAPES} - seen <= {"gemini-field", "gemini-json-undefined-ref",
+                                               "vertex-schema", "openai-schema",
+                                               "anthropic-input-schema",
+                                               "bedrock-input-schema"}
+
+
+def test_text_names_tool_path_rule_and_a_transform_that_fixes_it(listing: Path,
+                                                                   tmp_path: Path) -> None:
+    error = ("Invalid JSON payload received. Unknown name \"const\" at 'tools[0]."
+             "function_declarations[1].parameters.properties[1].value.any_of[0]': Cannot "
+             "find field.")
+    code, out, err = _explain(error, str(listing))
+    assert code == 0, err
+    lines = dict(line.split(":", 1) for line in out.splitlines() if not line.startswith(" "))
+    assert lines["tool"].split() == ["search.files", "(tools[1]", "of", f"{listing})"]
+    assert lines["path"].strip() == "$.properties.mode.anyOf[0].const"
+    assert lines["rule"].split()[:2] == ["VAL001", "const-unsupported"]
+    assert "lossless" in lines["fix"]
+    command = lines["do"].split()
+    assert command[:4] == ["schema-compat", "transform", "-p", "gemini"]
+    # the command given does what it says: after it, gemini flags no `const` on that tool
+    out_file = tmp_path / "fixed.json"
+    code, _, err = run_main(cli.main, [*command[1:-2], "-o", str(out_file)])
+    assert code == 0, err
+    fixed = json.loads(out_file.read_text("utf-8"))["tools"][1]
+    assert fixed["name"] == "search.files"
+    assert "VAL001" not in {f.code for f in check([fixed], "gemini").results[0].findings}
+
+
+def test_no_rule_covering_it_shows_the_node(listing: Path) -> None:
+    code, out, _ = _explain("FunctionDeclaration 'read_node' in the request exceeds the "
+                            "maximum allowed nesting depth.", str(listing))
+    assert code == 0
+    assert "none of gemini's rules covers this place" in out
+    node = next(line for line in out.splitlines() if line.startswith("node:"))
+    assert json.loads(node.split(":", 1)[1]) == DATA["listing"]["tools"][5]["inputSchema"]
+
+
+def test_unrecognised_text_is_one_line_naming_the_shapes_understood(listing: Path) -> None:
+    code, out, err = _explain("Something went wrong.", str(listing))
+    assert (code, out) == (1, "")
+    assert len(err.strip().splitlines()) == 1
+    assert all(word in err for word in ("Gemini", "OpenAI", "Anthropic", "Bedrock"))
+
+
+def test_something_not_found_exits_1_and_says_what(listing: Path) -> None:
+    code, out, _ = _explain("Invalid 'tools[12].function.name': string does not match "
+                            "pattern.", str(listing))
+    assert code == 1
+    assert "tool 12" in out and "12 tool(s)" in out
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--provider", "nope"], "unknown provider 'nope'"),
+    ([], "no SOURCE given"),
+    (["missing.json"], "missing.json"),
+])
+def test_bad_usage_exits_2_with_one_line(args: list[str], says: str, listing: Path) -> None:
+    sources = [str(listing)] if args[:1] == ["--provider"] else []
+    code, out, err = _explain("tools.0.custom.name: bad", *sources, *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err
+
+
+def test_names_from_the_error_and_the_source_are_escaped(tmp_path: Path) -> None:
+    source = tmp_path / "tools.json"
+    name = "evil\x1b[31mtool"
+    source.write_text(json.dumps({"tools": [{"name": name, "inputSchema": {
+        "type": "object", "properties": {"x": {"type": "array"}}}}]}), "utf-8")
+    code, out, _ = _explain(f"Invalid schema for function '{name}': In context=("
+                            "'properties', 'x'), array schema missing items.", str(source))
+    assert code == 0
+    assert "\x1b" not in out and "evil\\x1b[31mtool" in out
+
+
+def test_the_transform_command_echoes_no_secret(listing: Path) -> None:
+    from schema_compat.commands.explain import ExplainOptions, _transform_command
+    from schema_compat.commands.inputs import LiveOpts
+
+    live = LiveOpts(url=["https://user:pw@host.example/mcp?token=s3cret"],
+                    header=["Authorization: Bearer s3cret"], env=["KEY=s3cret"])
+    text = _transform_command("gemini", ExplainOptions("", None, None, False, live))
+    assert "s3cret" not in text and "pw" not in text
+    assert "https://host.example/mcp" in text and "--header" in text
+
+
+HOSTILE = [
+    "Invalid schema for function 'f': In context=(" + "1" * 60,
+    "Invalid schema for function 'f': In context=(" + "1" * MAX_ERROR_CHARS,
+    "Invalid schema for function 'f': In context=(" + "'a', 1, " * 3000,
+    "`x` functionDeclaration `parameters" + "." * MAX_ERROR_CHARS,
+    "tools[0].function_declarations[0]." * 1000,
+    "Unknown name \"" + "a" * MAX_ERROR_CHARS,
+    "x" * 10 * MAX_ERROR_CHARS,
+    "`" * MAX_ERROR_CHARS,
+]
+
+
+def test_hostile_error_text_is_read_in_bounded_time() -> None:
+    """Every shape is tried on texts built to make a backtracking regex stall: each is read
+    (or refused) well within the timeout, in a process of its own so a stall cannot hang
+    the run."""
+    script = ("import json, sys\nfrom schema_compat.explain import parse_error\n"
+              "for text in json.load(sys.stdin):\n    parse_error(text)\nprint('done')\n")
+    proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(HOSTILE),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.stdout.strip() == "done", proc.stderr
+
+
+def test_a_text_past_the_cap_is_read_from_its_start() -> None:
+    error = ("tools.1.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$' "
+             + "x" * MAX_ERROR_CHARS)
+    parsed = parse_error(error)
+    assert parsed is not None and parsed.tool_at == 1
+    assert parse_error("x" * MAX_ERROR_CHARS + " tools.1.custom.name: bad") is None
