@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ..explain import Explanation
     from ..extract.files import LoadedSource
 
+# The keys of the --json answer, every one present in each answer (null when not known).
+_KEYS = ("provider", "profile", "shape", "tool", "tool_index", "source", "path", "pointer",
+         "keyword", "rule", "fix", "matched", "node", "problem", "inferred")
 # How much of a schema node the text report shows when no rule covers it.
 _NODE_CHARS = 400
 
@@ -47,8 +50,7 @@ def run_explain(options: ExplainOptions) -> int:
         line = ("the error text has no shape explain understands "
                 f"(the first {MAX_ERROR_CHARS} characters are read); {understood()}")
         if options.json_out:
-            _write_json({"matched": False, "tool": None, "path": None, "pointer": None,
-                         "rule": None, "fix": None, "problem": line})
+            _write_json({**dict.fromkeys(_KEYS), "matched": False, "problem": line})
         else:
             print(f"schema-compat: {line}", file=sys.stderr)
         return EXIT_FINDINGS
