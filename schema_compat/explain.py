@@ -370,8 +370,13 @@ def infer_profile(shape: Shape, known: Sequence[str]) -> str:
 
 
 def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResult],
-            profile: str) -> Explanation:
-    """Map `parsed` to one of `tools` (`results` are `profile`'s check of them, in order)."""
+            profile: str, groups: Sequence[int] = ()) -> Explanation:
+    """Map `parsed` to one of `tools` (`results` are `profile`'s check of them, in order).
+
+    `groups`: when the tools come from a Gemini `tools` list, how many function declarations
+    each of its entries holds (a built-in such as googleSearch: none), so that Gemini's
+    `tools[T].function_declarations[F]` finds its tool; empty, every tool is read as one
+    entry's, `tools[0]`'s (as a client sends an MCP server's)."""
     shape = parsed.shape
 
     def answer(index: int | None, problem: str = "", inferred: str = "") -> Explanation:
@@ -389,13 +394,21 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
                            inferred)
 
     if parsed.tool_at is not None:
-        if parsed.group:
-            return answer(None, f"the error names tools[{parsed.group}]: the function "
-                                "declarations of one request are read as tools[0]")
-        if parsed.tool_at >= len(tools):
-            return answer(None, f"the error names tool {parsed.tool_at}, and the sources hold "
+        at, group = parsed.tool_at, parsed.group or 0
+        if groups:
+            if group >= len(groups) or at >= groups[group]:
+                count = groups[group] if group < len(groups) else 0
+                return answer(None, f"the error names tools[{group}].function_declarations"
+                                    f"[{at}], and the source's tools[{group}] holds {count} "
+                                    f"declaration(s) ({len(groups)} entries in all)")
+            at += sum(groups[:group])
+        elif group:
+            return answer(None, f"the error names tools[{group}], and the sources are not a "
+                                "Gemini tools list: their tools are read as tools[0]'s")
+        if at >= len(tools):
+            return answer(None, f"the error names tool {at}, and the sources hold "
                                 f"{len(tools)} tool(s) (0 to {len(tools) - 1})")
-        return answer(parsed.tool_at)
+        return answer(at)
     if parsed.name is not None:
         named = [i for i, t in enumerate(tools) if t.name == parsed.name] or [
             i for i, r in enumerate(results) if r.transformed_name == parsed.name]

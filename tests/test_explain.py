@@ -94,7 +94,7 @@ def test_text_names_tool_path_rule_and_a_transform_that_fixes_it(listing: Path,
     code, out, err = _explain(error, str(listing))
     assert code == 0, err
     lines = dict(line.split(":", 1) for line in out.splitlines() if not line.startswith(" "))
-    assert lines["tool"].split() == ["search.files", "(tools[1]", "of", f"{listing})"]
+    assert lines["tool"].split() == ["search.files", "(index", "1", "in", f"{listing})"]
     assert lines["path"].strip() == "$.properties.mode.anyOf[0].const"
     assert lines["rule"].split()[:2] == ["VAL001", "const-unsupported"]
     assert "lossless" in lines["fix"]
@@ -205,3 +205,34 @@ def test_json_answers_carry_the_same_keys_mapped_or_not(listing: Path) -> None:
     assert set(unmapped) == set(mapped)
     assert unmapped["matched"] is False and unmapped["tool"] is None
     assert "understood" in unmapped["problem"]
+
+
+GEMINI_TOOLS = [
+    {"functionDeclarations": [
+        {"name": "a", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}},
+        {"name": "b", "parameters": {"type": "object", "additionalProperties": False,
+                                     "properties": {"y": {"type": "string"}}}}]},
+    {"googleSearch": {}},
+    {"functionDeclarations": [
+        {"name": "c", "parameters": {"type": "object", "properties": {
+            "z": {"type": "string", "const": "q"}}}}]},
+]
+
+
+@pytest.mark.parametrize(("error", "tool", "path"), [
+    ("Unknown name \"const\" at 'tools[2].function_declarations[0].parameters.properties[0]"
+     ".value'", "c", "$.properties.z.const"),
+    ("Unknown name \"additionalProperties\" at 'tools[0].function_declarations[1].parameters'",
+     "b", "$.additionalProperties"),
+    ("Unknown name \"additionalProperties\" at 'tools[0].function_declarations[2].parameters'",
+     None, None),
+    ("Unknown name \"const\" at 'tools[1].function_declarations[0].parameters'", None, None),
+])
+def test_a_gemini_tools_list_is_indexed_by_entry_then_declaration(
+        error: str, tool: str | None, path: str | None, tmp_path: Path) -> None:
+    """tools[T] counts every entry of the list (a built-in too); F counts within it."""
+    source = tmp_path / "gemini.json"
+    source.write_text(json.dumps(GEMINI_TOOLS), "utf-8")
+    code, out, err = _explain("--json", error, str(source))
+    answer = json.loads(out)
+    assert (code, answer["tool"], answer["path"]) == (0 if tool else 1, tool, path), err

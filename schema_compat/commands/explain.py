@@ -61,13 +61,31 @@ def run_explain(options: ExplainOptions) -> int:
     tools = [t for s in loaded for t in s.tools]
     profile = (options.provider or infer_profile(parsed.shape, list(PROFILES))).lower()
     results = run_tools(tools, provider_plan(profile, None, None, False), keep_schemas=False)
-    found = explain(parsed, tools, results, profile)
+    found = explain(parsed, tools, results, profile, _gemini_groups(loaded))
     command = _transform_command(profile, options)
     if options.json_out:
         _write_json(_to_dict(found, loaded, command))
     else:
         sys.stdout.write(_to_text(found, loaded, command))
     return EXIT_OK if found.tool is not None and not found.problem else EXIT_FINDINGS
+
+
+def _gemini_groups(loaded: list[LoadedSource]) -> list[int]:
+    """How many function declarations each entry of a Gemini `tools` list holds, when the
+    one source is such a list (bare, or a request's `tools`); else none."""
+    if len(loaded) != 1 or loaded[0].shape != "gemini":
+        return []
+    document = loaded[0].document
+    entries = document.get("tools") if isinstance(document, dict) else document
+    if not isinstance(entries, list):
+        return []
+    counts = []
+    for entry in entries:
+        keys = ("functionDeclarations", "function_declarations")
+        declarations: Any = next((entry[k] for k in keys
+                                  if isinstance(entry, dict) and k in entry), [])
+        counts.append(len(declarations) if isinstance(declarations, list) else 0)
+    return counts if sum(counts) == len(loaded[0].tools) else []
 
 
 def _write_json(data: dict[str, Any]) -> None:
@@ -118,7 +136,7 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str) -> st
     if tool is None:
         lines.append(f"tool:   not found: {printable(found.problem)}")
         return "\n".join(lines) + "\n"
-    where = f"tools[{found.tool_index}] of {_source_of(found, loaded)}"
+    where = f"index {found.tool_index} in {_source_of(found, loaded)}"
     lines.append(f"tool:   {printable(tool.name)} ({printable(where)})")
     if found.inferred:
         lines.append(f"        {found.inferred}")
