@@ -242,7 +242,7 @@ def segments(path: str, style: PathStyle) -> list[Segment]:
                 out.append(int(inside) if inside.isdigit() else inside)
     else:
         out = list(path.split("."))
-    while out and out[0] in _ROOT_FIELDS:
+    if out and out[0] in _ROOT_FIELDS:
         out.pop(0)
     return out
 
@@ -441,8 +441,14 @@ def _node(schema: Any, path: Path) -> Any:
 
 
 def _shown(steps: Sequence[Segment]) -> str:
-    return ".".join(f"properties[{s.position}]" if isinstance(s, Entry) else str(s)
-                    for s in steps)
+    """Steps as the provider wrote them: `properties[0].items`."""
+    text = ""
+    for step in steps:
+        if isinstance(step, Entry | int):
+            text += f"[{step.position if isinstance(step, Entry) else step}]"
+        else:
+            text += ("." if text else "") + step
+    return text
 
 
 def covering(findings: Sequence[Finding], located: Located, node: Any,

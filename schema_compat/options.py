@@ -259,6 +259,10 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         PROVIDER._replace(default=None, setting="", setting_value="", show_default=False,
                           help="The profile whose request it was (default: inferred from "
                                "the error's shape)."),
+        Option("sent", ("--sent",), "choice", "original",
+               "The schemas the request carried, which the error's indices and names read "
+               "against: original (the SOURCE as given) or transformed (as transform and "
+               "the proxy send them for the profile).", choices=("original", "transformed")),
         JSON._replace(help="Print tool, path, pointer, rule, fix and matched as JSON."),
         *LIVE_OPTIONS),
     "rules": (

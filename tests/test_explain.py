@@ -161,7 +161,8 @@ def test_the_transform_command_echoes_no_secret(listing: Path) -> None:
 
     live = LiveOpts(url=["https://user:pw@host.example/mcp?token=s3cret"],
                     header=["Authorization: Bearer s3cret"], env=["KEY=s3cret"])
-    text = _transform_command("gemini", ExplainOptions("", None, None, False, live))
+    text = _transform_command("gemini", ExplainOptions("", None, None, "original", False,
+                                                       live))
     assert "s3cret" not in text and "pw" not in text
     assert "https://host.example/mcp" in text and "--header" in text
 
@@ -236,3 +237,32 @@ def test_a_gemini_tools_list_is_indexed_by_entry_then_declaration(
     code, out, err = _explain("--json", error, str(source))
     answer = json.loads(out)
     assert (code, answer["tool"], answer["path"]) == (0 if tool else 1, tool, path), err
+
+
+INLINED = ("Invalid JSON payload received. Unknown name \"x\" at 'tools[0].function_declarations"
+           "[5].parameters.properties[0].value.items.properties[0].value': Cannot find field.")
+
+
+def test_indices_read_against_the_schemas_sent(listing: Path) -> None:
+    """read_node's items are a `$ref` as listed and the inlined Node as transform sends
+    them: the same index path names a place only in the schema that was sent."""
+    code, out, _ = _explain("--json", INLINED, str(listing))
+    original = json.loads(out)
+    assert (code, original["tool"], original["sent"]) == (1, "read_node", "original")
+    assert "properties[0]" in original["problem"]
+    code, out, _ = _explain("--json", "--sent", "transformed", INLINED, str(listing))
+    sent = json.loads(out)
+    assert (code, sent["tool"], sent["path"]) == (0, "read_node",
+                                                  "$.properties.node.items.properties.id")
+    # what gemini was sent there is the listing's Node.id, inlined
+    assert sent["node"] == DATA["listing"]["tools"][5]["inputSchema"]["$defs"]["Node"][
+        "properties"]["id"]
+    assert sent["rule"] is None and sent["matched"] is False
+
+
+def test_a_transformed_name_is_the_tool_sent(listing: Path) -> None:
+    error = ("Invalid schema for function 'search_files': In context=('properties', 'tags'), "
+             "array schema missing items.")
+    code, out, _ = _explain("--json", "--sent", "transformed", error, str(listing))
+    answer = json.loads(out)
+    assert (code, answer["tool"], answer["tool_index"]) == (0, "search_files", 1)

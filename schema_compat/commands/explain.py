@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..extract.files import LoadedSource
 
 # The keys of the --json answer, every one present in each answer (null when not known).
-_KEYS = ("provider", "profile", "shape", "tool", "tool_index", "source", "path", "pointer",
+_KEYS = ("provider", "profile", "sent", "shape", "tool", "tool_index", "source", "path", "pointer",
          "keyword", "rule", "fix", "matched", "node", "problem", "inferred")
 # How much of a schema node the text report shows when no rule covers it.
 _NODE_CHARS = 400
@@ -36,12 +36,14 @@ class ExplainOptions(NamedTuple):
     error: str
     sources: list[str] | None
     provider: str | None
+    sent: str
     json_out: bool
     live: LiveOpts
 
 
 def run_explain(options: ExplainOptions) -> int:
     from ..explain import MAX_ERROR_CHARS, explain, infer_profile, parse_error, understood
+    from ..model import ToolDef
     from ..profiles import PROFILES
     if options.provider is not None:
         provider_plan(options.provider, None, None, False)  # a bad name exits 2 here
@@ -50,7 +52,8 @@ def run_explain(options: ExplainOptions) -> int:
         line = ("the error text has no shape explain understands "
                 f"(the first {MAX_ERROR_CHARS} characters are read); {understood()}")
         if options.json_out:
-            _write_json({**dict.fromkeys(_KEYS), "matched": False, "problem": line})
+            _write_json({**dict.fromkeys(_KEYS), "sent": options.sent, "matched": False,
+                         "problem": line})
         else:
             print(f"schema-compat: {line}", file=sys.stderr)
         return EXIT_FINDINGS
@@ -60,13 +63,19 @@ def run_explain(options: ExplainOptions) -> int:
         return EXIT_USAGE
     tools = [t for s in loaded for t in s.tools]
     profile = (options.provider or infer_profile(parsed.shape, list(PROFILES))).lower()
-    results = run_tools(tools, provider_plan(profile, None, None, False), keep_schemas=False)
+    plan = provider_plan(profile, None, None, False)
+    transformed = options.sent == "transformed"
+    results = run_tools(tools, plan, keep_schemas=transformed)
+    if transformed:  # the request carried these: their names, schemas and what is left
+        tools = [ToolDef(r.transformed_name, r.transformed_schema, r.tool.description,
+                         r.tool.source, r.tool.index) for r in results]
+        results = run_tools(tools, plan, keep_schemas=False)
     found = explain(parsed, tools, results, profile, _gemini_groups(loaded))
-    command = _transform_command(profile, options)
+    command = "" if transformed else _transform_command(profile, options)
     if options.json_out:
-        _write_json(_to_dict(found, loaded, command))
+        _write_json({**_to_dict(found, loaded, command), "sent": options.sent})
     else:
-        sys.stdout.write(_to_text(found, loaded, command))
+        sys.stdout.write(_to_text(found, loaded, command, options.sent))
     return EXIT_OK if found.tool is not None and not found.problem else EXIT_FINDINGS
 
 
@@ -119,7 +128,7 @@ def _to_dict(found: Explanation, loaded: list[LoadedSource], command: str) -> di
         "fix": None if finding is None or finding.fix_title is None else {
             "title": finding.fix_title, "safety": finding.fix_safety,
             "accepts": (finding.fix_effect or ("", ""))[0],
-            "told": (finding.fix_effect or ("", ""))[1], "command": command},
+            "told": (finding.fix_effect or ("", ""))[1], "command": command or None},
         "matched": finding is not None,
         "node": found.node if located and finding is None and not found.problem else None,
         "problem": found.problem or None,
@@ -127,12 +136,13 @@ def _to_dict(found: Explanation, loaded: list[LoadedSource], command: str) -> di
     }
 
 
-def _to_text(found: Explanation, loaded: list[LoadedSource], command: str) -> str:
+def _to_text(found: Explanation, loaded: list[LoadedSource], command: str, sent: str) -> str:
     """One block: tool, JSONPath, rule code and name, what to do."""
     from ..paths import jsonpath
 
     shape, finding, tool = found.parsed.shape, found.finding, found.tool
-    lines = [f"error:  {shape.provider}: {shape.name}, checked with the {found.profile} rules"]
+    lines = [f"error:  {shape.provider}: {shape.name}, read against the {sent} schemas, "
+             f"checked with the {found.profile} rules"]
     if tool is None:
         lines.append(f"tool:   not found: {printable(found.problem)}")
         return "\n".join(lines) + "\n"
@@ -156,7 +166,10 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str) -> st
                  f"{printable(finding.message)}")
     if finding.path != found.target:
         lines.append(f"        found at {printable(jsonpath(finding.path))}")
-    if finding.fix_title is None:
+    if not command:
+        lines.append(f"do:     the transform leaves this as it is: `schema-compat rule "
+                     f"{finding.code}` says what to change in the server's schema")
+    elif finding.fix_title is None:
         lines.append(f"do:     no automatic fix; `schema-compat rule {finding.code}` says "
                      "what to change")
     else:
