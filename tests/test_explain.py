@@ -266,3 +266,8 @@ def test_a_transformed_name_is_the_tool_sent(listing: Path) -> None:
     code, out, _ = _explain("--json", "--sent", "transformed", error, str(listing))
     answer = json.loads(out)
     assert (code, answer["tool"], answer["tool_index"]) == (0, "search_files", 1)
+
+
+def test_bad_usage_comes_before_an_unrecognised_text() -> None:
+    code, out, err = _explain("Something went wrong.")
+    assert (code, out) == (2, "") and "no SOURCE given" in err

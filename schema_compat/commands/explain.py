@@ -42,11 +42,19 @@ class ExplainOptions(NamedTuple):
 
 
 def run_explain(options: ExplainOptions) -> int:
+    """The exit status of an `explain`: 0 when the error was mapped to a tool, 1 when the
+    text is not understood or names something the sources do not hold, 2 for bad usage
+    (the sources are read before the text, so that bad usage always says so)."""
     from ..explain import MAX_ERROR_CHARS, explain, infer_profile, parse_error, understood
     from ..model import ToolDef
     from ..profiles import PROFILES
+
     if options.provider is not None:
         provider_plan(options.provider, None, None, False)  # a bad name exits 2 here
+    loaded, errors = load_inputs(options.sources, options.live)
+    if errors:
+        print_errors(errors)
+        return EXIT_USAGE
     parsed = parse_error(options.error)
     if parsed is None:
         line = ("the error text has no shape explain understands "
@@ -57,10 +65,6 @@ def run_explain(options: ExplainOptions) -> int:
         else:
             print(f"schema-compat: {line}", file=sys.stderr)
         return EXIT_FINDINGS
-    loaded, errors = load_inputs(options.sources, options.live)
-    if errors:
-        print_errors(errors)
-        return EXIT_USAGE
     tools = [t for s in loaded for t in s.tools]
     profile = (options.provider or infer_profile(parsed.shape, list(PROFILES))).lower()
     plan = provider_plan(profile, None, None, False)
@@ -73,7 +77,7 @@ def run_explain(options: ExplainOptions) -> int:
     found = explain(parsed, tools, results, profile, _gemini_groups(loaded))
     command = "" if transformed else _transform_command(profile, options)
     if options.json_out:
-        _write_json({**_to_dict(found, loaded, command), "sent": options.sent})
+        _write_json(_to_dict(found, loaded, command, options.sent))
     else:
         sys.stdout.write(_to_text(found, loaded, command, options.sent))
     return EXIT_OK if found.tool is not None and not found.problem else EXIT_FINDINGS
@@ -107,7 +111,8 @@ def _source_of(found: Explanation, loaded: list[LoadedSource]) -> str:
         s.label for s in loaded)
 
 
-def _to_dict(found: Explanation, loaded: list[LoadedSource], command: str) -> dict[str, Any]:
+def _to_dict(found: Explanation, loaded: list[LoadedSource], command: str,
+             sent: str) -> dict[str, Any]:
     """The --json answer: the tool, JSONPath and pointer, the rule and its fix; `matched`
     says whether a rule covers the place the error blames."""
     from ..paths import jsonpath, pointer
@@ -115,7 +120,8 @@ def _to_dict(found: Explanation, loaded: list[LoadedSource], command: str) -> di
     shape, finding, tool = found.parsed.shape, found.finding, found.tool
     located = tool is not None and found.located is not None
     return {
-        "provider": shape.provider, "profile": found.profile, "shape": shape.name,
+        "provider": shape.provider, "profile": found.profile, "sent": sent,
+        "shape": shape.name,
         "tool": tool.name if tool is not None else None, "tool_index": found.tool_index,
         "source": _source_of(found, loaded) if tool is not None else None,
         "path": jsonpath(found.target) if located else None,
