@@ -294,8 +294,8 @@ def explain(**values: Any) -> None:
     OpenAI's "Invalid schema for function 'x'", Anthropic's tools.N.custom..., Bedrock's
     toolConfig.tools.N... and Vertex's messages are read too; --provider says which
     profile's rules to check with, else the error's shape does. Exit 0 when the error was
-    mapped to a tool, 1 when the text is not understood or names something the sources do
-    not hold, 2 for bad usage.
+    mapped to a tool (a limit of the whole request: to its rule), 1 when the text is not
+    understood or names something the sources do not hold, 2 for bad usage.
 
     \b
     Examples:

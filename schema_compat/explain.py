@@ -51,7 +51,9 @@ class Shape(NamedTuple):
     profiles: tuple[str, ...]  # the first of these that exists is inferred
     pattern: re.Pattern[str]
     style: PathStyle = "dotted"
-    scope: Literal["schema", "tool"] = "schema"
+    # where the error lies: in a tool's schema, on a tool (its name, its description), or
+    # on the whole request (how many tools; `codes` then name its rules)
+    scope: Literal["schema", "tool", "request"] = "schema"
     keyword: str = ""  # the keyword blamed when the regex captures none
     codes: tuple[str, ...] = ()  # only findings of these rules cover it (none: any rule)
 
@@ -153,6 +155,15 @@ SHAPES: tuple[Shape, ...] = (
     Shape("bedrock-input-schema", "Bedrock", _BEDROCK, _re(
         r"toolConfig\.tools\." + _INDEX
         + r"\.(?:member\.)?toolSpec\.inputSchema\.(?P<path>json[^\s:']{0,4000})")),
+    # --- the whole request ---
+    Shape("openai-too-many-tools", "OpenAI", _OPENAI, _re(
+        r"Invalid 'tools': array too long"), scope="request", codes=("LIM001",)),
+    Shape("gemini-too-many-declarations", "Gemini", _GEM, _re(
+        r"At most \d{1,6} function declarations can be specified"), scope="request",
+        codes=("LIM001",)),
+    Shape("anthropic-strict-too-complex", "Anthropic (strict)", ("anthropic-strict",), _re(
+        r"The compiled grammar is too large|Schema is too complex for compilation"),
+        scope="request", codes=("LIM004",)),
     # --- Mistral ---
     Shape("mistral-function-name", "Mistral", ("mistral", "openai"), _re(
         r"Function name was (?P<name>\S{1,256}) but must be"), scope="tool", keyword="name",
@@ -355,7 +366,7 @@ class Explanation(NamedTuple):
     @property
     def target(self) -> Path:
         """The place the text blames: the node, and the keyword when the node holds it."""
-        if self.located is None:
+        if self.located is None or self.parsed.shape.scope != "schema":
             return ()
         kw = self.located.keyword
         if kw is not None and isinstance(self.node, dict) and kw in self.node:
@@ -385,7 +396,8 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
         tool, steps = tools[index], _steps(parsed)
         located = locate(tool.schema, steps, parsed.keyword, shape.style) \
             if shape.scope == "schema" else Located((), parsed.keyword, ())
-        node = _node(tool.schema, located.path)
+        node = _node(tool.schema, located.path) if shape.scope == "schema" else {
+            "name": tool.name, "description": tool.description}
         if located.missing and not problem:
             problem = f"{tool.name!r} has no {_shown(located.missing)} at that place"
         finding = None if located.missing else covering(
@@ -393,6 +405,17 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
         return Explanation(parsed, profile, tool, index, located, finding, node, problem,
                            inferred)
 
+    if shape.scope == "request":
+        over = [(t, f) for t, r in zip(tools, results, strict=True) for f in r.findings
+                if f.code in shape.codes]
+        if not over:
+            return answer(None, f"the error is about the whole request, and no rule of "
+                                f"{profile} flags it for these {len(tools)} tool(s)")
+        names = ", ".join(repr(t.name) for t, _ in over[:10]) + (
+            ", …" if len(over) > 10 else "")
+        return Explanation(parsed, profile, None, None, None, over[0][1], None, "",
+                           f"the error is about the whole request ({len(tools)} tools); "
+                           f"the rule flags {names}")
     if parsed.tool_at is not None:
         at, group = parsed.tool_at, parsed.group or 0
         if groups:

@@ -271,3 +271,18 @@ def test_a_transformed_name_is_the_tool_sent(listing: Path) -> None:
 def test_bad_usage_comes_before_an_unrecognised_text() -> None:
     code, out, err = _explain("Something went wrong.")
     assert (code, out) == (2, "") and "no SOURCE given" in err
+
+
+def test_a_request_wide_limit_names_its_rule_and_the_tools_past_it(tmp_path: Path) -> None:
+    source = tmp_path / "many.json"
+    source.write_text(json.dumps({"tools": [
+        {"name": f"t{i}", "description": "d", "inputSchema": {"type": "object"}}
+        for i in range(130)]}), "utf-8")
+    error = ("Invalid 'tools': array too long. Expected an array with maximum length 128, "
+             "but got an array with length 130 instead.")
+    code, out, _ = _explain("--json", error, str(source))
+    answer = json.loads(out)
+    assert (code, answer["tool"], answer["rule"]["code"]) == (0, None, "LIM001")
+    assert "'t128', 't129'" in answer["inferred"] and "'t127'" not in answer["inferred"]
+    code, out, _ = _explain(error, str(source))
+    assert code == 0 and "rule:   LIM001 too-many-tools" in out

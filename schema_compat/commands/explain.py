@@ -2,8 +2,9 @@
 in its schema, the rule that covers it and the fix.
 
 The error text is read by schema_compat/explain.py (its shapes are data there); the SOURCE
-is read as `check` reads it. Exit 0 when the error was mapped to a tool, 1 when the text
-is not understood or names a tool or place the sources do not hold, 2 for bad usage.
+is read as `check` reads it. Exit 0 when the error was mapped to a tool (a limit of the
+whole request, such as OpenAI's 128 tools: to its rule), 1 when the text is not understood
+or names a tool or place the sources do not hold, 2 for bad usage.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class ExplainOptions(NamedTuple):
 
 
 def run_explain(options: ExplainOptions) -> int:
-    """The exit status of an `explain`: 0 when the error was mapped to a tool, 1 when the
+    """The exit status of an `explain`: 0 when the error was mapped to a tool (or a
+    request-wide limit to its rule), 1 when the
     text is not understood or names something the sources do not hold, 2 for bad usage
     (the sources are read before the text, so that bad usage always says so)."""
     from ..explain import MAX_ERROR_CHARS, explain, infer_profile, parse_error, understood
@@ -80,7 +82,8 @@ def run_explain(options: ExplainOptions) -> int:
         _write_json(_to_dict(found, loaded, command, options.sent))
     else:
         sys.stdout.write(_to_text(found, loaded, command, options.sent))
-    return EXIT_OK if found.tool is not None and not found.problem else EXIT_FINDINGS
+    mapped = found.tool is not None or found.finding is not None  # a request-wide limit
+    return EXIT_OK if mapped and not found.problem else EXIT_FINDINGS
 
 
 def _gemini_groups(loaded: list[LoadedSource]) -> list[int]:
@@ -149,14 +152,17 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str, sent:
     shape, finding, tool = found.parsed.shape, found.finding, found.tool
     lines = [f"error:  {shape.provider}: {shape.name}, read against the {sent} schemas, "
              f"checked with the {found.profile} rules"]
-    if tool is None:
+    if tool is None and finding is None:
         lines.append(f"tool:   not found: {printable(found.problem)}")
         return "\n".join(lines) + "\n"
-    where = f"index {found.tool_index} in {_source_of(found, loaded)}"
-    lines.append(f"tool:   {printable(tool.name)} ({printable(where)})")
-    if found.inferred:
-        lines.append(f"        {found.inferred}")
-    lines.append(f"path:   {printable(jsonpath(found.target))}")
+    if tool is None:
+        lines.append(f"tool:   none: {printable(found.inferred)}")
+    else:
+        where = f"index {found.tool_index} in {_source_of(found, loaded)}"
+        lines.append(f"tool:   {printable(tool.name)} ({printable(where)})")
+        if found.inferred:
+            lines.append(f"        {found.inferred}")
+        lines.append(f"path:   {printable(jsonpath(found.target))}")
     if found.problem:
         lines.append(f"        not found: {printable(found.problem)}")
         return "\n".join(lines) + "\n"
@@ -170,7 +176,7 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str, sent:
         return "\n".join(lines) + "\n"
     lines.append(f"rule:   {finding.code} {finding.rule} ({finding.severity}): "
                  f"{printable(finding.message)}")
-    if finding.path != found.target:
+    if tool is not None and finding.path != found.target:
         lines.append(f"        found at {printable(jsonpath(finding.path))}")
     if not command:
         lines.append(f"do:     the transform leaves this as it is: `schema-compat rule "
