@@ -44,9 +44,9 @@ class ExplainOptions(NamedTuple):
 
 def run_explain(options: ExplainOptions) -> int:
     """The exit status of an `explain`: 0 when the error was mapped to a tool (or a
-    request-wide limit to its rule), 1 when the
-    text is not understood or names something the sources do not hold, 2 for bad usage
-    (the sources are read before the text, so that bad usage always says so)."""
+    request-wide limit to its rule), 1 when the text is not understood or names something
+    the sources do not hold, 2 for bad usage (the sources are read before the text, so
+    that bad usage always says so)."""
     from ..explain import MAX_ERROR_CHARS, explain, infer_profile, parse_error, understood
     from ..model import ToolDef
     from ..profiles import PROFILES
