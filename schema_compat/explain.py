@@ -273,7 +273,7 @@ def _split_dots(path: str) -> list[str]:
     return [p for p in parts if p]
 
 
-_MAPS = {(k,) for k in SCHEMA_MAP_KEYWORDS}
+_MAPS = frozenset((k,) for k in SCHEMA_MAP_KEYWORDS)
 
 
 class Located(NamedTuple):

@@ -161,7 +161,7 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str, sent:
         where = f"index {found.tool_index} in {_source_of(found, loaded)}"
         lines.append(f"tool:   {printable(tool.name)} ({printable(where)})")
         if found.inferred:
-            lines.append(f"        {found.inferred}")
+            lines.append(f"        {printable(found.inferred)}")
         lines.append(f"path:   {printable(jsonpath(found.target))}")
     if found.problem:
         lines.append(f"        not found: {printable(found.problem)}")
