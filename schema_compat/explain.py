@@ -62,6 +62,8 @@ _NAME = r"(?P<name>[^'`\s]{1,256})"
 _INDEX = r"(?P<index>\d{1,6})"
 _GEM_TOOL = r"(?:request\.)?(?:GenerateContentRequest\.)?tools(?:\[(?P<group>\d{1,6})\])?" \
             r"\.function_declarations\[" + _INDEX + r"\]"
+_VERTEX_DECL = (r"because `?" + _NAME
+                + r"`? functionDeclaration `?(?P<path>parameters[^`\s]{0,4000})`?")
 _GEM = ("gemini",)
 _GEM_JSON = ("gemini-json",)
 _OPENAI_STRICT = ("openai-strict",)
@@ -100,19 +102,18 @@ SHAPES: tuple[Shape, ...] = (
         r"when \$ref is present"), codes=("REF007",)),
     Shape("gemini-json-undefined-ref", "Gemini (parametersJsonSchema)", _GEM_JSON, _re(
         r"reference to undefined schema at (?P<path>[^\s']{1,4000})"), codes=("REF005",)),
-    # --- Vertex AI ---
+    # --- Vertex AI ("Unable to submit request because `fn` functionDeclaration ..."; the
+    # literal before the name spares a search from trying a name at every character) ---
     Shape("vertex-missing-type", "Vertex AI", _VERTEX, _re(
-        r"`?" + _NAME + r"`? functionDeclaration `?(?P<path>parameters[^`\s]{0,4000})`? schema "
-        r"didn't specify the schema type field"), "elided", keyword="type"),
+        _VERTEX_DECL + r" schema didn't specify the schema type field"), "elided",
+        keyword="type"),
     Shape("vertex-any-of-siblings", "Vertex AI", _VERTEX, _re(
-        r"`?" + _NAME + r"`? functionDeclaration `?(?P<path>parameters[^`\s]{0,4000})`? schema "
-        r"specified other fields alongside any_of"), "elided", keyword="anyOf"),
+        _VERTEX_DECL + r" schema specified other fields alongside any_of"), "elided",
+        keyword="anyOf"),
     Shape("vertex-enum-type", "Vertex AI", _VERTEX, _re(
-        r"`?" + _NAME + r"`? functionDeclaration `?(?P<path>parameters[^`\s]{0,4000})`? schema "
-        r"specified incorrect schema type field"), "elided", keyword="enum"),
-    Shape("vertex-schema", "Vertex AI", _VERTEX, _re(
-        r"`?" + _NAME + r"`? functionDeclaration `?(?P<path>parameters[^`\s]{0,4000})`?"),
-        "elided"),
+        _VERTEX_DECL + r" schema specified incorrect schema type field"), "elided",
+        keyword="enum"),
+    Shape("vertex-schema", "Vertex AI", _VERTEX, _re(_VERTEX_DECL), "elided"),
     # --- OpenAI (and the providers that answer in its words: DeepSeek, Groq) ---
     Shape("openai-strict-context", "OpenAI (strict)", _OPENAI_STRICT, _re(
         r"Invalid schema for function '" + _NAME + r"': In context=" + _OPENAI_TUPLE
