@@ -155,13 +155,13 @@ def test_names_from_the_error_and_the_source_are_escaped(tmp_path: Path) -> None
     assert "\x1b" not in out and "evil\\x1b[31mtool" in out
 
 
-def test_the_transform_command_echoes_no_secret(listing: Path) -> None:
-    from schema_compat.commands.explain import ExplainOptions, _transform_command
+def test_thetransform_command_echoes_no_secret(listing: Path) -> None:
+    from schema_compat.commands.explain import ExplainOptions, transform_command
     from schema_compat.commands.inputs import LiveOpts
 
     live = LiveOpts(url=["https://user:pw@host.example/mcp?token=s3cret"],
                     header=["Authorization: Bearer s3cret"], env=["KEY=s3cret"])
-    text = _transform_command("gemini", ExplainOptions("", None, None, "original", False,
+    text = transform_command("gemini", ExplainOptions("", None, None, "original", False,
                                                        live))
     assert "s3cret" not in text and "pw" not in text
     assert "https://host.example/mcp" in text and "--header" in text
@@ -171,7 +171,8 @@ HOSTILE = [
     "Invalid schema for function 'f': In context=(" + "1" * 60,
     "Invalid schema for function 'f': In context=(" + "1" * MAX_ERROR_CHARS,
     "Invalid schema for function 'f': In context=(" + "'a', 1, " * 3000,
-    "`x` functionDeclaration `parameters" + "." * MAX_ERROR_CHARS,
+    "because `x` functionDeclaration `parameters" + "." * MAX_ERROR_CHARS,
+    "because " + "x" * MAX_ERROR_CHARS,
     "tools[0].function_declarations[0]." * 1000,
     "Unknown name \"" + "a" * MAX_ERROR_CHARS,
     "x" * 10 * MAX_ERROR_CHARS,

@@ -77,7 +77,7 @@ def run_explain(options: ExplainOptions) -> int:
                          r.tool.source, r.tool.index) for r in results]
         results = run_tools(tools, plan, keep_schemas=False)
     found = explain(parsed, tools, results, profile, _gemini_groups(loaded))
-    command = "" if transformed else _transform_command(profile, options)
+    command = "" if transformed else transform_command(profile, options)
     if options.json_out:
         _write_json(_to_dict(found, loaded, command, options.sent))
     else:
@@ -192,7 +192,7 @@ def _to_text(found: Explanation, loaded: list[LoadedSource], command: str, sent:
     return "\n".join(lines) + "\n"
 
 
-def _transform_command(profile: str, options: ExplainOptions) -> str:
+def transform_command(profile: str, options: ExplainOptions) -> str:
     """The transform that fixes it, on the same sources; --env and --header values (which
     may hold secrets) and a URL's credentials and query are left out."""
     from urllib.parse import urlsplit
