@@ -114,6 +114,9 @@ SHAPES: tuple[Shape, ...] = (
         _VERTEX_DECL + r" schema specified incorrect schema type field"), "elided",
         keyword="enum"),
     Shape("vertex-schema", "Vertex AI", _VERTEX, _re(_VERTEX_DECL), "elided"),
+    Shape("vertex-root-type", "Vertex AI", _VERTEX, _re(
+        r"because function parameters schema should be of type OBJECT"), keyword="type",
+        codes=_ROOT_TYPE),
     # --- OpenAI (and the providers that answer in its words: DeepSeek, Groq) ---
     Shape("openai-strict-context", "OpenAI (strict)", _OPENAI_STRICT, _re(
         r"Invalid schema for function '" + _NAME + r"': In context=" + _OPENAI_TUPLE

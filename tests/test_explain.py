@@ -126,10 +126,10 @@ def test_unrecognised_text_is_one_line_naming_the_shapes_understood(listing: Pat
 
 
 def test_something_not_found_exits_1_and_says_what(listing: Path) -> None:
-    code, out, _ = _explain("Invalid 'tools[13].function.name': string does not match "
+    code, out, _ = _explain("Invalid 'tools[14].function.name': string does not match "
                             "pattern.", str(listing))
     assert code == 1
-    assert "tool 13" in out and "13 tool(s)" in out
+    assert "tool 14" in out and "14 tool(s)" in out
 
 
 @pytest.mark.parametrize(("args", "says"), [
