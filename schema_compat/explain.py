@@ -447,7 +447,7 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
     # rule flags there).
     held = [(i, e) for i in range(len(tools)) if not (e := answer(i)).problem]
     flagged = [i for i, e in held if e.finding is not None]
-    fits = flagged if len(flagged) == 1 else [i for i, _ in held]
+    fits = flagged or [i for i, _ in held]
     if len(fits) == 1:
         return answer(fits[0], inferred="the error names no tool; this is the only one it "
                                         "fits")

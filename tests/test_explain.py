@@ -287,3 +287,17 @@ def test_a_request_wide_limit_names_its_rule_and_the_tools_past_it(tmp_path: Pat
     assert "'t128', 't129'" in answer["inferred"] and "'t127'" not in answer["inferred"]
     code, out, _ = _explain(error, str(source))
     assert code == 0 and "rule:   LIM001 too-many-tools" in out
+
+
+def test_a_tool_less_error_fitting_several_tools_names_those_a_rule_flags(
+        tmp_path: Path) -> None:
+    source = tmp_path / "tools.json"
+    union = {"anyOf": [{"type": "object"}, {"type": "object"}]}
+    source.write_text(json.dumps({"tools": [
+        {"name": "plain", "inputSchema": {"type": "object"}},
+        {"name": "u1", "inputSchema": union}, {"name": "u2", "inputSchema": union}]}), "utf-8")
+    code, out, _ = _explain("--json", "Unable to submit request because function parameters "
+                            "schema should be of type OBJECT", str(source))
+    answer = json.loads(out)
+    assert (code, answer["tool"]) == (1, None)
+    assert "2 tools fit it: 'u1', 'u2'" in answer["problem"]
