@@ -6,9 +6,11 @@ declaration and of each property (`properties[2].value`: the third entry of the 
 order the request carried them), OpenAI by the function's name and a Python tuple of keys,
 Anthropic and Bedrock by the tool's index and dotted keys. The shapes are data: `SHAPES`
 lists each error text understood (a regex, the provider, the profile whose rules apply, how
-its path reads and which rules cover it). A path is resolved against the schema as the
-SOURCE holds it, which is the schema that was sent when the tools were sent untransformed;
-then the check of that profile is run and the finding at (or nearest) that place is the rule.
+its path reads and which rules cover it). A path is resolved against the schemas that were
+sent: the SOURCE as given when the tools were sent untransformed, or what transform (and the
+proxy) send for the profile (`explain --sent transformed`). Then the check of that profile
+is run, and the finding at (or nearest) that place is the rule; an error about the whole
+request (too many tools) names its rule and the tools it flags.
 
 The error text is untrusted: it is cut to `MAX_ERROR_CHARS` and every regex is linear (no
 quantified group whose repetitions could match the same text two ways), so a hostile text
