@@ -301,3 +301,58 @@ def test_a_tool_less_error_fitting_several_tools_names_those_a_rule_flags(
     answer = json.loads(out)
     assert (code, answer["tool"]) == (1, None)
     assert "2 tools fit it: 'u1', 'u2'" in answer["problem"]
+
+
+CORPUS = sorted((REPO_ROOT / "tests/data/corpus/servers").glob("*.json"))
+
+
+def _gemini_at(schema: Any, path: tuple[Any, ...]) -> str | None:
+    """The place `path` names, as Gemini's proto parser writes it: a property by its
+    position among its siblings as written, field names snake_cased; None for a place
+    under `$defs` (Gemini's errors never name one)."""
+    out, node = "parameters", schema
+    for key in path:
+        if isinstance(key, int):
+            out += f"[{key}]"
+        elif out.endswith(".properties") or out.endswith("].properties"):
+            out = out.removesuffix(".properties") + f".properties[{list(node).index(key)}].value"
+        elif key.startswith("$") or not isinstance(node, dict):
+            return None
+        else:
+            out += "." + "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+        node = node[key]
+    return out
+
+
+def test_a_gemini_error_built_from_each_corpus_finding_maps_back_to_it() -> None:
+    """For every finding gemini's check makes on a corpus tool that blames a keyword (the
+    node's `Unknown name "kw"`), the error Gemini would give is written here from the
+    schema's own key order, and explain must name that tool, that place and a rule found
+    there."""
+    from schema_compat.api import load_tools
+    from schema_compat.explain import explain
+    from schema_compat.paths import jsonpath
+
+    tried = 0
+    for path in CORPUS:
+        tools, errors = load_tools(str(path))
+        assert not errors
+        results = check(tools, "gemini").results
+        for index, result in enumerate(results):
+            for finding in result.findings:
+                if finding.scope != "schema" or finding.path[-1:] != (finding.keyword,):
+                    continue
+                at = _gemini_at(result.tool.schema, finding.path[:-1])
+                if at is None:
+                    continue
+                error = (f"Invalid JSON payload received. Unknown name \"{finding.keyword}\" "
+                         f"at 'tools[0].function_declarations[{index}].{at}': Cannot find "
+                         "field.")
+                parsed = parse_error(error)
+                assert parsed is not None, error
+                found = explain(parsed, tools, results, "gemini")
+                assert found.tool is result.tool, error
+                assert jsonpath(found.target) == jsonpath(finding.path), error
+                assert found.finding is not None and found.finding.path == finding.path
+                tried += 1
+    assert tried > 50
