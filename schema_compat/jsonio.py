@@ -107,8 +107,9 @@ def _locate(text: str, literal: str) -> str:
     return ""
 
 
-def too_deep(value: Any) -> bool:
-    """Iterative, so a document that parsed fine cannot crash us by being walked."""
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Iterative, so a document that parsed fine cannot crash us by being walked. `limit`
+    is MAX_DEPTH but where the schema sits inside an envelope (the proxy's messages)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -118,7 +119,7 @@ def too_deep(value: Any) -> bool:
             children = node
         else:
             continue
-        if depth > MAX_DEPTH:
+        if depth > limit:
             return True
         for child in children:
             if isinstance(child, (dict, list)):

@@ -120,6 +120,15 @@ WRITE_BASELINE = Option("write_baseline", ("--write-baseline",), "value", None,
                         "Record every current finding in this file (for --baseline later) and "
                         "exit 0.", show_default=False, metavar="FILE")
 
+# --- diff's view ----------------------------------------------------------------------------
+
+FULL = Option("full", ("--full",), "flag", False,
+              "Show every line: unchanged and removed blocks are folded otherwise.")
+FOCUS = Option("path", ("--path",), "value", None,
+               "Only the node(s) this JSONPath matches in the original schema, beside the "
+               "same path in the transformed one (e.g. '$.properties.files').",
+               show_default=False, metavar="JSONPATH")
+
 # --- transform's output --------------------------------------------------------------------
 
 OUTPUT = Option("output", ("--output", "-o"), "value", None,
@@ -217,7 +226,8 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         SOURCES, PROVIDER, OUTPUT, TOOL,
         JSON._replace(help="Print the JSON report (with each change) instead of the tools."),
         SELECT, IGNORE, LOSSLESS_ONLY, FORCE, QUIET, *REQUEST_OPTIONS, TO, *LIVE_OPTIONS),
-    "diff": (TOOL_NAME, SOURCES, PROVIDER, JSON, SELECT, IGNORE, LOSSLESS_ONLY, *LIVE_OPTIONS),
+    "diff": (TOOL_NAME, SOURCES, PROVIDER, JSON, FULL, FOCUS, SELECT, IGNORE, LOSSLESS_ONLY,
+             *LIVE_OPTIONS),
     "repair": (
         SOURCES,
         TOOL._replace(kind="value", default="", setting="", setting_value="", metavar="NAME",

@@ -53,8 +53,29 @@ def resolve(document: Any, path: Path) -> Any:
     return node
 
 
-def parse_jsonpath(expression: str) -> Any:
-    """Parse a user-supplied JSONPath (for --select style options); imported lazily."""
-    import jsonpath_ng
+def find(expression: str, document: Any) -> list[Path]:
+    """Where a JSONPath the user wrote (`diff --path`) matches in `document`, as path tuples;
+    ValueError, with jsonpath-ng's words, when it is not a JSONPath. jsonpath-ng is imported
+    here only, on the first such option."""
+    from jsonpath_ng import Child, Fields, Index, Root, This
+    from jsonpath_ng.exceptions import JsonPathLexerError, JsonPathParserError
+    from jsonpath_ng.ext.parser import parse  # the extended grammar: filters, too
 
-    return jsonpath_ng.parse(expression)  # type: ignore[attr-defined]
+    def keys(step: Any) -> Path:
+        if isinstance(step, Child):
+            return keys(step.left) + keys(step.right)
+        if isinstance(step, Fields) and len(step.fields) == 1:
+            return (step.fields[0],)
+        if isinstance(step, Index):
+            at = getattr(step, "indices", None) or (getattr(step, "index", None),)
+            if len(at) == 1 and isinstance(at[0], int):
+                return (at[0],)
+        if isinstance(step, Root | This):
+            return ()
+        raise ValueError(f"cannot follow {step}")
+
+    try:
+        matches = parse(expression).find(document)
+    except (JsonPathLexerError, JsonPathParserError, Exception) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    return [keys(m.full_path) for m in matches]

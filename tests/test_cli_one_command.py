@@ -16,8 +16,8 @@ from schema_compat.report import json as report_json
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FS = "examples/fs_read_files.json"
-COMMANDS = ["check", "transform", "diff", "repair", "proxy", "rules", "rule", "profiles", "serve",
-            "init"]
+COMMANDS = ["check", "transform", "diff", "breaking", "repair", "proxy", "rules", "rule",
+            "profiles", "serve", "init"]
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
 
 
@@ -39,7 +39,7 @@ def _run(target: typer.Typer, args: list[str]) -> tuple[int, str, str]:
     ["check", "--provider", "nope", FS], ["check", "--fail-on", "sometimes", FS],
     ["transform", "--quiet", FS], ["diff", "read_files", FS], ["diff", FS],
     ["repair", "--tool", "read_files", "--args", "{}", FS], ["rules"], ["rule", "REF001"],
-    ["rule"], ["profiles", "extra"],
+    ["rule"], ["profiles", "extra"], ["breaking", FS, FS], ["breaking", FS],
 ], ids=" ".join)
 def test_a_command_alone_reads_as_in_the_whole_app(args: list[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:

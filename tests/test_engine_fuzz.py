@@ -1,5 +1,6 @@
 """Random schema-shaped JSON through every profile: transform never raises, leaves
-no error finding (a refused reference expansion aside) and is idempotent; for `gemini` and
+no error finding (a refused reference expansion and a `type` naming no JSON type aside) and
+is idempotent; for `gemini` and
 `portable`, no error finding means google-genai's Schema accepts the output."""
 
 from __future__ import annotations
@@ -45,11 +46,14 @@ SCHEMAS = st.recursive(SCALARS, lambda children: st.one_of(
 def test_transform_never_raises_and_reaches_a_fixpoint(schema: Any, profile: str) -> None:
     result = run([ToolDef("t", schema)], profile)[0]
     json.dumps(result.transformed_schema)
-    errors = [f for f in result.remaining if f.severity == "error" and f.code != "REF006"]
+    # a refused reference expansion, and a `type` naming no JSON type (a typo has no fix:
+    # issue 28 #18), stay
+    errors = [f for f in result.remaining if f.severity == "error" and f.code != "REF006"
+              and not (f.code == "TYP003" and f.fix_safety is None)]
     assert errors == []
     again = run([ToolDef("t", result.transformed_schema)], profile)[0]
     assert again.transformed_schema == result.transformed_schema
-    if profile in ("gemini", "portable") and not any(f.code == "REF006"
+    if profile in ("gemini", "portable") and not any(f.severity == "error"
                                                      for f in result.remaining):
         assert_gemini_parameters(result.transformed_schema, "t")
 

@@ -140,32 +140,64 @@ def test_the_workflow_installs_from_the_source_given(repo: Path) -> None:
     assert shlex.split(install["run"]) == ["pipx", "install", SOURCE]
 
 
+def _run_step(step: dict[str, Any], cwd: Path, secrets: dict[str, str] | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    """A step's `run:` as the runner runs it: bash -e, from the repository's root, with
+    schema-compat on PATH and the step's `env:`, each `${{ secrets.NAME }}` in it given
+    from `secrets` (empty when not there, as GitHub gives a secret nobody set)."""
+    env = _env()
+    for key, value in (step.get("env") or {}).items():
+        secret = re.fullmatch(r"\$\{\{ secrets\.(\w+) \}\}", value)
+        assert secret, f"{key}: {value}"  # nothing but secrets in a step's environment
+        env[key] = (secrets or {}).get(secret.group(1), "")
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def _breaking_steps(repo: Path) -> list[dict[str, Any]]:
+    return [s for s in _steps(repo) if str(s.get("name", "")).startswith("Breaking changes")]
+
+
+def _runs(condition: str, outcome: dict[str, str], failed: bool) -> bool:
+    """A step's `if:` as the runner reads the ones the workflow uses: `always()`, and
+    `steps.ID.outcome == 'VALUE'`, joined by &&; none is `success()` (no step failed)."""
+    if not condition:
+        return not failed
+    for part in condition.split(" && "):
+        test = re.fullmatch(r"steps\.(\w+)\.outcome == '(\w+)'", part)
+        assert part == "always()" or test, part
+        if test and outcome.get(test.group(1)) != test.group(2):
+            return False
+    return True
+
+
 def test_the_workflows_shell_steps_check_the_snapshot_and_upload_sarif(repo: Path,
                                                                         tmp_path: Path) -> None:
     """The run: steps after the install, in order, as the runner runs them (bash, from the
     repository root, schema-compat on PATH); a step that fails fails the job unless it
-    continues on error."""
+    continues on error, and the steps after it run only when their `if:` says so."""
     steps = _steps(repo)
     work = tmp_path / "checkout"
     work.mkdir()
     for name in FILES[:2]:
         (work / name).write_bytes((repo / name).read_bytes())
-    outcome: dict[str, str] = {}
+    outcome = {"install": "success"}  # the install is this environment's: schema-compat on PATH
+    failed = False
     ran = []
     for step in steps:
         if "run" not in step or step.get("name") == "Install schema-compat":
             continue
-        condition = step.get("if", "")
-        if (condition.startswith("steps.check.outcome")
-                and outcome.get("check") != condition.split("'")[1]):
+        if not _runs(step.get("if", ""), outcome, failed):
             continue
-        proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=work, env=_env(),
-                              capture_output=True, text=True, timeout=120, check=False)
+        proc = _run_step(step, work)
         ran.append((step["name"], proc.returncode))
         if "id" in step:
             outcome[step["id"]] = "success" if proc.returncode == 0 else "failure"
-    # the example's tools have findings: SARIF written, then the job fails with the report
-    assert ran == [("Check the tools (SARIF)", 1), ("Fail on findings", 1)]
+        failed = failed or (proc.returncode != 0 and not step.get("continue-on-error"))
+    # the example's tools have findings: SARIF written, then the job fails with the report;
+    # the snapshot is what the server lists, so the breaking step, run all the same, passes
+    assert ran == [("Check the tools (SARIF)", 1), ("Fail on findings", 1),
+                   ("Breaking changes from mcp-tools.json", 0)]
     sarif = json.loads((work / "schema-compat.sarif").read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
     [upload] = [s for s in steps if str(s.get("uses", "")).startswith(
@@ -173,6 +205,70 @@ def test_the_workflows_shell_steps_check_the_snapshot_and_upload_sarif(repo: Pat
     assert upload["with"]["sarif_file"] == "schema-compat.sarif"
     check_step = next(s for s in steps if s.get("id") == "check")
     assert check_step["continue-on-error"] is True  # the upload still runs on findings
+
+
+def test_the_workflows_breaking_step_fails_on_a_removed_tool_only(repo: Path,
+                                                                   tmp_path: Path) -> None:
+    """The breaking step's command line, as written in the workflow, run from a checkout
+    whose snapshot is edited: the example server started as init started it is the new
+    version. A tool the snapshot lacks is an addition (compatible); a tool only the snapshot
+    holds is a removal, which fails the step with an EVO001 annotation."""
+    [step] = _breaking_steps(repo)
+    argv = shlex.split(step["run"])
+    assert argv[:4] == ["schema-compat", "breaking", "--against", "mcp-tools.json"]
+    assert argv[4:6] == ["--server", SERVER] and argv[-2:] == ["--format", "github"]
+    snapshot = json.loads((repo / "mcp-tools.json").read_text())
+    work = tmp_path / "checkout"
+    work.mkdir()
+
+    def breaking(tools: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+        (work / "mcp-tools.json").write_text(json.dumps({**snapshot, "tools": tools}))
+        return _run_step(step, work)
+
+    same = breaking(snapshot["tools"])
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert not [ln for ln in same.stdout.splitlines() if ln.startswith("::")]
+    fewer = breaking(snapshot["tools"][1:])
+    assert fewer.returncode == 0, fewer.stdout + fewer.stderr
+    assert "EVO002" in fewer.stdout and "EVO001" not in fewer.stdout
+    ghost = {"name": "ghost_tool", "description": "Only the snapshot lists it.",
+             "inputSchema": {"type": "object", "properties": {}}}
+    more = breaking([*snapshot["tools"], ghost])
+    assert more.returncode == 1, more.stdout + more.stderr
+    [removed] = [ln for ln in more.stdout.splitlines() if "EVO001" in ln]
+    assert removed.startswith("::error ") and "::ghost_tool" in removed, removed
+
+
+def test_env_values_reach_the_ci_server_from_secrets_and_are_not_written(
+        tmp_path: Path) -> None:
+    """--env values may be API keys: the workflow reads each from a repository secret of the
+    variable's name and passes it to the server as init did. The server used exits unless
+    DEMO_API_KEY is set, and names both values in its listing, so the step passes only when
+    the secrets reach it."""
+    server = " ".join(shlex.quote(str(p)) for p in (
+        sys.executable, REPO_ROOT / "tests" / "servers" / "env_server.py"))
+    proc = init(tmp_path, "--env", "DEMO_API_KEY=s3cret-key", "--env", "DEMO_REGION=eu-west",
+                server=server)
+    assert proc.returncode == 0, proc.stderr
+    assert "the workflow reads DEMO_API_KEY, DEMO_REGION from the repository's secrets" in (
+        proc.stdout)
+    for name in FILES:
+        assert "s3cret-key" not in (tmp_path / name).read_text() or name == FILES[1]
+    [step] = _breaking_steps(tmp_path)
+    assert step["env"] == {"DEMO_API_KEY": "${{ secrets.DEMO_API_KEY }}",
+                           "DEMO_REGION": "${{ secrets.DEMO_REGION }}"}
+    secrets = {"DEMO_API_KEY": "s3cret-key", "DEMO_REGION": "eu-west"}
+    same = _run_step(step, tmp_path, secrets)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert not [ln for ln in same.stdout.splitlines() if ln.startswith("::")]
+    unset = _run_step(step, tmp_path)  # no secret set: the server does not start
+    assert unset.returncode == 2, unset.stdout + unset.stderr
+    # the words the shell hands schema-compat: each value whole, as the secret holds it
+    echo = {**step, "run": step["run"].replace("schema-compat", "printf '%s\\n'", 1)}
+    spaced = {**secrets, "DEMO_REGION": "eu west; $(exit 3)"}
+    words = _run_step(echo, tmp_path, spaced).stdout.splitlines()
+    assert [words[i + 1] for i, w in enumerate(words) if w == "--env"] == [
+        "DEMO_API_KEY=s3cret-key", "DEMO_REGION=eu west; $(exit 3)"]
 
 
 def test_the_pre_commit_config_is_valid_and_its_hook_covers_the_snapshot(repo: Path) -> None:
@@ -341,6 +437,17 @@ def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path
             if re.search(hook["files"], n)] == names
     [check] = [s for s in _steps(tmp_path) if s.get("id") == "check"]
     assert shlex.split(check["run"])[4:6] == names
+    # a breaking step per snapshot, each naming its own server of the config (a glob)
+    steps = _breaking_steps(tmp_path)
+    assert [shlex.split(s["run"])[3:8] for s in steps] == [
+        ["mcp-tools.fs-a.json", "--config", ".mcp.json", "--name", "fs a"],
+        ["mcp-tools.fs-b.json", "--config", ".mcp.json", "--name", "fs-b"]]
+    (tmp_path / names[1]).write_text(json.dumps({"tools": []}))  # fs-b's snapshot emptied
+    assert [_run_step(s, tmp_path).returncode for s in steps] == [0, 0]
+    (tmp_path / names[0]).write_text(json.dumps({"tools": [
+        {"name": "ghost", "inputSchema": {"type": "object"}}]}))
+    ran = _run_step(steps[0], tmp_path)
+    assert ran.returncode == 1 and "EVO001" in ran.stdout, ran.stdout + ran.stderr
     again = here("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
                  cwd=tmp_path)
     assert again.returncode == 0, again.stderr
@@ -371,6 +478,17 @@ def test_url_with_a_header_snapshots_the_listing_a_stdio_start_gives(repo: Path,
                 if line.startswith("wrote")] == FILES
         assert (tmp_path / "mcp-tools.json").read_bytes() == (repo / "mcp-tools.json"
                                                              ).read_bytes()
+        # the breaking step reaches the same server, its token read from a secret
+        assert TOKEN not in (tmp_path / FILES[3]).read_text()
+        [step] = _breaking_steps(tmp_path)
+        assert step["env"] == {"MCP_HEADER_AUTHORIZATION":
+                               "${{ secrets.MCP_HEADER_AUTHORIZATION }}"}
+        assert shlex.split(step["run"])[4:6] == ["--url", f"{base}/mcp"]
+        ran = _run_step(step, tmp_path, {"MCP_HEADER_AUTHORIZATION": f"Bearer {TOKEN}"})
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        refused = _run_step(step, tmp_path)  # no secret: the server says 401
+        assert refused.returncode == 2 and "HTTP 401" in refused.stderr, refused.stderr
+        assert TOKEN not in refused.stdout + refused.stderr
         again = here("init", "--provider", "gemini", "--url", f"{base}/mcp",
                      "--install-from", SOURCE, cwd=tmp_path)
     assert again.returncode == 0, again.stderr  # no header: only a listing would fail

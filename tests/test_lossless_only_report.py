@@ -48,7 +48,8 @@ def test_text_report_marks_refused_fixes_and_counts_applied_and_refused() -> Non
     assert ("4 findings (3 errors, 1 warning): 1 fix applied (1 lossless), 3 refused by "
             "--lossless-only (2 hinted, 1 lossy)") in out
     assert "fixable (" not in out  # no fix offered that the run refuses
-    assert "to apply 1 change," in out  # the one applied fix is the one change made
+    # the one applied fix is the one change made
+    assert "to fix 1 finding with 1 change," in out
     assert "1 tool stays incompatible after transform with --lossless-only: update_ticket" in out
 
 

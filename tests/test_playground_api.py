@@ -304,6 +304,52 @@ def _three_hundred_tools() -> dict[str, Any]:
     return {"tools": [{**t, "name": f"{t['name']}_{i}"} for i, t in enumerate(tools[:300])]}
 
 
+def test_breaking_is_what_breaking_json_says_for_the_same_pair(served: Served,
+                                                                  folder: Path) -> None:
+    """github-mcp-server v0.20.0 pasted as the old version beside v1.10.1 checked as the
+    new one: the answer is `schema-compat breaking OLD NEW --json`, key for key."""
+    old = CORPUS / "github-mcp-server-toolsnaps-v0.20.0.json"
+    new = CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json"
+    run = _analyze_file(served, new)["run"]
+    answer = request(served, "POST", "api/breaking", headers={"Origin": served.origin},
+                     body={"old": old.read_text(encoding="utf-8"), "label": str(old),
+                           "run": run})
+    assert answer.status == 200, answer.body
+    proc = subprocess.run([PY, "-m", "schema_compat", "breaking", str(old), str(new),
+                           "--json"], capture_output=True, text=True, cwd=folder,
+                          env=cli_env(folder), check=False, timeout=120)
+    assert proc.returncode == 1, proc.stderr  # the pair breaks callers
+    data = answer.json()
+    assert data == json.loads(proc.stdout)
+    status = {t["name"]: t["status"] for t in data["tools"]}
+    assert status["add_project_item"] == "removed"  # in v0.20.0's listing, not in v1.10.1's
+    assert status["dismiss_notification"] == "breaking"
+    # the same listing on both sides: every tool unchanged, no finding
+    same = request(served, "POST", "api/breaking", headers={"Origin": served.origin},
+                   body={"old": new.read_text(encoding="utf-8"), "run": run}).json()
+    assert {t["status"] for t in same["tools"]} == {"unchanged"}
+    assert same["old"] == "<old>" and same["new"] == str(new)
+
+
+@pytest.mark.parametrize(("body", "headers", "status", "error"), [
+    ({"old": "{", "label": "v1.json"}, {}, 400, "v1.json"),
+    ({"old": '{"tools": []}', "run": "0123456789abcdef"}, {}, 404, "no longer kept"),
+    ({"old": 3}, {}, 400, 'expected {"old"'),
+    ({"old": '{"tools": []}'}, {"Origin": "https://evil.example"}, 403, "Origin"),
+])
+def test_breaking_refuses_what_it_cannot_use(served: Served, body: dict[str, Any],
+                                             headers: dict[str, str], status: int,
+                                             error: str) -> None:
+    """A bad old listing (named by its label), a run no longer kept, a body not of the
+    form, and a post from another origin (the page's guard, as for every route)."""
+    run = analyze(served, FS_READ_FILES.read_text(encoding="utf-8"))["run"]
+    answer = request(served, "POST", "api/breaking",
+                     headers={"Origin": served.origin, **headers}, body={"run": run, **body})
+    assert answer.status == status, answer.body
+    message = answer.json()["error"]
+    assert error in message and "\n" not in message, message
+
+
 def test_a_300_tool_listing_gives_its_full_matrix_and_a_cell_of_it(served: Served) -> None:
     # How fast this is is a benchmark's business (benchmarks, `make bench`), not a test's:
     # a wall-clock bound here fails whenever the shared machine is busy.

@@ -275,7 +275,7 @@ def test_readme_config_snippets_run_the_proxy(client: str, filename: str,
                                               tmp_path: Path) -> None:
     from schema_compat.extract.config import load_config
 
-    readme = (REPO_ROOT / "README.md").read_text()
+    readme = (REPO_ROOT / "docs" / "proxy.md").read_text()
     section = readme[readme.index(f"\n{client} ("):]
     start = section.index("```json\n") + 8
     block = section[start: section.index("\n```", start)]

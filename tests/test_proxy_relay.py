@@ -315,3 +315,29 @@ def test_negotiation_falls_back_to_the_handshake_era(answer: dict[str, Any] | No
     assert len(asked) == 1
     assert relay.era == "legacy"
     assert "params" not in relay.own_listing_request(None)
+
+
+def test_a_request_held_for_the_proxys_listing_counts_its_time_from_when_it_came() -> None:
+    """--timeout bounds the proxy's own listing and the call that waited for it together:
+    a call whose time ran out waiting gets an error naming the listing, a call with time
+    left is forwarded with what is left, not a fresh --timeout."""
+    relay, clock, lines = make(timeout=10)
+    call = request(7, "tools/call", {"name": "slow", "arguments": {}})
+    out = relay.from_client(call, held_since=clock.now - 10)
+    assert out.to_upstream == []
+    assert out.to_client == [{"jsonrpc": "2.0", "id": 7, "error": {
+        "code": REQUEST_TIMEOUT, "message": "schema-compat proxy: the upstream server did not "
+                                            "list its tools within 10s (the proxy lists the "
+                                            "tools before the first tools/call, to repair "
+                                            "its arguments)"}}]
+    assert lines == ["tools/call: waited 10s for the upstream's tools/list; answered with "
+                     "an error"]
+    assert relay.pending == {}
+    out = relay.from_client(request(8, "tools/call", {"name": "slow", "arguments": {}}),
+                            held_since=clock.now - 7)
+    assert out.to_upstream and not out.to_client
+    clock.now += 2.9
+    assert relay.expire().to_client == []
+    clock.now += 0.2
+    [expired] = relay.expire().to_client
+    assert expired["id"] == 8

@@ -1,4 +1,4 @@
-"""The README's settings examples work in the file each is said to go in: the block shown for
+"""The settings examples (docs/ci.md) work in the file each is said to go in: the block shown for
 `.schema-compat.toml` is read from `.schema-compat.toml`, the one for `pyproject.toml` from
 `pyproject.toml` (the `[tool.schema-compat]` form pasted into `.schema-compat.toml` is an
 unknown setting 'tool')."""
@@ -12,12 +12,12 @@ import pytest
 from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+README = (REPO_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
 
 
 def _block_after(lead: str) -> str:
     """The first ```toml block after the paragraph that starts with `lead` in Settings."""
-    settings = README.split("### Settings", 1)[1]
+    settings = README.split("## Settings", 1)[1]
     match = re.search(re.escape(lead) + r".*?```toml\n(.*?)```", settings, re.S)
     assert match, lead
     return match.group(1)

@@ -249,3 +249,111 @@ def test_changed_values_pair_by_key_not_by_position() -> None:
     # The end of anyOf is a removal, not an edit of the description.
     assert any(lhs.startswith("-") and lhs[1:].strip() == "]," for lhs, _ in rows)
     assert "UNI003 lossy" in next(rhs for _, rhs in rows if '"q": {' in rhs)
+
+
+def _fs_result() -> ToolResult:
+    """The README's example tool, transformed for gemini: two properties, the definition
+    they use under `$defs` inlined and removed."""
+    from pathlib import Path
+
+    from schema_compat.api import load_tools, transform
+
+    tools, errors = load_tools(str(Path(__file__).parent.parent / "examples" /
+                                   "fs_read_files.json"))
+    assert not errors
+    return transform(tools, "gemini")[0]
+
+
+def _json_lines(value: Any) -> int:
+    return len(json.dumps(value, indent=2, ensure_ascii=False).splitlines())
+
+
+def test_removed_and_unchanged_blocks_are_folded_to_a_count() -> None:
+    """Issue 28 #20: `diff read_files` printed 213 lines at 80 columns for a tool with two
+    properties, 70 of them the removed `$defs` block. By default a removed block shows its
+    first line and how many more it had; an unchanged one its brackets and a count."""
+    result = _fs_result()
+    schema = result.tool.schema
+    text = render_diff_text(result, width=80, color=False)
+    full = render_diff_text(result, width=80, color=False, full=True)
+    rows = _rows(text)
+    # the removed block: its first line, then the count of the rest (json.dumps' own lines)
+    start = next(k for k, (left, _) in enumerate(rows) if '"$defs": {' in left)
+    removed = _json_lines(schema["$defs"]) - 1
+    assert f"… {removed} more lines removed (REF002)" in rows[start + 1][0]
+    assert rows[start + 1][1].strip() == ""
+    assert "FileReadRequest" not in "".join(left for left, _ in rows[start:])
+    # an unchanged property: both sides folded inside its brackets
+    unchanged = _json_lines(schema["properties"]["large_file_passthrough"]) - 2
+    assert any(left.strip() == right.strip() == f"… {unchanged} unchanged lines"
+               for left, right in rows)
+    assert f"… folded: {unchanged} unchanged and {removed} removed lines" in " ".join(
+        text.split())
+    # every change tag still shown, and the whole diff much shorter than in full
+    assert text.count("UNI001 lossless") == full.count("UNI001 lossless") == 10
+    assert len(text.splitlines()) < len(full.splitlines()) - removed
+
+
+def test_full_shows_every_line_of_both_schemas() -> None:
+    result = _fs_result()
+    text = render_diff_text(result, width=400, color=False, full=True)
+    left = [cell.rstrip()[2:] for cell, _ in _rows(text)]
+    right = [cell.rstrip()[2:] for _, cell in _rows(text)]
+    for schema, side in ((result.tool.schema, left), (result.transformed_schema, right)):
+        for line in json.dumps(schema, indent=2, ensure_ascii=False).splitlines():
+            assert any(cell.startswith(line.rstrip(",")) for cell in side), line
+    assert "folded" not in text and "…" not in text
+
+
+def test_a_change_tag_never_splits_across_lines() -> None:
+    """The `← UNI001 lossless` tag moves to the next line whole, never parted."""
+    text = render_diff_text(_fs_result(), width=80, color=False)
+    assert "UNI001 lossless" in text
+    assert not re.search(r"(←|UNI001|REF00\d)\s*\n", text)
+
+
+def test_diff_full_on_the_command_line() -> None:
+    """`--full` is an option of `diff`, read alike with and without typer."""
+    from inprocess import cli_in_process
+
+    folded = cli_in_process("diff", "read_files", "examples/fs_read_files.json", columns=80)
+    assert folded.returncode == 0, folded.stderr
+    full = cli_in_process("diff", "read_files", "examples/fs_read_files.json", "--full",
+                          columns=80)
+    assert full.returncode == 0, full.stderr
+    assert "more lines removed" in folded.stdout and "more lines removed" not in full.stdout
+    assert len(full.stdout.splitlines()) > len(folded.stdout.splitlines()) + 70
+
+
+def test_diff_path_focuses_on_one_node() -> None:
+    """`diff --path JSONPATH` (jsonpath-ng reads it, filters included): the node it matches in
+    the original beside the same path in the transformed schema, with only the changes made
+    at or below it."""
+    from inprocess import cli_in_process
+
+    fs = "examples/fs_read_files.json"
+    whole = json.loads(cli_in_process("diff", "read_files", fs, "--json").stdout)["tools"][0]
+    proc = cli_in_process("diff", "read_files", fs, "--json", "--path", "$.properties.files")
+    assert proc.returncode == 0, proc.stderr
+    tool = json.loads(proc.stdout)["tools"][0]
+    assert tool["original_schema"] == whole["original_schema"]["properties"]["files"]
+    assert tool["transformed_schema"] == whole["transformed_schema"]["properties"]["files"]
+    assert 0 < len(tool["transforms_applied"]) < len(whole["transforms_applied"])
+    by_filter = cli_in_process("diff", "read_files", fs, "--json", "--path",
+                               "$.properties[?(@.type == 'boolean')]")
+    flag = json.loads(by_filter.stdout)["tools"][0]
+    assert flag["original_schema"]["title"] == "Large File Passthrough"
+    assert flag["transforms_applied"] == [] and flag["structural_diff"] == []
+    text = cli_in_process("diff", "read_files", fs, "--path", "$.properties.files")
+    assert "REF001" in text.stdout and '"large_file_passthrough"' not in text.stdout
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("$.properties.nope", "matches nothing"), ("$.properties.*", "matches 2 nodes"),
+    ("$[[[", "is not a JSONPath")])
+def test_diff_path_that_names_no_single_node_is_one_line(path: str, says: str) -> None:
+    from inprocess import cli_in_process
+
+    proc = cli_in_process("diff", "read_files", "examples/fs_read_files.json", "--path", path)
+    assert proc.returncode == 2
+    assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

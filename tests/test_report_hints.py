@@ -60,7 +60,7 @@ def test_hint_carries_sources_and_provider(tmp_path: Path) -> None:
 def test_hint_from_stdin_says_what_to_add(tmp_path: Path) -> None:
     proc = _run(["schema-compat", "check", "-"], tmp_path,
                 MIXED.read_text(encoding="utf-8"))
-    assert "`schema-compat transform -` (with the same input on stdin) to apply" in proc.stdout
+    assert "`schema-compat transform -` (with the same input on stdin) to fix" in proc.stdout
     _assert_hints_work(["-"], tmp_path, MIXED.read_text(encoding="utf-8"))
 
 

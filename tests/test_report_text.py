@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inprocess import cli_in_process
 from rich.cells import cell_len
 
 from schema_compat.model import Change, Finding, Report, SourceError, ToolDef, ToolResult
@@ -152,7 +153,7 @@ def test_summary_line_counts_and_hint() -> None:
             "1 without a fix") in out
     # without the command line (a library caller) the hint says what to fill in
     assert ("run `schema-compat transform SOURCE...` (with SOURCE... the sources checked) "
-            "to apply 3 changes (1 lossy)") in out
+            "to fix 3 findings with 3 changes") in out
     assert "`schema-compat diff read_files SOURCE...` to see one" in out
     assert "1 tool stays incompatible after transform: tree" in out
     assert "1 source unreadable" in out
@@ -175,7 +176,8 @@ def test_hint_quotes_the_command_it_is_given() -> None:
     changed = _result("it's", (REF,), (Change("REF001", (), "lossless", "x"),))
     rerun = Rerun(["my tools.json", "-p", "openai"], ["my tools.json"])
     out = _joined(_render(Report("openai", (changed,)), width=200, rerun=rerun))
-    assert "run `schema-compat transform 'my tools.json' -p openai` to apply 1 change" in out
+    assert "run `schema-compat transform 'my tools.json' -p openai` to fix 1 finding with 1 " \
+        "change" in out
     assert """`schema-compat diff 'it'"'"'s' 'my tools.json'` to see one""" in out
 
 
@@ -342,3 +344,52 @@ def test_transform_summary_of_long_tool_names_stays_readable(corpus_dir: Path,
             where = "(tool)" if change["scope"] == "tool" else change["path"]
             words = [where, *change["description"].split()]
             assert [w for w in words if cell_len(w) <= room and w not in tokens] == []
+
+
+_TAG = re.compile(r"\[(?:lossless|hinted|lossy|no fix|not applied)[^\]\n]*\]")
+_TAG_START = re.compile(r"\[(?:lossless|hinted|lossy|no|not applied)\b")
+
+
+def _mixed_report() -> Report:
+    """The example's report, its source named as the CLI names it from the repository."""
+    import contextlib
+
+    from schema_compat.api import check, load_tools
+
+    with contextlib.chdir(Path(__file__).parent.parent):
+        tools, errors = load_tools("examples/mixed.json")
+    assert not errors
+    return check(tools)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("color", [False, True])
+def test_a_safety_tag_never_splits_across_lines(width: int, color: bool) -> None:
+    """Issue 28 #20: at 80 and 120 columns `[lossless:` ended one line and `equal, kept]`
+    began the next (9 times in the example). Every tag opened on a line closes on it, on
+    a rich console (with and without colour) and through the plain writer alike."""
+    buf = io.StringIO()
+    render_check(_mixed_report(), make_console(file=buf, width=width, color=color),
+                 rerun=Rerun(["examples/mixed.json"], ["examples/mixed.json"]))
+    rich_out = ANSI.sub("", re.sub(r"\x1b\[[0-9;]*m", "", buf.getvalue()))
+    plain_out = cli_in_process("check", "examples/mixed.json", columns=width).stdout
+    for out in (rich_out, plain_out):
+        lines = out.splitlines()
+        opened = sum(len(_TAG_START.findall(line)) for line in lines)
+        whole = sum(len(_TAG.findall(line)) for line in lines)
+        assert opened == whole == 49, out  # one tag per finding, each on one line
+        assert max(cell_len(line) for line in lines) <= width
+        assert "\u00a0" not in out  # the glue is printed as a space
+    assert rich_out == plain_out
+
+
+def test_a_long_source_never_parts_a_tool_from_its_status() -> None:
+    """Issue 28 #20: a long source pushed the status to a line of its own. The status and
+    what transform can do come right after the name, together; the source after them."""
+    long = "servers/" + "/".join(["a-rather-long-directory-name"] * 4) + "/tools.json"
+    result = _result("read_files", (REF,),
+                     (Change("REF001", ("properties",), "lossless", "inlined"),))
+    result = result._replace(tool=ToolDef("read_files", SCHEMA, None, long, 0))
+    for width in (60, 80, 120):
+        first = _render(Report("gemini", (result,)), width=width).splitlines()[0]
+        assert first.startswith("read_files  INCOMPATIBLE  fixable (lossless)"), first

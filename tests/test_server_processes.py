@@ -103,3 +103,51 @@ def test_the_proxy_stopped_by_sigterm_as_soon_as_its_upstream_runs_stops_it(
     assert proc.stdin is not None
     proc.stdin.close()
     _assert_gone(pid)
+
+
+HOSTILE = SERVERS / "hostile_server.py"
+
+
+def test_a_live_check_stops_the_child_its_server_left_behind(tmp_path: Path) -> None:
+    """The server answers, exits at the end of its input, and leaves a child of its own
+    that ignores SIGTERM: the check stops the server's whole process group."""
+    pidfile = tmp_path / "pid"
+    proc = subprocess.run([PY, "-m", "schema_compat", "check", "--timeout", "30", "--server",
+                           cmd(HOSTILE, "fork", pidfile)], cwd=REPO_ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 tool: 1 compatible" in proc.stdout
+    _assert_gone(_pid(pidfile, within=0))
+
+
+@pytest.mark.parametrize("how", ["end of input", "SIGTERM"])
+def test_the_proxy_stops_the_child_its_upstream_left_behind(tmp_path: Path, how: str) -> None:
+    pidfile = tmp_path / "pid"
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--", PY, str(HOSTILE),
+                             "fork", str(pidfile)], cwd=REPO_ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = _pid(pidfile)
+    assert proc.stdin is not None
+    if how == "SIGTERM":
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) in (0, 128 + signal.SIGTERM)
+        proc.stdin.close()
+    else:
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+    _assert_gone(child)
+
+
+def test_the_gateway_stops_the_child_its_upstream_left_behind(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"forking": {
+        "command": PY, "args": [str(HOSTILE), "fork", str(pidfile)]}}}))
+    proc = subprocess.Popen([PY, "-m", "schema_compat", "proxy", "--config", str(config)],
+                            cwd=REPO_ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = _pid(pidfile)
+    assert proc.stdin is not None
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+    _assert_gone(child)

@@ -107,7 +107,7 @@ def _filtered(changes: list[ToolChange], select: list[str] | None,
         for code in out:
             if not any(k.startswith(code) for k in BY_CODE):
                 fail(f"unknown check {code!r}", "`schema-compat breaking --help`; the checks "
-                     "are EVO001-EVO303 (docs/breaking.md)")
+                     "are EVO001-EVO303 (docs/breaking/README.md)")
         return out
 
     chosen, skipped = codes(select), codes(ignore)

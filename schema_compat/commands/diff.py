@@ -9,12 +9,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Collection
-from typing import Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .exits import EXIT_OK, EXIT_USAGE, fail, print_errors
 from .inputs import LiveOpts, load_inputs, one_tool
 from .plans import one_provider_plan
 from .running import make_report, run_tools
+
+if TYPE_CHECKING:
+    from ..model import ToolResult
 
 
 class DiffOptions(NamedTuple):
@@ -24,6 +27,8 @@ class DiffOptions(NamedTuple):
     sources: list[str] | None
     provider: str
     json_out: bool
+    full: bool  # every line, no block folded
+    path: str | None  # a JSONPath: only the nodes it matches
     select: list[str] | None
     ignore: list[str] | None
     lossless_only: bool
@@ -32,7 +37,8 @@ class DiffOptions(NamedTuple):
 
 def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
-    (tool_name, sources, provider, json_out, select, ignore, lossless_only, live) = options
+    (tool_name, sources, provider, json_out, full, path, select, ignore, lossless_only,
+     live) = options
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
     if not sources and not live.given() and _is_source(tool_name):
         _fail_missing_tool(tool_name)
@@ -49,6 +55,8 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         fail(f"tool {tool_name!r} is in {len(holders)} sources: {', '.join(holders)}",
              _choose_hint(tool_name, holders[0], live))
     results = run_tools([one_tool(chosen, tool_name)], plan, per_tool)
+    if path is not None:
+        results = [_focused(results[0], path)]
     report = make_report(plan.profile.name, results, errors,
                          lossless_only=plan.lossless_only)
     if json_out:
@@ -65,8 +73,39 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         from ..report.diff import render_diff
         from ..report.text import make_console
 
-        render_diff(results[0], make_console())
+        render_diff(results[0], make_console(), full=full)
     return EXIT_USAGE if errors else EXIT_OK
+
+
+def _focused(result: ToolResult, expression: str) -> ToolResult:
+    """`result` narrowed to the one node `expression` matches in the original schema: that
+    node beside the node at the same path of the transformed schema (null where the
+    transform left none), with the changes made at or below it, their paths from it."""
+    from ..model import ToolDef
+    from ..paths import find, jsonpath, resolve
+
+    try:
+        found = find(expression, result.tool.schema)
+    except ValueError as exc:
+        fail(f"--path {expression!r} is not a JSONPath: {exc}",
+             "e.g. --path '$.properties.files'")
+    if len(found) != 1:
+        what = "nothing" if not found else \
+            f"{len(found)} nodes ({', '.join(map(jsonpath, found[:3]))})"
+        fail(f"--path {expression!r} matches {what} in the original schema of "
+             f"{result.tool.name!r}", "give a JSONPath of one node, e.g. '$.properties.NAME'")
+    [at] = found
+    try:
+        after = resolve(result.transformed_schema, at)
+    except (KeyError, IndexError, TypeError):
+        after = None
+    node = resolve(result.tool.schema, at)
+    changes = tuple(c._replace(path=c.path[len(at):]) for c in result.changes
+                    if c.scope == "schema" and c.path[:len(at)] == at)
+    tool = result.tool
+    narrowed = ToolDef(tool.name, node, tool.description, tool.source, tool.index, tool.raw,
+                       tool.schema_optional)
+    return result._replace(tool=narrowed, transformed_schema=after, changes=changes)
 
 
 def _names(tools: list[Any], most: int = 10) -> str:

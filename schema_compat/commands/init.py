@@ -10,7 +10,10 @@ and writes what checks that snapshot from then on:
 - the snapshot, `mcp-tools.json` (one per server when a client config names several);
 - `.pre-commit-config.yaml` with the `schema-compat` hook on the snapshot;
 - `.github/workflows/schema-compat.yml`, which checks the snapshot on every push and pull
-  request and uploads the findings to GitHub code scanning as SARIF.
+  request and uploads the findings to GitHub code scanning as SARIF, then runs `breaking`
+  from the snapshot as committed to the server as the commit builds it, started or reached
+  with the options init was given (a value of --env or --header is read from a repository
+  secret, never written in the file), so a change that breaks callers fails the job.
 
 A file that is already there is never touched: it is named as skipped (a server whose
 snapshot exists is not even started), so running `init` again changes nothing. When the
@@ -28,9 +31,9 @@ import subprocess
 import sys
 from typing import NamedTuple, NoReturn
 
-from ..options import DEFAULT_PROVIDER
+from ..options import DEFAULT_PROVIDER, TIMEOUT
 from .exits import EXIT_OK, fail, print_errors
-from .inputs import LiveOpts, load_inputs
+from .inputs import LiveOpts, load_inputs, split_pair
 from .plans import provider_names
 
 SETTINGS = ".schema-compat.toml"
@@ -105,10 +108,11 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
                             [(path, name) for path, name in snapshots
                              if not os.path.exists(os.path.join(root, path))])
     paths = [path for path, _ in snapshots]
+    steps = [breaking_step(options, server, config, path, name) for path, name in snapshots]
     planned = [Planned(SETTINGS, settings_text(provider, paths))]
     planned += [Planned(path, text) for path, text in taken]
     planned += [Planned(PRE_COMMIT, pre_commit_text(paths, source)),
-                Planned(WORKFLOW, workflow_text(paths, source))]
+                Planned(WORKFLOW, workflow_text(paths, source, steps))]
     written: list[str] = []
     for item in planned:
         if _write_new(os.path.join(root, item.path), item.text):
@@ -123,7 +127,9 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
     if not written:
         print("nothing written: every file was already there")
         return EXIT_OK
-    if PRE_COMMIT not in written:
+    if WORKFLOW in written:
+        _breaking_hint(steps)
+    if PRE_COMMIT not in written:  # the entry to add, last: nothing between it and "next:"
         _hook_hint(os.path.join(root, PRE_COMMIT), pre_commit_text(paths, source))
     if WORKFLOW in written and not source:
         print("schema-compat: warning: cannot tell where CI should install schema-compat "
@@ -148,6 +154,19 @@ def _refuse_outside(root: str, paths: list[str]) -> None:
         if os.path.commonpath([top, folder]) != top:
             fail(f"cannot write {path}: {os.path.dirname(path) or '.'} leads out of the "
                  f"repository (to {folder})", "make it a folder of the repository")
+
+
+def _breaking_hint(steps: list[BreakingStep]) -> None:
+    """What the workflow's `breaking` steps need from the repository's owner: the secrets
+    they read, and, for a server started in CI, what it needs installed."""
+    secrets = list(dict.fromkeys(name for step in steps for name in step.secrets))
+    if secrets:
+        print(f"the workflow reads {', '.join(secrets)} from the repository's secrets (the "
+              "values of --env and --header are never written in it): add them in the "
+              "repository's settings, Secrets and variables > Actions")
+    if steps:
+        print(f"the workflow's breaking step needs the server in CI: see the comment above "
+              f"it in {WORKFLOW}")
 
 
 def _hook_hint(path: str, text: str) -> None:
@@ -329,15 +348,115 @@ def pre_commit_text(paths: list[str], source: str) -> str:
 _PLACEHOLDER = "'git+https://HOST/OWNER/schema-compat@TAG'"
 
 
-def workflow_text(paths: list[str], source: str) -> str:
+class BreakingStep(NamedTuple):
+    """The `breaking` run of one snapshot in the workflow: its command line (shell words),
+    the secrets its environment reads, and how it gets the server's listing: `server` (it
+    starts the --server command), `url` (it reaches a running server) or `config` (as the
+    client config says)."""
+
+    snapshot: str
+    command: str
+    secrets: list[str]
+    via: str
+
+
+def breaking_step(options: InitOptions, server: str | None, config: str | None,
+                  snapshot: str, name: str) -> BreakingStep:
+    """`schema-compat breaking --against SNAPSHOT` with the live-server options init was
+    given, for CI to run from the repository's root: a path init was given (--cwd, --config)
+    relative to the repository when it is inside it, and each value of --env and --header
+    (and a URL holding credentials or a query) as a variable set from a repository secret,
+    so that no token lands in a committed file."""
+    secrets: list[str] = []
+
+    def from_secret(key: str, prefix: str = "") -> str:
+        var = prefix + (re.sub(r"[^A-Za-z0-9_]+", "_", key).strip("_").upper() or "VALUE")
+        var = f"_{var}" if var[0].isdigit() else var
+        secrets.append(var)
+        return f'"${var}"'
+
+    words = ["schema-compat", "breaking", "--against", shlex.quote(_posix(snapshot))]
+    if server:
+        words += ["--server", shlex.quote(server)]
+        for pair in options.env or []:
+            key, _ = split_pair(pair, "=", "--env", "K=V")
+            words += ["--env", shlex.quote(f"{key}=") + from_secret(key)]
+        if options.cwd:
+            words += ["--cwd", shlex.quote(_in_repository(options.cwd, options.directory))]
+    elif options.url or options.sse:
+        flag, url = ("--url", options.url) if options.url else ("--sse", options.sse or "")
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        words += [flag, from_secret("URL", "MCP_") if parts.query or parts.username
+                  else shlex.quote(url)]
+        for pair in options.header or []:
+            key, _ = split_pair(pair, ":", "--header", "'K: V'")
+            words += ["--header", shlex.quote(f"{key}: ") + from_secret(key, "MCP_HEADER_")]
+    else:
+        import glob
+
+        words += ["--config", shlex.quote(_in_repository(config or "", options.directory)),
+                  "--name", shlex.quote(glob.escape(name))]
+    if options.timeout != TIMEOUT.default:
+        words += ["--timeout", f"{options.timeout:g}"]
+    words += ["--format", "github"]
+    via = "server" if server else "url" if options.url or options.sse else "config"
+    return BreakingStep(snapshot, " ".join(words), list(dict.fromkeys(secrets)), via)
+
+
+def _posix(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+def _in_repository(path: str, root: str) -> str:
+    """`path` (as given, from where init runs) relative to the repository's root, where CI
+    runs; as given when it is outside the repository."""
+    full, top = os.path.abspath(path), os.path.abspath(root)
+    if os.path.commonpath([full, top]) != top:
+        return path
+    return _posix(os.path.relpath(full, top))
+
+
+# What each kind of `breaking` step needs that init cannot write for it.
+_NEEDS = {
+    "server": "The server is started here as init started it, from the repository's root:\n"
+              "install what it needs in a step before this one (e.g. pip install .).",
+    "url": "The server is reached at the URL init was given: it must be up, serving this\n"
+           "commit's tools, when this step runs (start it in a step before this one).",
+    "config": "The server is started or reached as the client config (committed in the\n"
+              "repository) says: install or start what it needs in a step before this one.",
+}
+
+
+def _breaking_yaml(step: BreakingStep) -> str:
+    """One `breaking` step: it runs even when `check` failed the job before it (its findings
+    are another question), as long as schema-compat was installed."""
+    needs = "".join(f"      # {line}\n" for line in _NEEDS[step.via].splitlines())
+    env = "".join(f"          {var}: ${{{{ secrets.{var} }}}}\n" for var in step.secrets)
+    # a literal block, which keeps the shell's quotes as they are; a command with a line
+    # break in it (a quoted one) as a JSON string, which YAML reads as it is
+    run = (f"|\n          {step.command}" if "\n" not in step.command
+           else json.dumps(step.command))
+    return (needs + f"      - name: {_yaml_quote('Breaking changes from ' + step.snapshot)}\n"
+            "        if: always() && steps.install.outcome == 'success'\n"
+            + (f"        env:\n{env}" if env else "")
+            + f"        run: {run}\n")
+
+
+def workflow_text(paths: list[str], source: str, steps: list[BreakingStep]) -> str:
     """The workflow; with no `source`, its install line is a placeholder marked TODO."""
     install = shlex.quote(source) if source else (
         f"{_PLACEHOLDER}  # TODO: where CI installs schema-compat from")
-    snapshots = " ".join(shlex.quote(p.replace(os.sep, "/")) for p in paths)
+    snapshots = " ".join(shlex.quote(_posix(p)) for p in paths)
+    breaking = "".join(_breaking_yaml(step) for step in steps)
     return f"""# Checks the committed snapshot of the server's tools ({', '.join(paths)})
 # against the providers in .schema-compat.toml; findings go to the Security tab (code
-# scanning) and fail the job. When the server's tools change, refresh the snapshot: delete
-# it and run `schema-compat init` again with the same flags (it writes only what is missing).
+# scanning) and fail the job. Then `schema-compat breaking` compares the snapshot with the
+# server as this commit builds it: a change that breaks the callers of the tools the
+# snapshot lists fails the job, with each finding as an annotation. When the server's tools
+# change on purpose, refresh the snapshot in the same commit: delete it and run
+# `schema-compat init` again with the same flags (it writes only what is missing).
 name: schema-compat
 
 on:
@@ -357,6 +476,7 @@ jobs:
         with:
           python-version: "3.12"
       - name: Install schema-compat
+        id: install
         run: pipx install {install}
       - name: Check the tools (SARIF)
         id: check
@@ -371,7 +491,7 @@ jobs:
       - name: Fail on findings
         if: steps.check.outcome == 'failure'
         run: schema-compat check {snapshots}
-"""
+{breaking}"""
 
 
 # --- where CI gets schema-compat from --------------------------------------------------------

@@ -92,7 +92,7 @@ class Plan:
         return self.profile.severity.get(rule.code, rule.severity)
 
     def finding(self, rule: Rule, path: Path, hit: Any, scope: str = "schema") -> Finding:
-        if rule.fix:
+        if rule.fix and hit.fixable:
             if hit.safety is not None:
                 fix = effect_of_hit(hit.safety, hit.accepts, hit.told)
             else:

@@ -168,7 +168,7 @@ def _drift(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
     for key, code in _TEXTS[:2]:
         was, now = old.raw.get(key), new.raw.get(key)
         if was != now and (was is not None or now is not None):
-            yield _text_finding(code, f"the tool's {key}", (key,), (key,), was, now)
+            yield _text_finding(code, f"the tool's {key}", (), (), was, now)
     before, after = Document(old.schema), Document(new.schema)
     yield from _node_drift(before, after, old.schema, (), new.schema, (), set())
 
@@ -182,16 +182,16 @@ def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp:
             or len(ap) > 200:
         return
     active.add((id(a), id(b)))
-    if ap or bp:
-        for key, code in _TEXTS:
-            was, now = _text(use_a, a, key), _text(use_b, b, key)
-            if was != now and not (was is NOTHING and now is NOTHING):
-                yield _text_finding(code, f"{key} at {_where(bp or ap)}", (*ap, key),
-                                    (*bp, key), None if was is NOTHING else was,
-                                    None if now is NOTHING else now)
+    for key, code in _TEXTS:  # the root's too: its description is read by the model
+        was, now = _text(use_a, a, key), _text(use_b, b, key)
+        if was != now and not (was is NOTHING and now is NOTHING):
+            what = f"{key} at {_where(bp or ap)}" if ap or bp else f"the input schema's {key}"
+            yield _text_finding(code, what, (*ap, key), (*bp, key),
+                                None if was is NOTHING else was,
+                                None if now is NOTHING else now)
     pa, pb = a.get("properties"), b.get("properties")
     if isinstance(pa, dict) and isinstance(pb, dict):
-        for name in pa.keys() & pb.keys():
+        for name in (n for n in pa if n in pb):  # the old order: the same report every run
             yield from _node_drift(before, after, pa[name], (*ap, "properties", name),
                                    pb[name], (*bp, "properties", name), active)
     for key in ("items", "additionalProperties"):

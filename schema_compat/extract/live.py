@@ -29,6 +29,7 @@ from .config import ServerSpec, server_environment
 from .files import LoadedSource, SourceLoadError, from_document
 from .live_errors import (
     _connect_failure,
+    _during,
     _exit_code,
     _exited,
     _http_failure,
@@ -43,6 +44,9 @@ from .live_progress import _progress_line
 from .starting import LiveError, Started, fetch_servers, resolved
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
+
+# how long a server whose stdout closed is given to exit before it counts as running on
+_CLOSE_TO_EXIT = 0.2
 
 
 def _http_client_factory(probe: _Probe, extra: Mapping[str, str]) -> Any:
@@ -105,8 +109,12 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
                         async with transport as (read, write):
                             try:
                                 result = await _session_exchange(read, write, probe, spec)
-                            except _Closed:
-                                alive_at_close = _running(probe)
+                            except Exception as exc:  # _Closed, in the session's group
+                                if isinstance(_ours(exc), _Closed):
+                                    # a server that closed stdout to exit has a moment to
+                                    # (before the SDK stops it): what it does is news
+                                    await _exit_code(probe, _CLOSE_TO_EXIT)
+                                    alive_at_close = _running(probe)
                                 raise
                     except OSError as exc:
                         if probe.process is None:
@@ -155,12 +163,12 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: _Probe | None = No
         if http is not None:
             raise http
         if spec.kind == "stdio" and closed and alive_at_close:
-            raise LiveError(f"the server closed its stdout during {probe.stage} but kept "
+            raise LiveError(f"the server closed its stdout {_during(probe)} but kept "
                             "running", "an MCP stdio server must keep stdout open for "
                             "JSON-RPC; run the command by hand to see why it stops")
         if spec.kind == "stdio" and (closed or not scope.cancelled_caught):
             code = await _exit_code(probe, 0.3)
-            raise _exited(code, probe.stage, _stderr_tail(errlog))
+            raise _exited(code, probe.stage, _stderr_tail(errlog), _during(probe))
         elif closed:
             raise LiveError(f"the server closed the connection during {probe.stage}",
                             "check the URL and the server's logs")

@@ -45,8 +45,27 @@ async def _exit_code(probe: _Probe, wait: float) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _exited(code: int | None, stage: str, tail: str) -> LiveError:
-    when = "during start-up" if stage in ("connect", "initialize") else f"during {stage}"
+def _size(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f} MB"
+    return f"{count / 1000:.1f} kB" if count >= 1000 else f"{count} bytes"
+
+
+def _during(probe: _Probe) -> str:
+    """When the server's stdout ended: during a stage, or in the middle of an answer (the
+    bytes of a message not yet ended by its newline)."""
+    if probe.unfinished:
+        return (f"in the middle of its answer to {probe.stage} ({_size(probe.unfinished)} "
+                "of it received)")
+    if probe.stage in ("connect", "initialize"):
+        return "during start-up"
+    return f"during {probe.stage}"
+
+
+def _exited(code: int | None, stage: str, tail: str, when: str = "") -> LiveError:
+    """The server exited: `when` (`_during`), else during `stage`, with its exit code."""
+    when = when or ("during start-up" if stage in ("connect", "initialize")
+                    else f"during {stage}")
     what = f"the server exited {when}"
     if code is not None:
         what += f" with exit code {code}"
@@ -165,6 +184,11 @@ def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
                          f"stdout that are not JSON-RPC (first: {probe.first_stray})",
                          "an MCP stdio server must write only JSON-RPC to stdout; its logs "
                          "belong on stderr")
+    if spec.kind == "stdio" and probe.unfinished:
+        what = "listing" if probe.stage == "tools/list" else f"answer to {probe.stage}"
+        return LiveError(f"the {what} was still arriving after {timeout:g}s "
+                         f"({_size(probe.unfinished)} of it received)",
+                         "the server writes it slowly; raise --timeout")
     if probe.stage == "tools/list":
         return LiveError(f"no answer to tools/list within {timeout:g}s",
                          "the server is slow or stuck; raise --timeout")

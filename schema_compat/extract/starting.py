@@ -29,6 +29,7 @@ from typing import IO, TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 
+from ..signals import signals_as_exit
 from .config import CommandError, ServerSpec, resolve_command, server_environment
 
 if TYPE_CHECKING:
@@ -149,7 +150,17 @@ def stop_left_servers() -> None:
             if process.returncode is None:
                 process.kill()
         return
-    pids = [p.pid for p in left if p.returncode is None]
+    stop_groups([p.pid for p in left if p.returncode is None])
+
+
+def stop_groups(pids: Sequence[int]) -> None:
+    """SIGTERM to the process group each of `pids` led (each server is started in a session
+    of its own), SIGKILL to what is left of them after `_EXIT_GRACE`. Also once a server
+    has exited: a child it started, in its group, that ignores SIGTERM and the end of its
+    input would otherwise run on after the command (the SDK signals the group only when the
+    server itself stays). Returns at once when the groups are gone."""
+    if os.name != "posix":
+        return
     alive = [pid for pid in pids if _signal_group(pid, signal.SIGTERM)]
     deadline = time.monotonic() + _EXIT_GRACE
     while alive and time.monotonic() < deadline:
@@ -160,29 +171,6 @@ def stop_left_servers() -> None:
 
 
 atexit.register(stop_left_servers)
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
-
-
-def _exit_on_sigterm() -> Callable[[], None]:
-    """While a listing runs in the main thread: SIGTERM ends the process as an exit does,
-    so that the servers are stopped, rather than at once. Left alone when the program
-    handles SIGTERM itself. Returns the undo."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return _nothing
-    signal.signal(signal.SIGTERM, _terminated)
-    return _default_sigterm
-
-
-def _nothing() -> None:
-    pass
-
-
-def _default_sigterm() -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
@@ -204,6 +192,9 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                     await one.process.wait()
             one.errlog.close()
         _forget_exited(list(started.values()))
+        # what the servers left in their groups (the SDK has stopped each server itself);
+        # here, not in a thread: this also runs as SIGTERM unwinds the loop
+        stop_groups([one.process.pid for one in started.values() if one.process])
 
 
 def _require_sdk() -> None:
@@ -226,8 +217,8 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
     progress). ImportError when the MCP SDK (the `live` extra) is not installed."""
     if not specs:
         return [], []
-    restore = _exit_on_sigterm()
-    try:
+    # SIGTERM ends the listing as an exit does, so that the servers are stopped
+    with signals_as_exit():
         if not spinner:
             return anyio.run(_run, specs, timeout, progress, 80)
         from ..report.text import make_console
@@ -237,5 +228,3 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
         first = f"Listing tools from {len(specs)} server{'s' if len(specs) > 1 else ''}"
         with console.status(first[:width]) as status:
             return anyio.run(_run, specs, timeout, status.update, width)
-    finally:
-        restore()

@@ -370,6 +370,32 @@ def report_text(run: Run, provider: str, form: str) -> str:
     raise InputError(f"no report format {form!r}: json or sarif")
 
 
+def breaking_report(run: Run, old_text: str, old_label: str) -> dict[str, Any]:
+    """What `schema-compat breaking OLD NEW --json` reports, OLD the document the page was
+    given and NEW this run's listing: the command's comparison and its JSON, not another.
+    A listing read in part, or a tool without a name, is refused, as the command refuses
+    it: matching tools by name, a tool missing from one side would read as removed."""
+    from ..evolution.tools import compare_tools
+    from ..extract.files import SourceLoadError, load_source_text
+    from ..mcp_tool import placeholder_name
+    from ..report.evolution import to_dict
+
+    try:
+        old = load_source_text(old_text, old_label)
+    except SourceLoadError as exc:
+        raise InputError(exc.error.one_line()) from None
+    if run.errors:
+        raise InputError(f"{run.source.label} was read with errors ({run.errors[0].one_line()})"
+                         ": a version read in part would show false removals")
+    for source in (old, run.source):
+        for tool in source.tools:
+            if tool.name == placeholder_name(tool.index):
+                raise InputError(f"{source.label}: tool {tool.index} has no name: tools are "
+                                 "matched by name")
+    return to_dict(compare_tools(list(old.tools), list(run.tools)), old.label,
+                   run.source.label)
+
+
 def rule_page(code: str) -> dict[str, Any]:
     """A rule's documentation, as `schema-compat rule CODE` gives it (Markdown)."""
     from ..report.rule_docs import rule_markdown

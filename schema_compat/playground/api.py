@@ -13,6 +13,7 @@ from .analysis import (
     InputError,
     Run,
     Workspace,
+    breaking_report,
     cell_detail,
     matrix,
     report_text,
@@ -119,6 +120,14 @@ def post(workspace: Workspace, live: Live | None, route: str, body: dict[str, An
         label = body.get("label")
         label = label if isinstance(label, str) and label else "<pasted>"
         return Answer(200, matrix(workspace.add_text(text, label)))
+    if route == "api/breaking":
+        old, run_id = body.get("old"), body.get("run")
+        if not isinstance(old, str) or not isinstance(run_id, str):
+            raise InputError('expected {"old": "<the old version\'s listing>", "run": RUN}, '
+                             "RUN the new version's as api/analyze or api/job named it")
+        label = body.get("label")
+        label = label if isinstance(label, str) and label else "<old>"
+        return Answer(200, breaking_report(_run(workspace, {"run": run_id}), old, label))
     if route == "api/live":
         if live is None:
             return NO_LIVE

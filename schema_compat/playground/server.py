@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ..jsonio import JsonInputError, has_surrogate, load_json_bytes
 from . import api
 from .analysis import InputError, PageSettings, Workspace
 from .live import Configs, Jobs, LiveServers
@@ -27,6 +28,12 @@ __all__ = ["ASSETS", "Playground", "make_server", "serve"]
 
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024 * 1024  # a pasted or dropped document; larger is refused (413)
+# A connection that sends nothing for this long is closed, so idle keep-alive connections
+# do not each hold a thread for ever (the browser opens a new one when it needs one).
+IDLE_TIMEOUT = 30.0
+# Connections the kernel holds until they are accepted: the page's bursts (and a script's
+# hundreds of concurrent requests) are queued, not reset as with socketserver's 5.
+BACKLOG = 1024
 
 ASSETS: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
@@ -57,6 +64,8 @@ class Playground:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = BACKLOG
+    idle_timeout = IDLE_TIMEOUT
     playground: Playground
 
 
@@ -65,6 +74,10 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "schema-compat-playground"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # each read and write's
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the terminal shows the URL, not a line per request."""
@@ -127,13 +140,20 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(413, {"error": f"the body must be at most {MAX_BODY} bytes"})
             return None
-        raw = self.rfile.read(length)
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"the request body is not JSON: {exc}") from None
+            raw = self.rfile.read(length)
+        except TimeoutError:  # the client stopped sending: nobody waits for an answer
+            self.close_connection = True
+            return None
+        try:  # strict UTF-8 and JSON, bounded depth: a bad body is a 400, never a crash
+            data = load_json_bytes(raw, "the request body")
+        except JsonInputError as exc:
+            raise InputError(exc.error.one_line()) from None
         if not isinstance(data, dict):
             raise InputError("the request body must be a JSON object")
+        if has_surrogate(data):
+            raise InputError("the request body holds a lone surrogate (\\ud800-\\udfff "
+                             "alone is not Unicode text)")
         return data
 
     def _drain(self) -> None:
@@ -172,10 +192,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def make_server(port: int, configs: Configs, *, token: str | None = None,
-                timeout: float = 30.0, settings: PageSettings | None = None
-                ) -> tuple[_Server, str]:
-    """The server bound to 127.0.0.1:`port` (0: a free one) and the URL of its page."""
+                timeout: float = 30.0, settings: PageSettings | None = None,
+                idle_timeout: float = IDLE_TIMEOUT) -> tuple[_Server, str]:
+    """The server bound to 127.0.0.1:`port` (0: a free one) and the URL of its page.
+    `timeout` is a live listing's; `idle_timeout` how long a connection may send nothing."""
     server = _Server((HOST, port), _Handler, bind_and_activate=True)
+    server.idle_timeout = idle_timeout
     bound = int(server.server_address[1])
     guard = Guard(token or new_token(), bound)
     server.playground = Playground(guard, configs, timeout, settings)

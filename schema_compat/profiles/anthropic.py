@@ -23,7 +23,7 @@ ANTHROPIC = Profile(
         "NAM001", "NAM002", "NAM003", "ROOT001", "ROOT002", "TYP003", "TYP007", "TYP008",
         "TYP009", "UNI009", "VAL005",
     }),
-    severity={"ROOT001": "warning", "TYP008": "warning", "TYP003": "warning"},
+    severity={"ROOT001": "warning", "TYP008": "warning"},
     allowed_keywords=frozenset(),
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,

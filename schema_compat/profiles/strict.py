@@ -18,7 +18,7 @@ _OPAQUE = frozenset({
     "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
     "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
 })
-_WARN = ("ROOT002", "TYP004", "TYP008", "TYP003", "UNI008", "ANN001", "ANN002", "ANN003",
+_WARN = ("ROOT002", "TYP004", "TYP008", "UNI008", "ANN001", "ANN002", "ANN003",
          "ANN004", "ANN005", "OBJ002", "OBJ003", "OBJ004", "OBJ005", "CON003", "CON004",
          "CON005")
 

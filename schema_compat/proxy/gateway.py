@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .jsonrpc import INTERNAL_ERROR, usable_id
 from .relay import (
     ENVELOPE_KEYS,
     MODERN_PROTOCOL_VERSIONS,
@@ -56,7 +57,6 @@ SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId"
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
 # Requests the gateway answers itself; tools/list and tools/call wait for the upstreams.
 TOOL_METHODS = ("tools/list", "tools/call")
 
@@ -169,7 +169,7 @@ class Gateway:
                 if rid in self.subscriptions:
                     self.subscriptions.remove(rid)
                 for u in self.upstreams.values():
-                    if rid in u.relay.pending:
+                    if usable_id(rid) and rid in u.relay.pending:
                         out = u.relay.from_client(msg)
                         to_upstream += [(u.name, m) for m in out.to_upstream]
             return to_client, to_upstream  # initialized, roots/list_changed: nothing to do

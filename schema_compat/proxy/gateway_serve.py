@@ -29,9 +29,10 @@ from typing import IO, Any
 
 from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
 from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Upstream
-from .pipes import _encode, _exit_code, _Lines, _parse, _read_lines, _stop, _wait_exit
+from .jsonrpc import Refused, read_message
+from .pipes import _encode, _exit_code, _Lines, _read_lines, _stop, _wait_exit
 from .relay import Message, era_name, negotiate
-from .run import launch, log_line, open_log, write_log
+from .run import kill_group, launch, log_line, open_log, write_log
 
 __all__ = ["serve_config", "serve_gateway"]
 
@@ -53,6 +54,7 @@ class _Process:
         self.closed = ""  # why the remote connection ended
         self.waiters: dict[str, asyncio.Future[Message | None]] = {}
         self.eof = asyncio.Event()
+        self.stopped: subprocess.Popen[bytes] | None = None  # the process last stopped
 
     def send(self, msg: Message) -> None:
         if self.remote is not None:
@@ -68,8 +70,9 @@ class _Process:
             await self.remote.close()
         if self.writer is not None:
             self.writer.close()
-        if self.proc is not None:
-            await _stop(self.proc)
+        if self.proc is not None and self.proc is not self.stopped:
+            await _stop(self.proc)  # once: its pid is not ours once its group is gone
+            self.stopped = self.proc
 
 
 def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
@@ -120,8 +123,8 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
         asyncio.run(_serve(started, failed, options, log, write))
     finally:
         for _, proc in started:
-            if proc is not None and proc.poll() is None:
-                proc.kill()
+            if proc is not None:
+                kill_group(proc)
     return 0
 
 
@@ -157,10 +160,11 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
     by_name = {p.upstream.name: p for p in processes}
 
     def from_client(line: bytes) -> None:
-        msg = _parse(line)
-        if msg is None:
-            if line.strip():
-                log("ignored a message from the client that is not JSON-RPC")
+        msg = read_message(line)
+        if isinstance(msg, Refused):
+            log(f"refused a message from the client: {msg.reason}")
+            to_client([msg.error()])
+        if not isinstance(msg, dict):
             return
         if msg.get("method") in ("tools/list", "tools/call") and not ready.is_set():
             held.append(msg)
@@ -187,17 +191,29 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             if not process.waiters[rid].done():
                 process.waiters[rid].set_result(answer)
 
+    def unreadable(process: _Process, refused: Refused) -> None:
+        """Who waits for a message the upstream sent malformed hears of it now: the
+        gateway's own request, the client's call, or the upstream for its request."""
+        waiter = process.waiters.get(refused.rid) if refused.answer else None
+        if waiter is not None:
+            if not waiter.done():
+                waiter.set_result(None)
+        elif refused.answer:
+            answers = process.upstream.relay.unreadable_answer(refused.rid, refused.reason)
+            to_client(answers.to_client)
+        elif refused.rid is not None:
+            to_upstream(process, [refused.error()])
+
     def reader(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
         def from_line(line: bytes) -> None:
             if proc is not process.proc:  # the process a restart replaced
                 return
-            msg = _parse(line)
-            if msg is None:
-                if line.strip():
-                    log(f"{process.upstream.name}: ignored a line that is not JSON-RPC: "
-                        f"{line[:200]!r}")
-                return
-            from_upstream(process, msg)
+            msg = read_message(line)
+            if isinstance(msg, Refused):
+                log(f"{process.upstream.name}: refused a line ({msg.reason}): {line[:200]!r}")
+                unreadable(process, msg)
+            if isinstance(msg, dict):
+                from_upstream(process, msg)
 
         return from_line
 
@@ -231,7 +247,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         if process.proc is None:
             return process.closed or "it closed the connection"
         code = await _wait_exit(process.proc, 0.5)
-        return "it exited" + (f" with exit code {code}" if code is not None else "")
+        return f"it exited with exit code {code}" if code is not None else \
+            "it closed its stdout but kept running"
 
     async def attach(process: _Process) -> None:
         if process.proc is None:

@@ -29,7 +29,8 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from .relay import Log, Message, Outbox, Relay, own_listing
+from .jsonrpc import Refused, read_message
+from .relay import Log, Message, Outbox, Relay, arriving, own_listing
 
 __all__ = ["serve_pipes"]
 
@@ -137,11 +138,20 @@ class _LineReader(asyncio.Protocol):
             writer.batching = True
         try:
             for line in lines:
-                self.on_line(line)
+                self.on_line_guarded(line)
         finally:
             for writer in self.writers:
                 writer.batching = False
                 writer.flush()
+
+    def on_line_guarded(self, line: bytes) -> None:
+        """A bug in handling one line is reported as the loop reports any, and costs the
+        lines read with it nothing."""
+        try:
+            self.on_line(line)
+        except Exception as exc:
+            asyncio.get_running_loop().call_exception_handler({
+                "message": "schema-compat proxy: a line was not handled", "exception": exc})
 
     def eof_received(self) -> bool:
         self.connection_lost(None)
@@ -151,13 +161,13 @@ class _LineReader(asyncio.Protocol):
         if not self.ended:
             self.ended = True
             if self.partial:
-                self.on_line(b"".join(self.partial))
+                self.on_line_guarded(b"".join(self.partial))
                 self.partial = []
             self.on_eof()
 
 
 async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
-                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> None:
+                      on_eof: Callable[[], None], writers: tuple[_Lines, ...]) -> _LineReader:
     """Read `fileobj` line by line: asyncio's pipe reader, or a thread for what asyncio
     cannot read without blocking (a regular file, /dev/null: asyncio takes a character
     device, and then fails to poll /dev/null in a later callback, where nothing can catch
@@ -167,7 +177,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
     if _pollable(fileobj):
         try:
             await loop.connect_read_pipe(lambda: protocol, fileobj)
-            return
+            return protocol
         except (ValueError, OSError, NotImplementedError):
             pass
 
@@ -182,6 +192,7 @@ async def _read_lines(fileobj: IO[bytes], on_line: Callable[[bytes], None],
             loop.call_soon_threadsafe(protocol.connection_lost, None)
 
     threading.Thread(target=pump, name="proxy-stdin", daemon=True).start()
+    return protocol
 
 
 def _pollable(fileobj: IO[bytes]) -> bool:
@@ -194,16 +205,6 @@ def _pollable(fileobj: IO[bytes]) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
 
 
-def _parse(line: bytes) -> Message | None:
-    try:
-        msg = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
-        return None
-    return msg
-
-
 def _encode(msg: Message) -> bytes:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
@@ -213,14 +214,19 @@ def _exit_code(proc: subprocess.Popen[bytes]) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> bool:
+    """Signal the upstream's process group (its leader alone off POSIX); whether any of it
+    was still there."""
     try:
         if os.name == "posix":
             os.killpg(proc.pid, signum)
         else:
             proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):  # EPERM: a member we may not signal; it is there
         pass
+    return True
 
 
 async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
@@ -231,14 +237,26 @@ async def _wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None
 
 
 async def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """With the upstream's stdin closed: SIGTERM, then SIGKILL, to its group if it stays."""
-    if _exit_code(proc) is None and await _wait_exit(proc, _EOF_GRACE) is None:
-        _signal_group(proc, signal.SIGTERM)
-        if await _wait_exit(proc, _TERM_GRACE) is None and os.name == "posix":
-            _signal_group(proc, signal.SIGKILL)
-            await _wait_exit(proc, _TERM_GRACE)
-    elif os.name == "posix":  # the leader is gone; its group may not be
-        _signal_group(proc, signal.SIGTERM)
+    """With the upstream's stdin closed: once it has had `_EOF_GRACE` to exit, SIGTERM to
+    its group, then SIGKILL to what stays of it. The group also when the upstream has
+    exited: a child it started that ignores SIGTERM and the end of its input would otherwise
+    run on after the proxy."""
+    if _exit_code(proc) is None:
+        await _wait_exit(proc, _EOF_GRACE)
+    if os.name != "posix":
+        if _exit_code(proc) is None:
+            proc.kill()
+        return
+    if not _signal_group(proc, signal.SIGTERM):
+        return
+    deadline = time.monotonic() + _TERM_GRACE
+    while time.monotonic() < deadline:
+        _exit_code(proc)  # reaps the leader: a zombie is still in its group
+        if not _signal_group(proc, 0):
+            return
+        await asyncio.sleep(0.002)
+    _signal_group(proc, signal.SIGKILL)
+    await _wait_exit(proc, _TERM_GRACE)
 
 
 async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Relay],
@@ -252,6 +270,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     waiters: dict[str, asyncio.Future[Message | None]] = {}
     stop = asyncio.Event()
     gone = asyncio.Event()
+    stopped = asyncio.Event()  # the upstream's group was stopped
 
     def deliver(out: Outbox, original: Message | None = None, line: bytes = b"") -> None:
         for msg in out.to_client:
@@ -270,7 +289,8 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         try:
             return await asyncio.wait_for(future, relay.timeout)
         except TimeoutError:
-            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s")
+            log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s"
+                + arriving(up_reader.size))
             return None
         finally:
             waiters.pop(rid, None)
@@ -281,19 +301,30 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             return
         gone.set()
         code = await _wait_exit(proc, 0.5)
-        reason = "the upstream server exited" + (
-            f" with exit code {code}" if code is not None else "")
+        reason = "the upstream server " + (
+            f"exited with exit code {code}" if code is not None
+            else "closed its stdout but kept running")
         log(reason + "; answering every request with an error")
         deliver(relay.upstream_closed(reason))
         for future in waiters.values():
             if not future.done():
                 future.set_result(None)
+        if code is not None:  # what it left in its group goes now, not at the session's end
+            await _stop(proc)  # (when its pid may have been given to another group)
+            stopped.set()
 
     def from_upstream(line: bytes) -> None:
-        msg = _parse(line)
-        if msg is None:
-            if line.strip():
-                log(f"ignored a line from the upstream that is not JSON-RPC: {line[:200]!r}")
+        msg = read_message(line)
+        if isinstance(msg, Refused):
+            log(f"refused a line from the upstream ({msg.reason}): {line[:200]!r}")
+            if msg.answer and msg.rid in waiters:
+                if not waiters[msg.rid].done():
+                    waiters[msg.rid].set_result(None)
+            elif msg.answer:
+                deliver(relay.unreadable_answer(msg.rid, msg.reason))
+            elif msg.rid is not None:  # its request: the upstream waits for an answer
+                up_writer.write(_encode(msg.error()))
+        if not isinstance(msg, dict):
             return
         deliver(relay.from_upstream(msg), msg, line + b"\n")
         rid = msg.get("id")
@@ -306,19 +337,28 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         if not stop.is_set():  # else the proxy stopped it: no news
             tasks.append(asyncio.ensure_future(upstream_gone()))
 
-    held: list[bytes] = []  # client lines that wait for the proxy's own listing
+    # client lines that wait for the proxy's own listing, each with when it came
+    held: list[tuple[bytes, float]] = []
+
+    def refuse(refused: Refused | None) -> None:
+        """A malformed message from the client gets its JSON-RPC error; when it answered
+        the upstream's request, the upstream gets one too."""
+        if refused is not None:
+            log(f"refused a message from the client: {refused.reason}")
+            client_writer.write(_encode(refused.error()))
+            if (failed := refused.asker_error()) is not None:
+                up_writer.write(_encode(failed))
 
     def from_client(line: bytes) -> None:
         if held:
-            held.append(line)
+            held.append((line, relay.clock()))
             return
-        msg = _parse(line)
-        if msg is None:
-            if line.strip():
-                log("ignored a message from the client that is not JSON-RPC")
+        msg = read_message(line)
+        if not isinstance(msg, dict):
+            refuse(msg)
             return
         if relay.needs_listing(msg):
-            held.append(line)
+            held.append((line, relay.clock()))
             tasks.append(asyncio.ensure_future(list_then_release()))
             return
         deliver(relay.from_client(msg), msg, line + b"\n")
@@ -326,25 +366,29 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
     async def list_then_release() -> None:
         """The tools are listed before the call that needs them, and everything the client
         sent meanwhile follows, in order."""
+        # --timeout bounds the listing and the call together: the call's time counts from
+        # when it came (`Relay.from_client`)
+        budget = max(held[0][1] + relay.timeout - relay.clock(), 0)
         with contextlib.suppress(Exception):  # whatever the listing did, the calls go on
-            await own_listing(relay, ask)
+            await asyncio.wait_for(own_listing(relay, ask), budget)
         lines = held[:]
         held.clear()
-        for index, line in enumerate(lines):
-            msg = _parse(line)
-            if msg is None:
+        for index, (line, came) in enumerate(lines):
+            msg = read_message(line)
+            if not isinstance(msg, dict):
+                refuse(msg)
                 continue
             if index and relay.needs_listing(msg):  # a later call, after list_changed:
                 held.extend(lines[index:])  # list again, hold what follows
                 tasks.append(asyncio.ensure_future(list_then_release()))
                 return
-            deliver(relay.from_client(msg), msg, line + b"\n")
+            deliver(relay.from_client(msg, came), msg, line + b"\n")
 
     async def watchdog() -> None:
         exited_at: float | None = None
         while True:
             await asyncio.sleep(_TICK)
-            deliver(relay.expire())
+            deliver(relay.expire(up_reader.size))
             if _exit_code(proc) is not None and not gone.is_set():
                 # its stdout may be held open by a process it started: give that a moment
                 exited_at = exited_at or time.monotonic()
@@ -364,7 +408,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
         gc.freeze()
         gc.enable()
     writers = (client_writer, up_writer)
-    await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
+    up_reader = await _read_lines(proc.stdout, from_upstream, upstream_eof, writers)
     await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
                       from_client, stop.set, writers)
     if os.name == "posix":
@@ -377,6 +421,7 @@ async def serve_pipes(proc: subprocess.Popen[bytes], make_relay: Callable[[], Re
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         up_writer.close()
-        await _stop(proc)
+        if not stopped.is_set():
+            await _stop(proc)
         await client_writer.drain(0.01)
         client_writer.close()

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..mcp_tool import from_mcp
 from ..model import SAFETIES
+from .jsonrpc import INTERNAL_ERROR, usable_id
 
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
@@ -99,12 +100,23 @@ class Relay:
 
     # --- client -> upstream --------------------------------------------------------
 
-    def from_client(self, msg: Message) -> Outbox:
+    def from_client(self, msg: Message, held_since: float | None = None) -> Outbox:
+        """`held_since`: when a request held for the proxy's own listing came (`clock`): its
+        time counts from then, and one whose time ran out gets an error, not a second wait."""
         out = Outbox()
         method = msg.get("method")
         if "id" in msg and isinstance(method, str):  # a request
             if self.closed_reason is not None:
                 out.to_client.append(_error(msg["id"], CONNECTION_CLOSED, self.closed_reason))
+                return out
+            if held_since is not None and held_since + self.timeout <= self.clock():
+                self.log(f"{method}: waited {self.timeout:g}s for the upstream's tools/list; "
+                         "answered with an error")
+                out.to_client.append(_error(
+                    msg["id"], REQUEST_TIMEOUT,
+                    f"schema-compat proxy: the upstream server did not list its tools "
+                    f"within {self.timeout:g}s (the proxy lists the tools before the first "
+                    "tools/call, to repair its arguments)"))
                 return out
             if method == "tools/call":
                 try:
@@ -120,12 +132,14 @@ class Relay:
             if version is not None:
                 self.envelope = {k: meta[k] for k in ENVELOPE_KEYS if k in meta}
             self.pending[msg["id"]] = Pending(
-                method, self.clock() + self.timeout, meta.get("progressToken"),
+                method, (self.clock() if held_since is None else held_since) + self.timeout,
+                meta.get("progressToken"),
                 params.get("name") if method == "tools/call" else None,
                 params.get("cursor"), version)
         elif method == "notifications/cancelled":
-            params = msg.get("params") or {}
-            self.pending.pop(params.get("requestId"), None)
+            cancelled = _dict(msg.get("params")).get("requestId")
+            if usable_id(cancelled):
+                self.pending.pop(cancelled, None)
         out.to_upstream.append(msg)
         return out
 
@@ -205,7 +219,7 @@ class Relay:
             self.log("tools/list_changed: the next listing is transformed anew")
             self.invalidate()
         elif method == "notifications/progress":
-            token = (msg.get("params") or {}).get("progressToken")
+            token = _dict(msg.get("params")).get("progressToken")
             for p in self.pending.values():
                 if token is not None and p.progress_token == token:
                     p.deadline = self.clock() + self.timeout
@@ -304,27 +318,40 @@ class Relay:
         params = msg.get("params")
         return (msg.get("method") == "tools/call" and "id" in msg and not self.listed
                 and self.closed_reason is None and isinstance(params, dict)
-                and params.get("name") not in self.names)
+                and isinstance(params.get("name"), str) and params["name"] not in self.names)
 
     # --- failures ------------------------------------------------------------------
 
-    def expire(self) -> Outbox:
-        """Requests past their deadline: an error to the client, a cancel upstream."""
+    def expire(self, unfinished: int = 0) -> Outbox:
+        """Requests past their deadline: an error to the client, a cancel upstream.
+        `unfinished`: the bytes of a message from the upstream not yet ended by its newline
+        (an answer still arriving is not silence, and is said)."""
         out = Outbox()
         now = self.clock()
         for rid, p in list(self.pending.items()):
             if p.deadline <= now:
                 del self.pending[rid]
                 what = f"{p.method} {p.tool}" if p.tool else p.method
-                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s; "
-                         "answered with an error")
+                self.log(f"{what}: no answer from the upstream within {self.timeout:g}s"
+                         f"{arriving(unfinished)}; answered with an error")
                 out.to_client.append(_error(
                     rid, REQUEST_TIMEOUT,
                     f"schema-compat proxy: the upstream server did not answer {p.method} "
-                    f"within {self.timeout:g}s"))
+                    f"within {self.timeout:g}s{arriving(unfinished)}"))
                 out.to_upstream.append({
                     "jsonrpc": "2.0", "method": "notifications/cancelled",
                     "params": {"requestId": rid, "reason": "timed out in schema-compat proxy"}})
+        return out
+
+    def unreadable_answer(self, rid: Any, reason: str) -> Outbox:
+        """The upstream answered request `rid` with a message the proxy refused (too deep to
+        read, a lone surrogate): the client gets an error for it now, not at the timeout."""
+        out = Outbox()
+        pending = self.pending.pop(rid, None) if usable_id(rid) else None
+        if pending is not None:
+            out.to_client.append(_error(
+                rid, INTERNAL_ERROR, f"schema-compat proxy: the upstream server's answer to "
+                                     f"{pending.method} cannot be relayed: {reason}"))
         return out
 
     def upstream_closed(self, reason: str) -> Outbox:
@@ -335,9 +362,6 @@ class Relay:
             out.to_client.append(_error(rid, CONNECTION_CLOSED, self.closed_reason))
         self.pending.clear()
         return out
-
-    def next_deadline(self) -> float | None:
-        return min((p.deadline for p in self.pending.values()), default=None)
 
 
 Ask = Callable[[Message], Awaitable[Message | None]]
@@ -392,6 +416,16 @@ async def own_listing(relay: Relay, ask: Ask, max_pages: int = 100) -> None:
         cursor = result.get("nextCursor")
         if not cursor:
             return
+
+
+def arriving(unfinished: int) -> str:
+    """What a timeout adds when a message from the upstream was still arriving: its bytes
+    so far (an answer too large for the time, not a server that said nothing)."""
+    if not unfinished:
+        return ""
+    size = f"{unfinished / 1_000_000:.1f} MB" if unfinished >= 1_000_000 else \
+        f"{unfinished / 1000:.1f} kB" if unfinished >= 1000 else f"{unfinished} bytes"
+    return f" (a message was still arriving: {size} of it so far)"
 
 
 def _dict(value: Any) -> dict[str, Any]:

@@ -15,6 +15,9 @@ upstream is served by `pipes.py` without it).
 
 from __future__ import annotations
 
+import io
+import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -37,6 +40,7 @@ from mcp_types import jsonrpc_message_adapter
 from ..extract.config import ServerSpec
 from ..extract.live_errors import _connect_failure, _leaves
 from ..extract.live_probe import _install_sdk_hooks
+from .jsonrpc import Refused, read_message
 from .relay import PROTOCOL_VERSION_KEY, Log, Message, Outbox, Relay, own_listing
 
 __all__ = ["serve_remote"]
@@ -100,10 +104,13 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
     upstream: dict[str, Any] = {}
     ready = anyio.Event()
     waiters: dict[str, anyio.Event] = {}
+    # The client's lines are read here, through `read_message` as the stdio proxy reads
+    # them (the SDK's reader drops a malformed message unanswered, and a request whose id
+    # is not a string or an integer becomes a notification): the SDK is given no input.
     # Closing client_write on the way out ends the SDK's stdout writer; without it the
     # proxy would outlive its client.
-    async with stdio_server() as (client_read, client_write), client_write, \
-            anyio.create_task_group() as tg:
+    async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (_, client_write), \
+            client_write, anyio.create_task_group() as tg:
 
         async def to_client(msg: Message) -> None:
             try:
@@ -177,11 +184,16 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
             return relay.own_answers.pop(request["id"], None)
 
         async def from_client() -> None:
-            async for item in client_read:
-                if isinstance(item, Exception):
-                    log(f"ignored a message from the client that is not JSON-RPC: {item}")
+            stdin = anyio.wrap_file(os.fdopen(sys.stdin.fileno(), "rb", closefd=False))
+            async for line in stdin:
+                msg = read_message(line)
+                if isinstance(msg, Refused):
+                    log(f"refused a message from the client: {msg.reason}")
+                    await to_client(msg.error())
+                    if (failed := msg.asker_error()) is not None:
+                        await to_upstream(failed)
+                if not isinstance(msg, dict):
                     continue
-                msg = _to_dict(item)
                 if relay.needs_listing(msg):
                     await own_listing(relay, ask)
                 await deliver(relay.from_client(msg))

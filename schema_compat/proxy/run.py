@@ -22,7 +22,7 @@ from typing import IO, Any
 from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
 from .relay import Relay
 
-__all__ = ["Proxy", "exit_now", "launch", "log_line", "open_log", "serve", "start",
+__all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "serve", "start",
            "write_log"]
 
 
@@ -81,10 +81,23 @@ class Proxy:
             self.abandon()
 
     def abandon(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
+        if self.proc is not None:
+            kill_group(self.proc)
         if self.sink is not sys.stderr:
             self.sink.close()
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to a started upstream's process group when the upstream still runs (an error
+    kept `serve_pipes` from stopping it in order): the upstream and any child it started in
+    its group."""
+    if proc.poll() is not None:  # stopped in order, or gone long ago: its pid is not ours
+        return
+    with contextlib.suppress(OSError):
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
 
 
 def open_log(log_file: str | None) -> IO[str] | None:

@@ -15,14 +15,14 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rich.cells import cell_len, get_character_cell_size
 from rich.console import Console
 from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
-from .styled import Styled, printable
+from .styled import NO_BREAK, Styled, printable
 from .text import located_text, print_line, print_rows
 
 __all__ = ["pretty_lines", "render_diff", "render_diff_text"]
@@ -151,6 +151,78 @@ def _pair_by_depth(left: list[_Line], right: list[_Line]) -> list[Row]:
     return rows
 
 
+# A block (an object or array, opened on one line and closed on another) all of whose lines
+# are unchanged, or all removed, is shown folded: its first line, then how many lines it
+# hides (`full` shows every line). Fewer lines than this are shown: a fold saves nothing.
+_FOLD_AT = 3
+
+
+class _Fold(NamedTuple):
+    """Lines of the original not shown: `hidden` of them, below a block's first line at
+    `indent`, unchanged (shown on both sides) or removed (the left side only), with the
+    codes of the changes that removed the block."""
+
+    hidden: int
+    indent: int
+    removed: bool
+    codes: tuple[str, ...] = ()
+
+
+def _fold_blocks(rows: list[Row], tagged: set[int], changes: tuple[Change, ...],
+                 ) -> list[Row | _Fold]:
+    """`rows` with each outermost unchanged block (but the root, so a schema without
+    changes still shows its members) folded inside its brackets, and each outermost
+    removed block folded below its first line. A line carrying a change tag (`tagged`:
+    ids of right-hand lines) is never folded away."""
+    out: list[Row | _Fold] = []
+    i = 0
+    while i < len(rows):
+        end = _block_end(rows, i, tagged)
+        lhs = rows[i][0]
+        if end is not None and lhs is not None:
+            if rows[i][2] == "-" and end - i >= _FOLD_AT:
+                codes = tuple(dict.fromkeys(c.code for c in changes if c.path == lhs.path))
+                out.extend((rows[i], _Fold(end - i, lhs.indent, True, codes)))
+                i = end + 1
+                continue
+            if rows[i][2] == " " and lhs.path and end - i - 1 >= _FOLD_AT:
+                out.extend((rows[i], _Fold(end - i - 1, lhs.indent, False), rows[end]))
+                i = end + 1
+                continue
+        out.append(rows[i])
+        i += 1
+    return out
+
+
+def _block_end(rows: list[Row], start: int, tagged: set[int]) -> int | None:
+    """The row closing the block `rows[start]` opens, when every row from one to the
+    other is unchanged and untagged, or every one removed; else None."""
+    lhs, _, kind = rows[start]
+    if lhs is None or kind not in (" ", "-") or not lhs.text.endswith(("{", "[")):
+        return None
+    for k in range(start, len(rows)):
+        left, right, row_kind = rows[k]
+        if left is None or row_kind != kind or (
+                right is not None and (kind == "-" or id(right) in tagged)):
+            return None
+        if k > start and left.path == lhs.path and left.indent == lhs.indent:
+            return k
+    return None
+
+
+def _fold_cells(fold: _Fold, col: int, ellipsis: str) -> tuple[list[Text], list[Text]]:
+    """A fold's line: the count, at the depth of the block's members."""
+    pad = f"{' ' * (fold.indent + 2)}{ellipsis} "
+    lines = "line" if fold.hidden == 1 else "lines"
+    if not fold.removed:
+        text = Text(f"{pad}{fold.hidden} unchanged {lines}", "dim")
+        return _fold(text, Text("  "), col, fold.indent + 4), \
+            _fold(text.copy(), Text("  "), col, fold.indent + 4)
+    why = f" ({', '.join(fold.codes)})" if fold.codes else ""
+    text = Text(f"{pad}{fold.hidden} more {lines} removed{why}", KIND_STYLE["-"])
+    return _fold(text, Text("- ", KIND_STYLE["-"]), col, fold.indent + 4), [Text("")]
+
+
 def _anchor(path: Path, first_line: dict[Path, int]) -> int:
     """Index of the line a change is shown on: its own node, or the nearest ancestor
     still present in the transformed schema (a removed key has no line of its own)."""
@@ -225,12 +297,14 @@ def _cell(line: _Line | None, marker: str, style: str, tag: Text | None, width: 
 
 
 def _tag(changes: list[Change], ascii_only: bool) -> Text:
+    """`← REF001 lossless`, each change's code and safety glued (`NO_BREAK`), so a fold
+    never parts them."""
     tag = Text("<-" if ascii_only else "←", "bold")
     for k, change in enumerate(changes):
         tag.append("," if k else "")
-        tag.append(" ")
+        tag.append(" " if k else NO_BREAK)
         tag.append(change.code, "bold")
-        tag.append(" ")
+        tag.append(NO_BREAK)
         tag.append(change.safety, SAFETY_STYLE[change.safety])
     return tag
 
@@ -253,12 +327,14 @@ def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Styled], Styled
     ]
 
 
-def render_diff(result: ToolResult, console: Console) -> None:
-    """Print the side-by-side diff of one tool to `console`, within its width."""
+def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> None:
+    """Print the side-by-side diff of one tool to `console`, within its width: unchanged
+    and removed blocks folded to a count of their lines, or with `full` every line."""
     tool = result.tool
     width = console.size.width
     ascii_only = not console.encoding.lower().startswith("utf")
     bar = " | " if ascii_only else " │ "
+    ellipsis = "..." if ascii_only else "…"
     col = max(4, (width - cell_len(bar)) // 2)
 
     head = Styled("diff ", "bold")
@@ -316,7 +392,16 @@ def render_diff(result: ToolResult, console: Console) -> None:
         bar,
     )
 
-    for lhs, rhs, kind in rows:
+    shown: list[Row | _Fold] = list(rows)
+    if not full:
+        tagged = {id(line) for line in right if right_index[id(line)] in marks}
+        shown = _fold_blocks(rows, tagged, result.changes)
+    folded = [row for row in shown if isinstance(row, _Fold)]
+    for row in shown:
+        if isinstance(row, _Fold):
+            _emit(lines, *_fold_cells(row, col, ellipsis), col, bar)
+            continue
+        lhs, rhs, kind = row
         style = KIND_STYLE[kind]
         tag = None
         if rhs is not None:
@@ -327,6 +412,13 @@ def render_diff(result: ToolResult, console: Console) -> None:
         right_cells = _cell(rhs, kind if rhs is not None else " ", style, tag, col)
         _emit(lines, left_cells, right_cells, col, bar)
     _print_lines(console, lines)
+    if folded:
+        same = sum(f.hidden for f in folded if not f.removed)
+        gone = sum(f.hidden for f in folded if f.removed)
+        what = " and ".join(part for part in (same and f"{same} unchanged",
+                                              gone and f"{gone} removed") if part)
+        print_line(console, Styled(f"{ellipsis} folded: {what} lines of the original; "
+                                   "`--full` shows every line", "dim"))
 
     if result.changes:
         console.print()
@@ -361,10 +453,12 @@ def _print_lines(console: Console, lines: list[Text]) -> None:
     # a 15,000-line diff take seconds. Every line already fits, so nothing may wrap.
     if lines:
         block = Text("\n").join(lines)
+        block.plain = block.plain.replace(NO_BREAK, " ")  # same length: the styles stay
         console.print(block, no_wrap=True, overflow="ignore", crop=False, highlight=False)
 
 
-def render_diff_text(result: ToolResult, width: int, color: bool) -> str:
+def render_diff_text(result: ToolResult, width: int, color: bool, *, full: bool = False
+                     ) -> str:
     """The diff as a string, for tests and for callers without a terminal."""
     buffer = io.StringIO()
     console = Console(
@@ -378,5 +472,5 @@ def render_diff_text(result: ToolResult, width: int, color: bool) -> str:
         legacy_windows=False,
         force_jupyter=False,
     )
-    render_diff(result, console)
+    render_diff(result, console, full=full)
     return buffer.getvalue()

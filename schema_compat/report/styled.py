@@ -24,7 +24,12 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["PlainOutput", "Styled", "plain_output", "printable", "wrap_offsets"]
+__all__ = ["PlainOutput", "Styled", "glued", "plain_output", "printable", "wrap_offsets"]
+
+# Joins words a line must not break between (a finding's `[lossless: equal, kept]` tag): the
+# wrapping reads it as part of a word, and the writers print it as a space. Text a file or a
+# server gave never holds one (`printable` shows it as `\xa0`), so every one is ours.
+NO_BREAK = "\u00a0"
 
 # The variables that make rich style output that is not a terminal: then rich decides.
 _FORCING = ("FORCE_COLOR", "TTY_COMPATIBLE")
@@ -40,6 +45,12 @@ def printable(text: str) -> str:
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in text)
+
+
+def glued(text: str) -> str:
+    """`text` with its spaces made `NO_BREAK`: printed as it is, on one line (or, where a
+    line cannot hold it, folded as one long word)."""
+    return text.replace(" ", NO_BREAK)
 
 
 class Styled:
@@ -131,7 +142,8 @@ class PlainOutput:
     def can_write(self, lead: str, body: str) -> bool:
         """True when rich would print these characters as they are, lines split at the
         newlines of the body, and there is room for them."""
-        return self.width > 0 and lead.isprintable() and body.replace("\n", "").isprintable()
+        return self.width > 0 and lead.isprintable() and \
+            body.replace("\n", "").replace(NO_BREAK, " ").isprintable()
 
     def hanging(self, lead: str, body: str) -> None:
         """`lead`, then `body` wrapped to the width under itself, as `print_hanging` prints
@@ -151,7 +163,7 @@ class PlainOutput:
         for k, piece in enumerate(pieces or [""]):
             row = ((lead if k == 0 else " " * indent) + piece.rstrip()).rstrip()
             rows.append(set_cell_size(row, width) if cell_len(row) > width else row)
-        self._write("\n".join(rows) + "\n")
+        self._write("\n".join(rows).replace(NO_BREAK, " ") + "\n")
 
     def _write(self, text: str) -> None:
         file = self.file
@@ -164,7 +176,8 @@ class PlainOutput:
         file.flush()
 
 
-_WORD = re.compile(r"\s*\S+\s*")
+# a word: what no space (but `NO_BREAK` may) parts, with the spaces around it
+_WORD = re.compile(r"[^\S\u00a0]*[\S\u00a0]+[^\S\u00a0]*")
 # Where a word that is a JSONPath may be broken: before a member (`.name`) or a subscript
 # (`[0]`, `['$ref']`), never inside a name.
 _PATH_BREAK = re.compile(r"(?<=.)(?=[.[])")
@@ -173,7 +186,8 @@ _PATH_BREAK = re.compile(r"(?<=.)(?=[.[])")
 def wrap_offsets(line: str, width: int) -> list[int]:
     """Where to break `line` (no newline in it) so that each piece fits in `width` cells:
     rich's `divide_line` with folding, except that a word longer than a whole line is folded
-    before a `.` or `[` that fits, so a long JSONPath breaks between its steps."""
+    before a `.` or `[` that fits, so a long JSONPath breaks between its steps, and that
+    `NO_BREAK` joins words."""
     from rich.cells import cell_len
 
     breaks: list[int] = []

@@ -29,7 +29,7 @@ from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
 from .json import refused
 from .requests import request_lines
-from .styled import PlainOutput, Styled, plain_output, printable
+from .styled import NO_BREAK, PlainOutput, Styled, glued, plain_output, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -138,7 +138,9 @@ def _print_hanging(console: Console, lead: Text, body: Text) -> None:
         row.append_text(piece)
         row.rstrip()
         out.append(row)
-    console.print(Text("\n").join(out), no_wrap=True, crop=False, highlight=False)
+    joined = Text("\n").join(out)
+    joined.plain = joined.plain.replace(NO_BREAK, " ")  # same length: the styles stay
+    console.print(joined, no_wrap=True, crop=False, highlight=False)
 
 
 # A body narrower than this reads a word or two a line: the body then goes under its cells.
@@ -246,16 +248,18 @@ def _lossy_label(change: Change) -> str:
 
 
 def _safety_tag(finding: Finding, lossless_only: bool = False) -> Styled:
+    """`[lossless: equal, kept]`, glued: a line never breaks inside it."""
     if finding.fix_safety is None:
-        return Styled("[no fix]", "dim")
+        return Styled(glued("[no fix]"), "dim")
     if refused(finding, lossless_only):
         # the class says why the run refused it; the fix itself is not made
-        return Styled(f"[not applied: {finding.fix_safety}, --lossless-only]", _REFUSED_STYLE)
+        return Styled(glued(f"[not applied: {finding.fix_safety}, --lossless-only]"),
+                      _REFUSED_STYLE)
     # the class, then the effect that defines it: what the server accepts, what the model
     # is told
     accepts, told = finding.fix_effect or ("", "")
     effect = f": {accepts}, {told}"
-    return Styled(f"[{finding.fix_safety}{effect}]", SAFETY_STYLE[finding.fix_safety])
+    return Styled(glued(f"[{finding.fix_safety}{effect}]"), SAFETY_STYLE[finding.fix_safety])
 
 
 def located_text(scope: str, path: Path, message: str, *, extra: Styled | None = None) -> Styled:
@@ -284,16 +288,19 @@ def _finding_rows(findings: Iterable[Finding], *, verbose: bool, lossless_only: 
 
 
 def _tool_header(result: ToolResult, lossless_only: bool = False) -> Styled:
+    """`name  STATUS  fix label  source`: the status beside the name, glued to its fix label,
+    and the source (however long) after them, so a long path never parts them."""
     tool = result.tool
     header = Styled()
     header.append(printable(tool.name), "bold")
+    header.append("  ")
+    header.append(result.status, STATUS_STYLE[result.status])
+    header.append(glued("  "))
+    label = _fix_label(result, lossless_only)
+    header.append(glued(label.plain), label.style)
     if tool.source:
         header.append("  ")
         header.append(printable(tool.source), "dim")
-    header.append("  ")
-    header.append(result.status, STATUS_STYLE[result.status])
-    header.append("  ")
-    header.append_text(_fix_label(result, lossless_only))
     if result.transformed_name != tool.name:
         header.append("  ")
         header.append(f"(renamed to {printable(result.transformed_name)})", "dim")
@@ -453,16 +460,21 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
 
     changes = [c for r in results for c in r.changes]
     if changes:
-        lossy = sum(1 for c in changes if c.safety == "lossy")
+        # The findings the changes fix, counted as the line above counts them (by finding,
+        # each with the safety of all its changes together): one change may fix several
+        # findings (a definition's and its use's), one finding take several changes, so
+        # the two counts differ, and the hint names both rather than a second safety tally.
+        fixed = sum(1 for r in results for f in r.findings
+                    if f.fix_safety and not refused(f, report.lossless_only))
         hint = Styled("run ")
         hint.append(f"`{_command('schema-compat', 'transform', *rerun.transform)}`", "bold")
         if rerun.needs:
             hint.append(f" ({rerun.needs})")
-        hint.append(f" to apply {_plural(len(changes), 'change')}")
-        if lossy:
-            hint.append(" (")
-            hint.append(f"{lossy} lossy", SAFETY_STYLE["lossy"])
-            hint.append(")")
+        if fixed:
+            hint.append(f" to fix {_plural(fixed, 'finding')} with "
+                        f"{_plural(len(changes), 'change')}")
+        else:
+            hint.append(f" to apply {_plural(len(changes), 'change')}")
         # `diff` refuses a name two sources share: the example is a name one tool has (and
         # one a shell can be given as printed)
         names = Counter(r.tool.name for r in results)

@@ -97,7 +97,9 @@ class NodeContext:
 
 class Hit(NamedTuple):
     """One problem found at `rel` below the node; `safety` is what its fix would be, and
-    `accepts`/`told` its effect where it is not that safety's usual one (`USUAL_EFFECT`)."""
+    `accepts`/`told` its effect where it is not that safety's usual one (`USUAL_EFFECT`).
+    `fixable` is False where the rule has a fix but none for this problem (its fix then
+    declines the node): the finding says it has no fix rather than the rule's usual one."""
 
     message: str
     rel: Path = ()
@@ -105,6 +107,7 @@ class Hit(NamedTuple):
     safety: Safety | None = None
     accepts: Accepts | None = None
     told: Told | None = None
+    fixable: bool = True
 
 
 class Edit(NamedTuple):

@@ -16,7 +16,7 @@ from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
-from .hints import summarize, value_text, with_hint
+from .hints import value_text, with_hint, worded
 
 _EXCL = {"exclusiveMinimum": ("minimum", "greater than"),
          "exclusiveMaximum": ("maximum", "less than")}
@@ -132,7 +132,7 @@ def fix_tuple_items(node: Any, ctx: NodeContext) -> Fixed:
         (key == "items" and node.get("additionalItems") is False)
     if closed and "maxItems" not in out:
         out["maxItems"] = len(positions)
-    text = "; ".join(f"{i + 1}: {summarize(p)}" for i, p in enumerate(positions))
+    text = "; ".join(f"{i + 1}: {worded(p)}" for i, p in enumerate(positions))
     out = with_hint(out, f"Positions: {text}.")
     return Fixed(out, (Edit((key,), "hinted",
                             f"tuple `{key}` → one `items` schema; positions described"),))
@@ -164,7 +164,7 @@ def fix_unique_items(node: Any, ctx: NodeContext) -> Fixed | None:
 
 _CONTAINS = Drop(
     ("contains", "minContains", "maxContains"),
-    lambda k, v, n: (f"Must contain at least one {summarize(v)}."
+    lambda k, v, n: (f"Must contain at least one {worded(v)}."
                      if k == "contains" else None))
 
 

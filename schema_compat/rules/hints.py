@@ -10,6 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# Said where a node that accepts no value (an empty union, a union none of whose branches
+# meets the node's own type) loses what made it so: the model is told, and TYP002, typing
+# the node next, does not tell it the opposite.
+NO_VALUE_HINT = "The server's schema accepts no value here."
+
 
 def with_hint(node: dict[str, Any], hint: str) -> dict[str, Any]:
     """A copy of `node` whose description ends with `hint` (added once)."""
@@ -76,6 +81,22 @@ def summarize(schema: Any, depth: int = 0) -> str:
         shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
         text = f"object with {shown}"
     return _with_details(text, schema)
+
+
+def worded(schema: Any) -> str:
+    """A schema as a hint names it (`summarize`), followed by its own description word for
+    word: where a hint replaces a schema (a merged union's branch, a map's value schema),
+    its description is the model's only word on what it is for, and must not vanish."""
+    text = summarize(schema)
+    own = schema.get("description") if isinstance(schema, dict) else None
+    return f"{text} ({own.strip()})" if isinstance(own, str) and own.strip() else text
+
+
+def told_of(schemas: list[Any]) -> bool:
+    """Whether any of these schemas has a description of its own: a fix that drops them
+    (a union branch no value can meet) takes what it told the model along (`told: lost`)."""
+    return any(isinstance(s, dict) and isinstance(s.get("description"), str)
+               and s["description"].strip() for s in schemas)
 
 
 def _with_details(text: str, schema: dict[str, Any]) -> str:

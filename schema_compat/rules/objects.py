@@ -14,7 +14,7 @@ from typing import Any
 
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
-from .hints import summarize, value_text, with_hint
+from .hints import value_text, with_hint, worded
 from .shape import is_object_schema
 
 
@@ -26,19 +26,19 @@ def _additional_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
             if node.get("properties") else "No properties are accepted."
     if v is True or v == {}:
         return None if node.get("properties") else "Any keys and values are accepted."
-    return f"Other keys are accepted, each value: {summarize(v)}."
+    return f"Other keys are accepted, each value: {worded(v)}."
 
 
 def _pattern_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     if not isinstance(v, dict):
         return None
-    parts = [f"keys matching {value_text(p, 40)}: {summarize(s)}" for p, s in v.items()]
+    parts = [f"keys matching {value_text(p, 40)}: {worded(s)}" for p, s in v.items()]
     return "Also accepts " + "; ".join(parts) + "." if parts else None
 
 
 def _property_names_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
     if isinstance(v, dict) and v:
-        return f"Keys must be {summarize(v)}."
+        return f"Keys must be {worded(v)}."
     return None
 
 
@@ -57,7 +57,7 @@ def _dependent_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
         if isinstance(dep, list):
             parts.append(f"if {name} is given, {', '.join(map(str, dep))} must be too")
         else:
-            parts.append(f"if {name} is given, the object must be {summarize(dep)}")
+            parts.append(f"if {name} is given, the object must be {worded(dep)}")
     return "; ".join(parts).capitalize() + "."
 
 
@@ -216,7 +216,7 @@ def fix_strict_open_object(node: Any, ctx: NodeContext) -> Fixed:
                                 told="described"),))
     extra = node["additionalProperties"]
     out = with_hint({**node, "additionalProperties": False},
-                    f"The server also accepts other keys ({summarize(extra)}).")
+                    f"The server also accepts other keys ({worded(extra)}).")
     return Fixed(out, (Edit(("additionalProperties",), "lossy",
                             f"`additionalProperties: {value_text(extra, 40)}` became `false`; "
                             "other keys can no longer be sent", accepts="narrower",

@@ -10,8 +10,10 @@ the provider takes, and say in the description what the rewrite could not keep.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
+from ..model import Path
 from ..schema.jsoncopy import json_copy
 from ..schema.keywords import (
     ALL_TYPE_KEYWORDS,
@@ -23,16 +25,13 @@ from ..schema.keywords import (
 )
 from ..schema.merge import accepted_types, merge_exact, merge_types
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import value_text, with_hint
+from .hints import NO_VALUE_HINT, value_text, with_hint
 from .shape import infer_type
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
 
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
-# Said where a node that accepted no value (an empty union) loses what made it so: the
-# model is told, and TYP002, typing the node next, does not tell it the opposite.
-NO_VALUE_HINT = "The server's schema accepts no value here."
 # Said where `type: null` becomes a nullable string: the provider has no null type (VTX-10).
 NULL_ONLY_HINT = "Only null is accepted."
 _SYNONYMS = {
@@ -277,8 +276,8 @@ def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
         kept = _list_types(ctx)
         if all(isinstance(e, str) and e in kept for e in t):
             return ()
-        return [Hit(f"`type` lists {value_text(e)}, which is not a JSON Schema type",
-                    ("type", i), "type", "lossless" if _type_fix(e, node) else "lossy")
+        return [_not_a_type(f"`type` lists {value_text(e)}, which is", e, node,
+                            ("type", i))
                 if not (isinstance(e, str) and e in JSON_TYPES) else
                 Hit(f"`type` lists {value_text(e)}, a type the provider does not take",
                     ("type", i), "type", "lossy")
@@ -295,8 +294,29 @@ def detect_invalid_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                         "wider" if nullable else "changed", "described"),)
         return (Hit(f"`type: {t}` is not a type the provider takes", ("type",), "type",
                     "lossy"),)
-    return (Hit(f"`type: {value_text(t)}` is not a JSON Schema type", ("type",),
-                "type", "lossless" if _type_fix(t, node) else "lossy"),)
+    return (_not_a_type(f"`type: {value_text(t)}` is", t, node, ("type",)),)
+
+
+def _not_a_type(what: str, t: Any, node: dict[str, Any], rel: Path) -> Hit:
+    """A `type` value naming no JSON type: fixed where it is a synonym (`int`), removed
+    where it is JSON null (a serializer's unset field); else a guess would change what the
+    server is taken to accept (`strng` read as any value, `integr` as a number), so there
+    is no fix, and the nearest type name is suggested."""
+    if _type_fix(t, node):
+        return Hit(f"{what} not a JSON Schema type", rel, "type", "lossless")
+    if t is None:  # a serializer's "no type given": removed, as if absent
+        return Hit(f"{what} not a JSON Schema type", rel, "type", "lossy")
+    near = _nearest_type(t)
+    return Hit(f"{what} not a JSON Schema type"
+               + (f"; did you mean `{near}`?" if near else ""), rel, "type", fixable=False)
+
+
+def _nearest_type(t: Any) -> str | None:
+    """The JSON type name `t` is most likely a typo of (by difflib's likeness), if any."""
+    if not isinstance(t, str):
+        return None
+    near = get_close_matches(t.lower(), sorted(JSON_TYPES), n=1)
+    return near[0] if near else None
 
 
 def _union_null_branch(ctx: NodeContext) -> bool:
@@ -332,7 +352,10 @@ def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
     return None
 
 
-def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
+def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed | None:
+    """A synonym mapped to its type name, a type the provider does not take rewritten; a
+    value naming no type (a typo) is left, flagged: any guess at it would change what the
+    server is taken to accept."""
     out = {k: v for k, v in node.items() if k != "type"}
     if isinstance(node["type"], list):
         return _fix_type_list(node, out, _list_types(ctx))
@@ -343,8 +366,10 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed:
         out["type"] = new
         return Fixed(out, (Edit(("type",), "lossless",
                                 f"`type: {value_text(node['type'])}` → `type: {new}`"),))
-    return Fixed(out, (Edit(("type",), "lossy",
-                            f"removed the unknown `type: {value_text(node['type'])}`"),))
+    if node["type"] is None:
+        return Fixed(out, (Edit(("type",), "lossy", "removed `type` holding JSON null (no "
+                                                    "type given)"),))
+    return None
 
 
 def _fix_null_type(out: dict[str, Any], profile: Profile) -> Fixed:
@@ -367,10 +392,12 @@ def _fix_null_type(out: dict[str, Any], profile: Profile) -> Fixed:
 
 
 def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset[str]
-                   ) -> Fixed:
+                   ) -> Fixed | None:
     """Each entry of a type list that is not a type name the list keeps mapped to one, or
-    removed; a list left empty is removed (any value)."""
-    kept: list[str] = []
+    removed where it is a type the provider does not take; an entry naming no type (a
+    typo) is kept, flagged, as `fix_invalid_type` keeps a lone one. A list left empty is
+    removed (any value). None: nothing to change."""
+    kept: list[Any] = []
     edits = []
     for i, e in enumerate(node["type"]):
         new = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
@@ -378,14 +405,19 @@ def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset
             edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
                                                     "list: a type the provider does not take"))
             continue
+        if e is None:
+            edits.append(Edit(("type", i), "lossy", "removed JSON null from the type list "
+                                                    "(no type given)"))
+            continue
         if new is None:
-            edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
-                                                    "list: not a JSON Schema type"))
+            new = e  # no type name: left for the user to correct
         elif new != e:
             edits.append(Edit(("type", i), "lossless", f"`{value_text(e)}` → `{new}` in "
                                                        "the type list"))
-        if new is not None and new not in kept:
+        if new not in kept:
             kept.append(new)
+    if not edits:
+        return None
     if kept:
         out["type"] = kept
     return Fixed(out, tuple(edits))
@@ -623,19 +655,25 @@ RULES: list[Rule] = [
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
         docs=RuleDocs(
-            what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"any"`, `""`, '
-                 "`1`; also such an entry of a type list. And `type: null` where the "
-                 "provider's `Type` has no null (Vertex v1, so portable too): a null branch "
-                 "of a union or a null in a type list is not flagged, as the union and "
-                 "type-list rules make it `nullable`.",
+            what='A `type` that is not a JSON Schema type: `"enum"`, `"int"`, `"strng"`, '
+                 '`"any"`, `""`, `1`; also such an entry of a type list. And `type: null` '
+                 "where the provider's `Type` has no null (Vertex v1, so portable too): a "
+                 "null branch of a union or a null in a type list is not flagged, as the "
+                 "union and type-list rules make it `nullable`.",
             error="Invalid value at 'tools.function_declarations[1].parameters.properties[1]."
                   "value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "
                   '"enum"',
-            fix="Map evident synonyms (`int` → integer, `enum` → the enum's type); otherwise "
-                "drop the type (lossy) and let the missing-type rule decide. In a type list, "
-                "each such entry is mapped or removed. `type: null` without a null type "
-                "becomes `type: string` with `nullable: true` and the description \"Only "
-                "null is accepted.\": null stays accepted, and so are strings (wider, "
+            fix="Map evident synonyms (`int` → integer, `enum` → the enum's type). Any other "
+                "value (a typo: `strng`, `integr`) has no fix: a guess would change what the "
+                "server is taken to accept, so it stays an error in every profile (OpenAI "
+                "and Anthropic validate the schema against the JSON Schema metaschema, "
+                "OAI-09, ANT-05), the tool incompatible, and the message names the nearest "
+                "type (`did you mean string?`). A `type` holding JSON null (a serializer's "
+                "unset field) is removed (lossy) and the missing-type rule decides. In a "
+                "type list, each entry is mapped, or removed where the provider does not "
+                "take its type (or it is JSON null). `type: null` without a "
+                "null type becomes `type: string` with `nullable: true` and the description "
+                "\"Only null is accepted.\": null stays accepted, and so are strings (wider, "
                 "described); the dialect says null only by `nullable` on a type.",
             before={"type": "object", "properties": {"n": {"type": "int"}}},
             after={"type": "object", "properties": {"n": {"type": "integer"}}},

@@ -7,23 +7,27 @@ algebra, which the fixes call.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..model import Told
 from ..schema.jsoncopy import json_copy
-from ..schema.merge import join_text
+from ..schema.merge import disjoint, join_text
 from ..schema.refs import local_target
 from ..schema.union_merge import (
+    Merge,
+    accepts_nothing,
     all_of_exact,
     merge_all_of,
     merge_union,
     replaced_keywords,
 )
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import summarize, with_hint
+from .hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
 from .shape import is_null_schema, single_type
-from .types import NO_VALUE_HINT, split_all_of_type_lists
+from .types import split_all_of_type_lists
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -175,6 +179,12 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
+    if ctx.parent == "allOf" and "UNI004" in ctx.active:
+        # An `allOf` branch: UNI004 merges the branches next, crossing their unions exactly
+        # (`union_merge.all_of_exact`); what the merged node still holds, this rule then
+        # merges. Collapsed here, a union would keep a type before the merge saw the other
+        # branches, and an `allOf` of two unions that leaves integers became a string.
+        return None
     for key in UNION_KEYS:
         if node.get(key) == []:
             out = {k: v for k, v in node.items() if k != key}
@@ -188,11 +198,14 @@ def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if rest is None:
             continue
         merged = merge_union(node, key, rest)
-        if merged is None:
-            return None
-        return Fixed(merged.node, (Edit((key,), merged.safety, merged.description,
-                                        accepts=merged.accepts, told=merged.told),))
+        return None if merged is None else _merged(merged, key)
     return None
+
+
+def _merged(merged: Merge, key: str) -> Fixed:
+    """A merge's node as the fix's result, its change recorded at `key`."""
+    return Fixed(merged.node, (Edit((key,), merged.safety, merged.description,
+                                    accepts=merged.accepts, told=merged.told),))
 
 
 # UNI002 and UNI003 share the fix: one merge, whichever union keyword holds the branches.
@@ -219,7 +232,21 @@ def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
         if exact.dropped:
             said += ("; dropped " + ", ".join(f"`{n}`" for n in exact.dropped)
                      + ": a closed branch admits no such property")
-        return Fixed(exact.node, (Edit(("allOf",), "lossless", said),))
+        if exact.unmet:
+            said += ("; left out the union branches " + "; ".join(
+                summarize(b) for b in exact.unmet) + ": no value meets them beside the "
+                "other branches")
+        # what those branches said was said of values the server refuses: gone, and said so
+        told: Told = "lost" if told_of(list(exact.unmet)) else "kept"
+        return Fixed(exact.node, (Edit(("allOf",), "lossy" if told == "lost" else "lossless",
+                                       said, accepts="equal", told=told),))
+    own = {k: v for k, v in node.items() if k != "allOf"}
+    clash = next(((a, b) for a, b in itertools.combinations([own, *node["allOf"]], 2)
+                  if disjoint(a, b)), None)
+    if clash is not None:  # whichever type were written, the server refuses every value
+        return _merged(accepts_nothing(own, "allOf", f"no value is both "
+                                       f"{summarize(clash[0])} and {summarize(clash[1])}"),
+                       "allOf")
     out, conflicts = merge_all_of(node)
     if not conflicts:
         conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
@@ -239,7 +266,7 @@ def detect_not_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 def fix_not_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k != "not"}
-    out = with_hint(out, f"Must not be {summarize(node['not'])}.")
+    out = with_hint(out, f"Must not be {worded(node['not'])}.")
     return Fixed(out, (Edit(("not",), "hinted", "removed `not`; described it instead"),))
 
 
@@ -256,11 +283,11 @@ def detect_conditional_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]
 def fix_conditional_unsupported(node: Any, ctx: NodeContext) -> Fixed:
     out = {k: v for k, v in node.items() if k not in _COND}
     if "if" in node:
-        text = f"If it is {summarize(node['if'])}"
+        text = f"If it is {worded(node['if'])}"
         if "then" in node:
-            text += f", it must be {summarize(node['then'])}"
+            text += f", it must be {worded(node['then'])}"
         if "else" in node:
-            text += f"; otherwise it must be {summarize(node['else'])}"
+            text += f"; otherwise it must be {worded(node['else'])}"
         out = with_hint(out, text + ".")
     edits = tuple(Edit((k,), "hinted", f"removed `{k}`; described the condition instead")
                   for k in _COND if k in node)
@@ -293,11 +320,21 @@ def detect_any_of_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
                   "lossy" if _push_down(node)[1] else "lossless")
 
 
+def _siblings_miss(node: dict[str, Any]) -> list[Any]:
+    """The branches no value of the node's own type meets: they accept nothing here, and go
+    (exact) rather than take the node's type and accept what the server refuses."""
+    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
+    return [b for b in node["anyOf"] if disjoint(siblings, b)]
+
+
 def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
     siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
     branches: list[Any] = []
     conflicts: list[str] = []
+    misses = _siblings_miss(node)
     for branch in node["anyOf"]:
+        if any(branch is m for m in misses):
+            continue
         if not isinstance(branch, dict):
             branches.append(branch)
             continue
@@ -317,14 +354,23 @@ def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str]]:
 def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
+    misses = _siblings_miss(node)
+    if misses and len(misses) == len(node["anyOf"]):
+        return _merged(accepts_nothing(
+            {k: v for k, v in node.items() if k != "anyOf"}, "anyOf",
+            "none of its branches (" + "; ".join(summarize(b) for b in misses)
+            + ") meets the node's own `type`"), "anyOf")
     branches, conflicts = _push_down(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
+    dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
+        "node's own type meets it" if misses else ""
+    told: Told | None = "lost" if told_of(misses) else None  # it spoke of refused values
     if conflicts:
         return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy",
-                     f"moved {moved} into every `anyOf` branch; conflicting keywords kept "
-                     "the outer value: " + "; ".join(conflicts)),))
-    return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossless",
-                 f"moved {moved} into every `anyOf` branch"),))
+                     f"moved {moved} into every `anyOf` branch{dropped}; conflicting "
+                     "keywords kept the outer value: " + "; ".join(conflicts), told=told),))
+    return Fixed({"anyOf": branches}, (Edit(("anyOf",), "lossy" if told else "lossless",
+                 f"moved {moved} into every `anyOf` branch{dropped}", told=told),))
 
 RULES: list[Rule] = [
     Rule(
@@ -373,7 +419,8 @@ RULES: list[Rule] = [
                 "enums into one enum, leaving out a value that more than one branch lists "
                 "(the server refuses it), with each value's title and description described "
                 "(hinted; lossless when the branches differ in nothing else); other variants "
-                "keep what they share, the rest described (hinted). Scalar variants of "
+                "keep what they share, the rest described (hinted). Every branch's "
+                "description goes into the merged one word for word. Scalar variants of "
                 "different types collapse to the richest branch with the others named in the "
                 "description (lossy).",
             before=_SHAPES_BEFORE,
@@ -392,7 +439,9 @@ RULES: list[Rule] = [
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
-               ("`number` kept over `integer`", "equal", "kept")),
+               ("`number` kept over `integer`", "equal", "kept"),
+               ("branches of one type told apart by their annotations alone",
+                "equal", "described")),
         triggers=frozenset({"anyOf"}),
         message="`anyOf` union", safety="hinted",
         fix_title="Merge object variants / collapse scalar variants", claims=frozenset({"anyOf"}),
@@ -419,7 +468,11 @@ RULES: list[Rule] = [
         code="UNI004", name="all-of-unsupported", severity="error",
         cases=(("branches that cannot be combined exactly (conflicting keywords, a "
                 "closed branch beside names it refuses that another requires)",
-                "changed", "kept"),),
+                "changed", "kept"),
+               ("no value meets every branch: the description says the server accepts none",
+                "wider", "described"),
+               ("a union branch no value meets beside the others left out, with its "
+                "description", "equal", "lost")),
         triggers=frozenset({"allOf"}),
         message="`allOf` is not supported", safety="lossless",
         fix_title="Merge the branches into one schema", claims=frozenset({"allOf"}),
@@ -431,8 +484,11 @@ RULES: list[Rule] = [
             error='Invalid JSON payload received. Unknown name "allOf" …',
             fix="Merge: properties and required united, bounds tightened, enums "
                 "intersected, descriptions joined; a closed branch (`additionalProperties: "
-                "false`) drops the names it refuses. Lossless unless the branches cannot be "
-                "combined exactly (then lossy, reported).",
+                "false`) drops the names it refuses. Unions in several branches are crossed "
+                "into one (`allOf` of `anyOf [string, integer]` and `anyOf [integer, "
+                "boolean]` is integer), never collapsed one by one. Lossless unless the "
+                "branches cannot be combined exactly (then lossy, reported); where no value "
+                "meets every branch, the description says the server accepts none.",
             before={"type": "object", "properties": {"p": {"allOf": [
                 {"type": "object", "properties": {"a": {"type": "string"}}},
                 {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}}},
@@ -479,6 +535,10 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI007", name="any-of-with-siblings", severity="error",
+        cases=(("no branch meets the node's own `type`: the description says the server "
+                "accepts no value", "wider", "described"),
+               ("a branch the node's own `type` never meets left out, with its description",
+                "equal", "lost")),
         message="`anyOf` must be the only field of its node", safety="lossless",
         fix_title="Move the sibling fields into every branch",
         detect=detect_any_of_with_siblings, fix=fix_any_of_with_siblings,
@@ -491,7 +551,9 @@ RULES: list[Rule] = [
                   "using any_of, it must be the only field set.",
             fix="Copy the siblings into each branch (a node means its own keywords AND one "
                 "of the branches, so this is lossless); a branch keeps its own description, "
-                "followed by the node's. Conflicting keywords keep the outer value (lossy).",
+                "followed by the node's. A branch that no value of the node's own `type` "
+                "meets goes (where none is left, the description says the server accepts no "
+                "value). Conflicting keywords keep the outer value (lossy).",
             before={"type": "object", "properties": {"value": {
                 "description": "The value.", "nullable": True,
                 "anyOf": [{"type": "string"}, {"type": "integer"}]}}},

@@ -33,9 +33,6 @@ SCHEMA_LIST_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 # `dependencies` maps names to a subschema or to a list of property names.
 MIXED_KEYWORDS = frozenset({"items", "dependencies"})
 
-# Values that are data, never schemas.
-DATA_KEYWORDS = frozenset({"default", "const", "enum", "examples", "example"})
-
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 # Keywords that only constrain one JSON type; used when a node is split per type.
@@ -84,8 +81,3 @@ TYPE_KEYWORDS: dict[str, frozenset[str]] = {
 }
 ALL_TYPE_KEYWORDS = frozenset().union(*TYPE_KEYWORDS.values())
 
-# Annotations that say nothing about which values are valid.
-ANNOTATION_KEYWORDS = frozenset(
-    {"title", "description", "default", "examples", "example", "deprecated", "readOnly",
-     "writeOnly", "$comment"}
-)

@@ -40,6 +40,9 @@ class Merged(NamedTuple):
     # names a closed part forbids, dropped from the other part's properties (they could
     # never be sent): said in the change log at their path
     dropped: tuple[str, ...]
+    # union branches no value meets beside the other parts, gone from the result
+    # (`union_merge.all_of_exact`): what they said is said of nothing the server accepts
+    unmet: tuple[Any, ...] = ()
 
 
 def merge_exact(first: Any, second: Any) -> Merged | None:
@@ -141,6 +144,16 @@ def accepted_types(node: dict[str, Any]) -> list[str] | None:
     if node.get("nullable") is True:
         types = [*types, "null"]
     return list(dict.fromkeys(types))
+
+
+def disjoint(a: Any, b: Any) -> bool:
+    """Whether no value meets both schemas, by their types alone (`nullable: true` adding
+    null to a type): a union's branch that no value of its node's own `type` meets accepts
+    nothing there, and can go without changing what is accepted."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+    ta, tb = accepted_types(a), accepted_types(b)
+    return ta is not None and tb is not None and merge_types(ta, tb) is None
 
 
 def _null_ok(part: Any) -> bool | None:

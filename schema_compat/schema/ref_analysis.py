@@ -14,15 +14,7 @@ from typing import Any
 
 from ..model import Path
 from .refs import DEFS_KEYWORDS, RefResolver, RefTarget
-from .walker import children, iter_nodes
-
-
-def iter_refs(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Every node holding a `$ref`, with its path."""
-    for path, node in iter_nodes(schema):
-        if isinstance(node, dict) and "$ref" in node:
-            yield path, node
-
+from .walker import children
 
 Kids = dict[int, list[tuple[Path, Any]]]  # id(node) -> children(node), for one document
 # What a walk of a document found for its analysis: each object's children, the objects

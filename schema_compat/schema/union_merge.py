@@ -16,14 +16,24 @@ so a merge only has to combine clean schemas.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety, Told
-from ..rules.hints import summarize, value_text, values_text, with_hint
+from ..rules.hints import (
+    NO_VALUE_HINT,
+    summarize,
+    told_of,
+    value_text,
+    values_text,
+    with_hint,
+    worded,
+)
 from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
-from .merge import Merged, merge_exact, merge_types, or_null
+from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
 
 
 class Merge(NamedTuple):
@@ -41,8 +51,11 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     """The node's union `key`, whose branches but the null ones are `rest`, written as one
     schema with the node's other keywords (None where its objects are malformed: the
     malformed-keyword rules report them, and a merge would hide them)."""
-    uniq = dedupe(rest)
     base = {k: v for k, v in node.items() if k != key}
+    misfits = [b for b in rest if disjoint(base, b)]
+    if misfits:
+        return _without_misfits(node, key, rest, misfits)
+    uniq = dedupe(rest)
     if len(uniq) < len(rest) and key == "oneOf" and _one_type_enums(rest, key, base):
         uniq = rest  # the enum merge counts each listing: a value listed twice is refused
     if len(uniq) < len(rest) and key == "oneOf":
@@ -53,6 +66,38 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     if merged is not None and key == "oneOf" and len(uniq) < len(rest):
         return _repeated_branches(merged, rest, uniq)
     return merged
+
+
+def accepts_nothing(node: dict[str, Any], removed: str, why: str) -> Merge:
+    """`node` for a composition (`removed`) that no value can meet, `why`: the server
+    accepts no value here, which no provider's dialect can say, so the description does
+    rather than steer the model to values the server refuses every time (wider: the node
+    now accepts values; the model is told)."""
+    return Merge(with_hint(node, NO_VALUE_HINT), "hinted",
+                 f"removed `{removed}`: {why}, so the server accepts no value here and "
+                 "refuses a call that gives one", accepts="wider", told="described")
+
+
+def _without_misfits(node: dict[str, Any], key: str, rest: list[Any], misfits: list[Any],
+                     ) -> Merge:
+    """The union without the branches no value of the node's own `type` meets (the node
+    means its keywords and a branch: such a branch accepts nothing here, so dropping it
+    changes nothing accepted); where none is left, `accepts_nothing`."""
+    base = {k: v for k, v in node.items() if k != key}
+    said = "; ".join(summarize(b) for b in misfits)
+    fits = [b for b in rest if not any(b is m for m in misfits)]
+    if not fits:
+        return accepts_nothing(base, key, f"none of its branches ({said}) meets the node's "
+                                          "own `type`")
+    # a dropped branch's description spoke of values the server refuses here
+    told: Told | None = "lost" if told_of(misfits) else None
+    merged = merge_union(node, key, fits)
+    if merged is None:
+        return Merge({**base, key: fits}, "lossless",
+                     f"dropped {said} from `{key}`: no value of the node's own `type` meets "
+                     "it", told=told)
+    return merged._replace(description=f"dropped {said}: no value of the node's own `type` "
+                           "meets it; " + merged.description, told=told or merged.told)
 
 
 def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: str
@@ -73,7 +118,7 @@ def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: st
     merged = _merge_branches(base, once, key)
     if merged is None:
         return None
-    said = "; ".join(summarize(b) for b in twice)
+    said = "; ".join(worded(b) for b in twice)
     return merged._replace(description=f"dropped {said}: listed more than once in `{key}`, "
                            "it matched more than once and was refused; " + merged.description)
 
@@ -81,6 +126,15 @@ def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: st
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
 _MIN_KEYS = ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum")
 _MAX_KEYS = ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum")
+
+
+def _with_description(node: dict[str, Any], words: Any) -> dict[str, Any]:
+    """`node` whose description also holds `words` (a description of what it replaces),
+    its own first (`join_text`)."""
+    if not isinstance(words, str) or not words.strip():
+        return node
+    own = node.get("description")
+    return {**node, "description": join_text(own, words) if isinstance(own, str) else words}
 
 
 def _key(schema: Any) -> str:
@@ -154,8 +208,7 @@ def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Merge | 
     if len(uniq) == 1:
         branch = uniq[0] if isinstance(uniq[0], dict) else {}
         lost = replaced_keywords(base, branch)  # the node's own keywords win
-        merged = json_copy(branch)
-        merged.update(base)
+        merged = _with_description({**json_copy(branch), **base}, branch.get("description"))
         if lost:
             return Merge(merged, "lossy", (
                 f"replaced a one-branch `{key}` by its branch; the node's own "
@@ -169,6 +222,9 @@ def _merge_branches(base: dict[str, Any], uniq: list[Any], key: str) -> Merge | 
     if all(single_type(b) == "array" for b in uniq):
         out = {**base, "type": "array",
                "items": {"anyOf": [json_copy(b.get("items", {})) for b in uniq]}}
+        if any(isinstance(b.get("description"), str) for b in uniq):
+            out = with_hint(out, ("Exactly one of: " if key == "oneOf" else "Any of: ")
+                            + "; ".join(worded(b) for b in uniq) + ".")
         return Merge(out, "hinted",
                                 f"merged {len(uniq)} array branches of `{key}` into one "
                                 "array whose items may be any of theirs")
@@ -180,7 +236,7 @@ def _repeated_branches(merged: Merge, rest: list[Any], uniq: list[Any]) -> Merge
     twice); the merge of its distinct branches accepts them: lossy, and said."""
     texts = [_key(b) for b in rest]
     twice = [b for b in uniq if texts.count(_key(b)) > 1]
-    said = "; ".join(summarize(b) for b in twice)
+    said = "; ".join(worded(b) for b in twice)
     out = merged.node
     if isinstance(out, dict):
         out = with_hint(out, f"The server refuses {said}: listed more than once in its "
@@ -242,6 +298,14 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
             tag["type"] = "string" if all(isinstance(v, str) for v in values) else \
                 first.get("type", "string")
             tag["enum"] = list(dict.fromkeys(values))
+            words = [(v, s["description"]) for v, s in zip(values, schemas, strict=True)
+                     if isinstance(s, dict) and isinstance(s.get("description"), str)
+                     and s["description"].strip()]
+            if len({w.strip() for _, w in words}) > 1:  # each branch's word on its value
+                tag["description"] = "Values: " + "; ".join(
+                    f"{value_text(v, 40)} ({w.strip()})" for v, w in words) + "."
+            elif words:
+                tag["description"] = words[0][1]
             merged_props[name] = tag
         elif len(uniq) == 1:
             merged_props[name] = json_copy(uniq[0])
@@ -253,7 +317,14 @@ def _merge_objects(base: dict[str, Any], branches: list[Any], key: str) -> Merge
     out["type"] = "object"
     parent_props = dict(base.get("properties") or {})
     for name, sch in merged_props.items():
-        parent_props.setdefault(name, sch)
+        if name not in parent_props:
+            parent_props[name] = sch
+        elif isinstance(parent_props[name], dict):
+            # the parent's schema stands; what the branches said of the name is kept
+            for said in props[name]:
+                parent_props[name] = _with_description(
+                    parent_props[name], said.get("description") if isinstance(said, dict)
+                    else None)
     out["properties"] = parent_props
     ordered_req = [r for b in branches for r in (b.get("required") or []) if r in common]
     required = list(dict.fromkeys([*(base.get("required") or []), *ordered_req]))
@@ -297,6 +368,9 @@ def _variants_text(branches: list[Any], discriminators: list[str]) -> str:
                   if not discriminators or n != discriminators[0]]
         title = b.get("title") if isinstance(b.get("title"), str) else ""
         head = label or title or "variant"
+        own = b.get("description")
+        if isinstance(own, str) and own.strip():
+            head += f" ({own.strip()})"
         parts.append(f"{head}: {', '.join(fields) if fields else 'no other fields'}")
     return "Give exactly one of these forms: " + "; ".join(parts) + "."
 
@@ -335,12 +409,14 @@ def _same_type(base: dict[str, Any], branches: list[Any], key: str) -> Merge | N
     if "type" not in base and any(b.get("nullable") is True for b in branches):
         out["nullable"] = True  # what one branch accepts stays accepted
     lead = "Exactly one of: " if key == "oneOf" else "Any of: "
-    out = with_hint(out, lead + "; ".join(summarize(b) for b in branches) + ".")
+    say = worded if "description" not in shared else summarize  # (a shared one stays)
+    out = with_hint(out, lead + "; ".join(say(b) for b in branches) + ".")
     differing = sorted({k for b in branches for k in b if k not in shared})
-    return Merge(out, "hinted", f"merged {len(branches)} {t} branches of "
-                                              f"`{key}`; their differing "
-                                              f"{', '.join(f'`{k}`' for k in differing)} "
-                                              "described")
+    said = f"merged {len(branches)} {t} branches of `{key}`; their differing " \
+        f"{', '.join(f'`{k}`' for k in differing)} described"
+    if key == "anyOf" and all(k in _VALUE_ANNOTATIONS for k in differing):
+        return Merge(out, "lossless", said, accepts="equal", told="described")
+    return Merge(out, "hinted", said)
 
 
 class _Enums(NamedTuple):
@@ -461,12 +537,14 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
     others = [b for b in branches if b is not keep]
     out = json_copy(keep) if isinstance(keep, dict) else {}
     out.update(base)
+    if isinstance(keep, dict):
+        out = _with_description(out, keep.get("description"))
     if overlapping:
         out = with_hint(out, "The server refuses a value that is also " +
-                        "; ".join(summarize(o) for o in others) + ".")
+                        "; ".join(worded(o) for o in others) + ".")
     elif safety == "lossy":
         out = with_hint(out, "The server also accepts " +
-                        "; ".join(summarize(o) for o in others) + ".")
+                        "; ".join(worded(o) for o in others) + ".")
     # One branch kept: the others' values refused (narrower), said in the description; the
     # wider of `oneOf [number, integer]` also takes the integers it refused (wider).
     accepts: Accepts = "wider" if overlapping else "equal" if safety == "lossless" else \
@@ -484,16 +562,24 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
                             told="kept" if safety == "lossless" else "described")
 
 
+# Where crossing the unions of an `allOf`'s branches would make more branches than this, it
+# is not merged exactly (the lossy merge reports what it changed).
+_MAX_CROSSED = 64
+
+
 def all_of_exact(node: dict[str, Any]) -> Merged | None:
     """The node and its `allOf` branches as one schema accepting exactly what they all do
     (`schema.merge`), or None when the branches cannot be combined so. The node's own
-    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`)."""
-    merged: Any
-    merged, null = or_null({k: v for k, v in node.items() if k != "allOf"})
+    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`). Unions
+    that several of them hold are crossed into one first (`_cross_unions`)."""
+    own, null = or_null({k: v for k, v in node.items() if k != "allOf"})
+    crossed = _cross_unions([own, *(m for m in node["allOf"] if m is not True and m != {})])
+    if crossed is None:
+        return None
+    parts, unmet = crossed
+    merged: Any = parts[0]
     dropped: list[str] = []
-    for member in node["allOf"]:
-        if member is True or member == {}:
-            continue
+    for member in parts[1:]:
         both = merge_exact(merged, member)
         if both is None:
             return None
@@ -501,7 +587,58 @@ def all_of_exact(node: dict[str, Any]) -> Merged | None:
         dropped.extend(both.dropped)
     if null:
         merged = {**merged, "nullable": True}
-    return Merged(merged, tuple(dropped))
+    return Merged(merged, tuple(dropped), tuple(unmet))
+
+
+def _cross_unions(parts: list[Any]) -> tuple[list[Any], list[Any]] | None:
+    """`parts` (all of which must hold) where more than one holds an `anyOf` (or a
+    `oneOf`): those unions crossed into one, a branch per way of taking one branch of each
+    (`_taken`), held by a part of its own, so that merging the parts writes the union once
+    and no branch is chosen before the others are seen; and the branches taken in no way
+    that some value meets. None where crossing would make more than `_MAX_CROSSED`
+    branches."""
+    unmet: list[Any] = []
+    for key in ("anyOf", "oneOf"):
+        holders = [i for i, p in enumerate(parts)
+                   if isinstance(p, dict) and isinstance(p.get(key), list)]
+        if len(holders) < 2:
+            continue
+        unions = [parts[i][key] for i in holders]
+        if math.prod(len(u) for u in unions) > _MAX_CROSSED:
+            return None
+        crossed: list[Any] = []
+        met: set[tuple[int, int]] = set()  # (union, branch) taken in a way some value meets
+        for ways in itertools.product(*(range(len(u)) for u in unions)):
+            taken = _taken(tuple(u[w] for u, w in zip(unions, ways, strict=True)))
+            if taken is not None:
+                crossed.append(taken)
+                met.update(enumerate(ways))
+        unmet += [b for n, u in enumerate(unions) for w, b in enumerate(u) if (n, w) not in met]
+        parts = [{k: v for k, v in p.items() if k != key} if i in holders else p
+                 for i, p in enumerate(parts)] + [{key: crossed}]
+    return parts, unmet
+
+
+def _taken(branches: tuple[Any, ...]) -> Any:
+    """One branch taken of each union, as one schema: what they all accept (`merge_exact`,
+    or an `allOf` of them where that cannot be written, for the next pass to merge), or None
+    where no value meets them all. An `allOf` of `anyOf`s is the `anyOf` of these, one per
+    way of taking a branch of each; an `allOf` of `oneOf`s the `oneOf` of them (a value
+    meets exactly one of each exactly when it meets exactly one way)."""
+    if any(b is False for b in branches):
+        return None
+    rest = [b for b in branches if b is not True and b != {}]
+    if any(disjoint(a, b) for a, b in itertools.combinations(rest, 2)):
+        return None
+    if not rest:
+        return {}
+    merged: Any = json_copy(rest[0])
+    for b in rest[1:]:
+        both = merge_exact(merged, b)
+        if both is None or both.dropped:
+            return {"allOf": [json_copy(x) for x in rest]}
+        merged = both.node
+    return merged
 
 
 def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -535,6 +672,8 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 out[k] = min(out[k], v)
             elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                 out[k] = [x for x in out[k] if x in v]
+            elif k == "description" and isinstance(v, str) and isinstance(out[k], str):
+                out[k] = join_text(out[k], v)  # every branch's word kept, the node's first
             elif k in ("description", "title", "default", "examples", "$comment"):
                 continue  # the node's own annotation wins
             elif k == "type" and (both := merge_types(out[k], v)) is not None:

@@ -14,12 +14,7 @@ from typing import Any, TypeVar
 from ..model import Path
 from .keywords import MIXED_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
-Node = Any  # a dict, or a boolean schema
 T = TypeVar("T")
-
-
-def is_schema(value: Any) -> bool:
-    return isinstance(value, (dict, bool))
 
 
 # keyword -> how its value holds subschemas; one dict lookup per key on the hot path
@@ -35,14 +30,10 @@ _KIND: dict[str, int] = {
 _HOLDERS = frozenset(_KIND)
 
 
-def subschemas(node: Any) -> Iterator[tuple[Path, Any]]:
-    """Yield (relative path, child) for every direct subschema of `node`."""
-    yield from children(node)
-
-
 def children(node: Any) -> list[tuple[Path, Any]]:
-    """`subschemas` as a list: the walks call this once per node, and most nodes (leaves)
-    hold no keyword with subschemas at all, which one set test tells."""
+    """Every direct subschema of `node`, as (relative path, child). The walks call this once
+    per node, and most nodes (leaves) hold no keyword with subschemas at all, which one set
+    test tells."""
     if not isinstance(node, dict) or _HOLDERS.isdisjoint(node):
         return []
     found: list[tuple[Path, Any]] = []

@@ -285,3 +285,29 @@ def test_300_tools_render_quickly(page: Page) -> None:
     assert took < 3, took  # 8 profiles x 300 tools checked, sent, and drawn
     page.click('#matrix button[data-provider="openai-strict"][data-tool="299"]')
     expect(page.locator("#detail-title")).to_contain_text("for openai-strict")
+
+
+def test_an_older_version_beside_the_listing_shows_what_breaks(page: Page,
+                                                                 folder: Path) -> None:
+    """The example pasted as the new version and an older one beside it (read_files not
+    there yet, a tool since removed): each tool's status and findings are what
+    `breaking OLD NEW --json` reports for the same pair."""
+    paste(page, FS_TEXT)
+    listing = json.loads(FS_TEXT)
+    old = {**listing, "tools": [*listing["tools"][1:],
+                                {"name": "ghost_tool", "inputSchema": {"type": "object"}}]}
+    old_path = folder / "old-version.json"
+    old_path.write_text(json.dumps(old))
+    report = json.loads(cli_text("breaking", str(old_path), str(FS_READ_FILES), "--json",
+                                 cwd=folder))
+    page.fill("#old-source", old_path.read_text())
+    page.click("#compare")
+    tools = page.locator("#breaking li.tool")
+    expect(tools).to_have_count(len(report["tools"]))
+    shown = [(t.get_attribute("data-tool"), t.locator(".state").text_content(),
+              t.locator(".evo .head code:first-child").all_text_contents())
+             for t in tools.all()]
+    assert shown == [(t["name"], t["status"], [f["code"] for f in t["findings"]])
+                     for t in report["tools"]]
+    assert ("ghost_tool", "removed", ["EVO001"]) in shown
+    expect(page.locator("#compare-status")).to_have_text("1 of 2 tools break callers")

@@ -247,6 +247,8 @@ function showMatrix(data) {
   const source = data.server ? `${data.label} (${data.server.name || "server"}, MCP ${data.server.protocol_version})` : data.label;
   $("summary").textContent = `${data.tools.length} tools × ${providers.length} providers — ${source} (${data.shape}), checked in ${data.elapsed_ms} ms${data.settings ? ` with the settings of ${data.settings}` : ""}`;
   $("source-errors").replaceChildren(...data.errors.map((e) => el("p", { class: "error", text: e })));
+  $("breaking").replaceChildren(el("li", { class: "none", text: "Give the older version to compare." }));
+  $("compare-status").textContent = "";
   $("results").hidden = false;
 }
 
@@ -406,6 +408,54 @@ function selectFinding(item) {
   if (first) first.scrollIntoView({ block: "center", behavior: "instant" });
 }
 
+// --- two versions: what the listing above breaks for callers of an older one -------------
+
+const LEVEL = { breaking: "breaking", possibly: "possibly breaking", warning: "warning", info: "info" };
+
+async function compareWith(text, label) {
+  const status = $("compare-status");
+  status.className = "status busy";
+  status.textContent = "Comparing…";
+  try {
+    // the same report as `schema-compat breaking OLD NEW --json`, NEW the listing above
+    const report = await api("api/breaking", { old: text, label, run: state.run });
+    const s = report.summary;
+    status.className = "status";
+    status.textContent = `${s.breaking + s.removed} of ${s.tools_old} tools break callers`;
+    $("breaking-title").textContent = `From ${report.old} to ${report.new}`;
+    $("breaking").replaceChildren(...report.tools.map((tool) => el("li", { class: `tool ${tool.status}`, dataset: { tool: tool.name } },
+      el("div", { class: "head" }, el("span", { class: "name", text: tool.name }), el("span", { class: "state", text: tool.status })),
+      tool.findings.length ? el("ul", {}, ...tool.findings.map((f) => {
+        const level = f.breaking ? (f.certain ? "breaking" : "possibly") : f.level;
+        return el("li", { class: `evo ${level}` },
+          el("div", { class: "head" }, el("code", { text: f.code }), el("span", { text: LEVEL[level] }),
+            f.direction === "tool" ? null : el("code", { class: "path", text: f.path })),
+          el("div", { class: "msg" }, ...inline(f.message)),
+          "example" in f ? el("pre", { text: `e.g. ${JSON.stringify(f.example)}` }) : null);
+      })) : null)));
+  } catch (error) {
+    status.className = "status error";
+    status.textContent = error.message;
+  }
+}
+
+function setupVersions() {
+  $("compare").addEventListener("click", () => compareWith($("old-source").value, "<old>"));
+  const open = async (file) => {
+    $("old-source").value = await file.text();
+    await compareWith($("old-source").value, file.name);
+  };
+  $("old-file").addEventListener("change", () => { if ($("old-file").files[0]) open($("old-file").files[0]); });
+  const zone = $("old-drop");
+  zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("over");
+    if (event.dataTransfer.files[0]) open(event.dataTransfer.files[0]);
+  });
+}
+
 // --- rule docs --------------------------------------------------------------------------
 
 function inline(text) {
@@ -473,6 +523,9 @@ async function showRule(code) {
 function setupStatic() {
   // no server here: no live listings; the engine loads once, then every check is local
   document.querySelector(".live").hidden = true;
+  // nor a comparison of two versions: its examples are checked with jsonschema, which the
+  // page's Python does not carry (site-build/build_site.py)
+  document.querySelector(".versions").hidden = true;
   document.querySelector(".input").classList.add("single");
   const status = $("input-status");
   status.className = "status busy";
@@ -491,6 +544,7 @@ function setupStatic() {
 
 document.addEventListener("DOMContentLoaded", () => {
   setupInput();
+  setupVersions();
   if (STATIC) setupStatic();
   else loadServers();
   document.querySelector(".downloads").addEventListener("click", (event) => {
