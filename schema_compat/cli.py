@@ -289,9 +289,9 @@ def explain(**values: Any) -> None:
     that covers it and the fix.
 
     Gemini names a tool and each property by its index (function_declarations[3]...
-    properties[2].value): indices are read against the SOURCE as given, which is what was
-    sent when the tools were sent untransformed (if you sent transform's output, give that).
-    OpenAI's "Invalid schema for function 'x'", Anthropic's tools.N.custom..., Bedrock's
+    properties[2].value): indices and names are read against the schemas sent, the SOURCE
+    as given or, with --sent transformed, as transform and the proxy send them. OpenAI's
+    "Invalid schema for function 'x'", Anthropic's tools.N.custom..., Bedrock's
     toolConfig.tools.N... and Vertex's messages are read too; --provider says which
     profile's rules to check with, else the error's shape does. Exit 0 when the error was
     mapped to a tool (a limit of the whole request: to its rule), 1 when the text is not
