@@ -282,6 +282,33 @@ def breaking(**values: Any) -> None:
 
 
 @app.command(cls=_Command,
+             short_help="Map a provider's error message back to the tool and rule.")
+@_takes("explain")
+def explain(**values: Any) -> None:
+    """Map a provider's error message back to the tool, the JSONPath in its schema, the rule
+    that covers it and the fix.
+
+    Gemini names a tool and each property by its index (function_declarations[3]...
+    properties[2].value): indices and names are read against the schemas sent, the SOURCE
+    as given or, with --sent transformed, as transform and the proxy send them. OpenAI's
+    "Invalid schema for function 'x'", Anthropic's tools.N.custom..., Bedrock's
+    toolConfig.tools.N... and Vertex's messages are read too; --provider says which
+    profile's rules to check with, else the error's shape does. Exit 0 when the error was
+    mapped to a tool (a limit of the whole request: to its rule), 1 when the text is not
+    understood or names something the sources do not hold, 2 for bad usage.
+
+    \b
+    Examples:
+      schema-compat explain "$(cat error.txt)" tools.json
+      schema-compat explain "tools.3.custom.name: ..." --server "python s.py"
+      schema-compat explain --json -p openai-strict "$(cat error.txt)" tools.json
+    """
+    from .commands.explain import ExplainOptions, run_explain
+
+    raise typer.Exit(run_explain(options_of(ExplainOptions, values)))
+
+
+@app.command(cls=_Command,
              short_help="Repair a tool call's arguments against the tool's own schema.")
 @_takes("repair")
 def repair(**values: Any) -> None:

@@ -261,6 +261,20 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         IGNORE._replace(setting="", setting_value="",
                         help="Skip these checks (same forms as --select), e.g. EVO106."),
         *LIVE_OPTIONS),
+    "explain": (
+        Argument("error", "The provider's error message, quoted as one argument.",
+                 metavar="ERROR"),
+        SOURCES._replace(help="The tools that were sent: JSON files, directories, or - for "
+                              "stdin (or a live server: --server, --url, --sse, --config)."),
+        PROVIDER._replace(default=None, setting="", setting_value="", show_default=False,
+                          help="The profile whose request it was (default: inferred from "
+                               "the error's shape)."),
+        Option("sent", ("--sent",), "choice", "original",
+               "The schemas the request carried, which the error's indices and names read "
+               "against: original (the SOURCE as given) or transformed (as transform and "
+               "the proxy send them for the profile).", choices=("original", "transformed")),
+        JSON._replace(help="Print tool, path, pointer, rule, fix and matched as JSON."),
+        *LIVE_OPTIONS),
     "rules": (
         PROVIDER._replace(default=None, setting="", setting_value="", completes_profiles=False,
                           help="Only the rules of this profile, with its severities."),),

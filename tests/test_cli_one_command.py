@@ -16,8 +16,8 @@ from schema_compat.report import json as report_json
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FS = "examples/fs_read_files.json"
-COMMANDS = ["check", "transform", "diff", "breaking", "repair", "proxy", "rules", "rule",
-            "profiles", "serve", "init"]
+COMMANDS = ["check", "transform", "diff", "breaking", "explain", "repair", "proxy", "rules",
+            "rule", "profiles", "serve", "init"]
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
 
 
