@@ -173,7 +173,8 @@ def test_a_planned_download_is_what_transform_writes(served: Served, folder: Pat
 TARGETS = {"openai-chat": ["openai", "openai-strict", "portable"],
            "openai-responses": ["openai", "openai-strict", "portable"],
            "anthropic": ["anthropic", "anthropic-strict", "portable"],
-           "gemini": ["gemini", "gemini-json", "vertex", "portable"]}
+           "gemini": ["gemini", "gemini-json", "vertex", "portable"],
+           "bedrock": ["bedrock"], "mistral": ["mistral"], "ollama": ["ollama"]}
 
 
 @pytest.mark.parametrize(("target", "provider"),
