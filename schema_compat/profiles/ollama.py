@@ -27,8 +27,11 @@ KEPT = frozenset({"type", "items", "description", "enum", "properties", "require
 
 # gemini's rules (references inlined, unknown keywords and formats described, unions other
 # than `anyOf` rewritten) but those of its `nullable` and string-only enums, which Ollama does
-# not have; with the root-union rule (the root has no `anyOf`) and `anyOf` alone (LCP-01).
-ENABLED = (GEMINI_RULES - {"UNI001", "UNI003", "VAL002", "VAL003", "LIM001"}) | {
+# not have, and of what Gemini refuses and Ollama's optional fields take (a node without
+# `type`, an array without `items`, `items` elsewhere); with the root-union rule (the root
+# has no `anyOf`) and `anyOf` alone on its node (LCP-01).
+ENABLED = (GEMINI_RULES - {"UNI001", "UNI003", "VAL002", "VAL003", "LIM001", "TYP002",
+                           "TYP004", "TYP006"}) | {
     "ROOT001", "UNI007"}
 
 # Keywords Ollama drops without an error: the request succeeds, the model is not told.
