@@ -5,8 +5,8 @@ docs/providers.md §5: the root keeps only `type`, `$defs`, `items`, `required` 
 `enum`, `properties` and `required`; every other keyword (`$ref`, `const`, `format`,
 `pattern`, bounds, `default`, `title`, `additionalProperties`, ...) is dropped without an
 error (OLL-01), so the model never hears of it. Models Ollama runs through llama.cpp turn
-the schema into a grammar (OLL-02, LCP-01), which breaks on type lists (netclaw#51) and on
-`anyOf` beside `properties`.
+the schema into a grammar (OLL-02, LCP-01), which breaks on type lists (netclaw#51; older
+Ollama refused them outright, OLL-03) and on `anyOf` beside `properties`.
 
 So transform inlines references (a `$ref` is dropped, its definitions unread), describes
 what is dropped, makes a type list an `anyOf` and keeps `anyOf` alone on its node. The
@@ -53,9 +53,10 @@ OLLAMA = Profile(
     nullable_keyword=False,
     opaque_keywords=OPAQUE,
     sources=("ollama/ollama api/types.go (ToolFunctionParameters, ToolProperty)",
+             "tidyverse/ellmer#342, ollama/ollama#5990 (type lists refused)",
              "ollama/ollama-python ollama/_types.py Tool",
              "ggml-org/llama.cpp grammars/README.md (json-schema-to-grammar)",
-             "docs/providers.md §5 (OLL-01, OLL-02, LCP-01)"),
+             "docs/providers.md §5 (OLL-01, OLL-02, OLL-03, LCP-01)"),
     notes="Keywords outside Ollama's structs are dropped silently (warnings: transform "
           "describes them); references inlined; type lists become `anyOf` (llama.cpp "
           "grammars break on them). The `ollama` Python package drops a property's "

@@ -620,8 +620,7 @@ RULES: list[Rule] = [
             before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
             after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
             sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553",
-                     "ollama/ollama#5990 (Ollama: `cannot unmarshal array into Go struct "
-                     "field .tools.function.parameters.properties.type`)"),
+                     "[OLL-03](../providers.md#oll-03)"),
         ),
     ),
     Rule(
