@@ -138,7 +138,8 @@ QUIET = Option("quiet", ("--quiet", "-q"), "flag", False, "No summary on stderr.
 TO = Option("to", ("--to",), "choice", None,
             "Write exactly the `tools` value of this provider's request body, with the planned "
             "names and strict flags (one request; the provider's profile unless --provider "
-            "names one).", choices=("openai-chat", "openai-responses", "anthropic", "gemini"),
+            "names one).", choices=("openai-chat", "openai-responses", "anthropic", "gemini",
+                                    "bedrock", "mistral", "ollama"),
             panel=_REQUEST, show_default=False)
 
 # --- what one request is (commands/requests.py) --------------------------------------------

@@ -77,7 +77,8 @@ REQUIRED_JUNK = {
     "gemini": ("OBJ006", ""), "vertex": ("OBJ006", ""), "portable": ("OBJ006", ""),
     "openai-strict": ("OBJ006", ""), "anthropic-strict": ("OBJ006", ""),
     "gemini-json": ("VAL005", "[0]"), "openai": ("VAL005", "[0]"),
-    "anthropic": ("VAL005", "[0]"),
+    "anthropic": ("VAL005", "[0]"), "bedrock": ("VAL005", "[0]"), "mistral": ("VAL005", "[0]"),
+    "ollama": ("OBJ006", ""),
 }
 
 

@@ -35,7 +35,7 @@ lossless-only = true
 "read_*" = ["REF"]
 """
 ORDER = ["openai-strict", "gemini", "gemini-json", "vertex", "openai", "anthropic",
-         "anthropic-strict", "portable"]
+         "anthropic-strict", "portable", "bedrock", "mistral", "ollama"]
 
 
 @pytest.fixture(scope="module")

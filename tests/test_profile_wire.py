@@ -24,7 +24,8 @@ def test_only_gemini_json_sends_parametersjsonschema() -> None:
     assert {name: p.wire_field for name, p in PROFILES.items()} == {
         "gemini": "parameters", "gemini-json": "parametersJsonSchema", "vertex": "parameters",
         "openai": "parameters", "openai-strict": "parameters", "anthropic": "parameters",
-        "anthropic-strict": "parameters", "portable": "parameters"}
+        "anthropic-strict": "parameters", "portable": "parameters", "bedrock": "parameters",
+        "mistral": "parameters", "ollama": "parameters"}
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
@@ -51,7 +52,9 @@ def test_transform_to_gemini_sends_the_profiles_field(profile: str) -> None:
 def test_strict_flags() -> None:
     assert {name: p.strict_flag for name, p in PROFILES.items()} == {
         "gemini": None, "gemini-json": None, "vertex": None, "portable": None,
-        "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True}
+        "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True,
+        # Bedrock's and Mistral's `strict` is optional and left out; Ollama has none
+        "bedrock": None, "mistral": None, "ollama": None}
 
 
 @pytest.mark.parametrize(("profile", "target", "strict"), [

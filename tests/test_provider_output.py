@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any, Required, get_origin, get_type_hints
 
@@ -21,7 +22,8 @@ from pydantic import TypeAdapter
 
 from schema_compat.api import load_tools
 from schema_compat.entry import main
-from schema_compat.planner import RequestPlan, plan, provider_tools
+from schema_compat.mcp_tool import empty_schema
+from schema_compat.planner import PlannedTool, RequestPlan, plan, provider_tools
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 SOURCES = [CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json",
@@ -40,6 +42,11 @@ def _request(provider: str) -> RequestPlan:
         tools += found
     limited = provider in ("openai", "openai-strict", "vertex")
     return plan(tools, provider, exclude=[f"{SOURCES[0].stem}/*"] if limited else ())
+
+
+def _schema(tool: PlannedTool) -> Any:
+    schema = tool.result.transformed_schema
+    return empty_schema() if schema is None else schema
 
 
 def _typed_dict(kind: Any, value: dict[str, Any]) -> None:
@@ -144,3 +151,126 @@ def test_transform_to_on_the_command_line(tmp_path: Path) -> None:
                                    str(tmp_path / "t.json")])
     assert code == 0, err
     genai.Tool.model_validate(json.loads((tmp_path / "t.json").read_text())[0])
+
+
+# --- bedrock, mistral, ollama: each checked by its own SDK, offline ------------------------
+
+
+def _converse_errors(tools: list[dict[str, Any]]) -> str:
+    """What botocore's ParamValidator finds in a Converse request carrying `tools`, read
+    against the bedrock-runtime service model shipped in botocore (no client, no network):
+    what the SDK refuses before it would send the request."""
+    import botocore.session
+    from botocore.validate import ParamValidator
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    request = {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+               "toolConfig": {"tools": tools}}
+    report = ParamValidator().validate(request, model.operation_model("Converse").input_shape)
+    return report.generate_report() if report.has_errors() else ""
+
+
+def test_bedrock_tools_are_what_converse_takes() -> None:
+    import botocore.session
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    # ParamValidator checks lengths from below only: the name's max and pattern are read
+    # from the same model and checked here
+    name_shape = model.shape_for("ToolSpecification").members["name"]
+    assert name_shape.metadata == {"min": 1, "max": 64, "pattern": "[a-zA-Z0-9_-]+"}
+    request = _request("bedrock")
+    tools = provider_tools(request, "bedrock")
+    assert len(tools) == len(request.tools) == 182
+    assert _converse_errors(tools) == ""
+    for entry, planned in zip(tools, request.tools, strict=True):
+        assert list(entry) == ["toolSpec"]  # `Tool` is a union: one member
+        spec = entry["toolSpec"]
+        assert set(spec) <= {"name", "description", "inputSchema"}  # no `strict`
+        assert spec["name"] == planned.name
+        assert re.fullmatch(name_shape.metadata["pattern"], spec["name"])
+        assert len(spec["name"]) <= name_shape.metadata["max"]
+        assert spec.get("description", "x") != ""  # NonEmptyString
+        # ToolInputSchema: "The top level schema type must be object"
+        assert list(spec["inputSchema"]) == ["json"]
+        assert spec["inputSchema"]["json"]["type"] == "object"
+        assert spec["inputSchema"]["json"] == _schema(planned)
+    # the validator refuses what Converse refuses: it is not a check that passes anything
+    bad = {"toolSpec": {"name": "x", "description": "", "inputSchema": {"json": {}},
+                        "strict": "yes"}}
+    found = _converse_errors([bad, {"toolSpec": {"name": "y"}}])
+    assert "Invalid length for parameter toolConfig.tools[0].toolSpec.description" in found
+    assert "Invalid type for parameter toolConfig.tools[0].toolSpec.strict" in found
+    assert 'Missing required parameter in toolConfig.tools[1].toolSpec: "inputSchema"' in found
+
+
+def test_bedrock_tools_serialize_as_the_sdk_sends_them() -> None:
+    """botocore's own rest-json serializer writes the request body from them unchanged."""
+    import botocore.session
+    from botocore.serialize import create_serializer
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    tools = provider_tools(_request("bedrock"), "bedrock")
+    body = create_serializer("rest-json", include_validation=True).serialize_to_request(
+        {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+         "toolConfig": {"tools": tools}}, model.operation_model("Converse"))["body"]
+    assert json.loads(body)["toolConfig"]["tools"] == tools
+
+
+def test_mistral_tools_are_the_sdks_tool_model() -> None:
+    from mistralai.client.models import Function, Tool
+
+    request = _request("mistral")
+    tools = provider_tools(request, "mistral")
+    assert len(tools) == len(request.tools) == 182
+    for entry, planned in zip(tools, request.tools, strict=True):
+        parsed = Tool.model_validate(entry)
+        # what the SDK sends is what was written: no field unknown to it (MIS-03: the API
+        # refuses extra `function` fields), none it would add or drop
+        assert parsed.model_dump(by_alias=True) == entry
+        assert set(entry["function"]) <= set(Function.model_fields)
+        assert "strict" not in entry["function"]
+        assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", entry["function"]["name"])  # MIS-01
+        assert entry["function"]["name"] == planned.name
+        assert entry["function"]["parameters"]["type"] == "object"
+
+
+def test_ollama_tools_are_the_packages_tool_model() -> None:
+    from ollama import Tool
+
+    property_fields = set(Tool.Function.Parameters.Property.model_fields)
+    request = _request("ollama")
+    tools = provider_tools(request, "ollama")
+    assert len(tools) == len(request.tools) == 182
+    for entry, planned in zip(tools, request.tools, strict=True):
+        assert list(entry) == ["type", "function"] and entry["type"] == "function"
+        sent = Tool.model_validate(entry).model_dump(by_alias=True, exclude_none=True)
+        function = entry["function"]
+        assert function["name"] == planned.name and "strict" not in function
+        assert sent["function"]["name"] == function["name"]
+        assert sent["function"].get("description") == function.get("description")
+        parameters = function["parameters"]
+        assert sent["function"]["parameters"]["type"] == parameters["type"] == "object"
+        assert sent["function"]["parameters"].get("required", []) == \
+            parameters.get("required", [])
+        # each parameter as the package reads it: its fields of the model are kept as
+        # written; the package drops the rest before sending, which may only be what
+        # Ollama's server reads and the package does not (OLL-03: a nested object's
+        # `properties` and `required`, `anyOf`)
+        for name, schema in parameters.get("properties", {}).items():
+            read = sent["function"]["parameters"]["properties"][name]
+            assert read == {k: v for k, v in schema.items() if k in property_fields}, name
+            assert set(schema) - property_fields <= {"properties", "required", "anyOf"}, name
+            assert not isinstance(schema.get("type"), list), name  # OLL-03
+
+
+def test_transform_to_bedrock_mistral_ollama_on_the_command_line() -> None:
+    a = str(SOURCES[1])
+    for target in ("bedrock", "mistral", "ollama"):
+        # without --provider, the target's own profile
+        code, out, err = run_main(main, ["transform", "--to", target, a])
+        assert code == 0, err
+        assert json.loads(out) == provider_tools(plan(load_tools(a)[0], target), target)
+        code, out, err = run_main(main, ["transform", "--to", target, "-p", "openai", a])
+        assert code == 2 and f"--to {target} takes the schemas of {target}" in err
+    code, out, err = run_main(main, ["transform", "--to", "bedrock", a])
+    assert _converse_errors(json.loads(out)) == ""

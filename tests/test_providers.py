@@ -25,7 +25,8 @@ DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((DATA / "corpus").glob("*.json")) + sorted(
     (DATA / "corpus" / "servers").glob("*.json")) + [ROOT / "examples" / "mixed.json"]
-PROVIDERS = ("vertex", "openai", "anthropic", "portable", "openai-strict", "anthropic-strict")
+PROVIDERS = ("vertex", "openai", "anthropic", "portable", "openai-strict", "anthropic-strict",
+             "bedrock", "mistral", "ollama")
 # Limits no transform can meet (tools per request; Anthropic's per-request complexity):
 # they stay as findings, the tool is reported as not fixable.
 UNFIXABLE = {"anthropic-strict": {"LIM001", "LIM004"}}
@@ -36,7 +37,12 @@ NAME_RULES = {
     "portable": r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
     "openai-strict": r"^[a-zA-Z0-9_-]{1,64}$",
     "anthropic-strict": r"^[a-zA-Z0-9_-]{1,128}$",
+    "bedrock": r"^[a-zA-Z0-9_-]{1,64}$",  # botocore's `ToolName` (BDR-01)
+    "mistral": r"^[a-zA-Z0-9_-]{1,64}$",  # MIS-01
+    "ollama": r"^.+$",
 }
+# The fields of Ollama's Go `ToolProperty` (OLL-01): any other keyword is dropped unread.
+OLLAMA_FIELDS = {"type", "items", "description", "enum", "properties", "required", "anyOf"}
 
 
 def _tools(path: Path) -> list[ToolDef]:
@@ -64,6 +70,16 @@ def assert_vertex(schema: Any, name: str) -> None:
         if isinstance(node, dict) and path:
             assert "type" in node or "anyOf" in node, f"{name} at {path}: typeless"
             assert "oneOf" not in node and "allOf" not in node and "$ref" not in node
+
+
+def assert_ollama(schema: Any, name: str) -> None:
+    """Nothing Ollama would drop is left, no type list (llama.cpp grammars break on them)
+    and no `anyOf` beside `properties` (LCP-01)."""
+    for path, node in iter_nodes(schema):
+        if isinstance(node, dict):
+            assert set(node) <= OLLAMA_FIELDS, (name, path, sorted(set(node) - OLLAMA_FIELDS))
+            assert not isinstance(node.get("type"), list), (name, path)
+            assert not ("anyOf" in node and "properties" in node), (name, path)
 
 
 def _objects(schema: Any) -> list[tuple[Any, dict[str, Any]]]:
@@ -124,6 +140,8 @@ def test_no_error_left_and_provider_shape(
                 assert_vertex(r.transformed_schema, r.transformed_name)
             if provider.endswith("-strict"):
                 assert_strict(r.transformed_schema, r.tool.name, provider)
+            if provider == "ollama":
+                assert_ollama(r.transformed_schema, r.tool.name)
             if provider in ("openai", "portable", "openai-strict"):
                 for path, node in iter_nodes(r.transformed_schema):
                     if isinstance(node, dict) and node.get("type") == "array":
@@ -320,9 +338,13 @@ def test_anthropic_strict_limits_are_summed_per_request() -> None:
 def test_check_all_prints_a_matrix(run_cli: Any) -> None:
     proc = run_cli("check", "--provider", "all", "examples/mixed.json")
     assert proc.returncode == 1, proc.stderr
-    head = proc.stdout.splitlines()[2]
-    for name in ("gemini", "vertex", "openai-strict", "anthropic-strict", "portable"):
-        assert name in head
+    from schema_compat.profiles import PROFILES
+
+    head = proc.stdout.splitlines()[2].split()
+    key = " ".join(proc.stdout.split("columns: ", 1)[1].split())  # wrapped to the terminal
+    # every profile has a column: under its label, which the key below spells out
+    for name, profile in PROFILES.items():
+        assert profile.label in head and f"{profile.label} {name}" in key
     assert "total ✓" in proc.stdout and "total ✗" in proc.stdout
 
 
@@ -340,13 +362,19 @@ def test_matrix_fits_an_80_column_terminal() -> None:
     render_matrix(by_provider, Console(file=out, width=80, no_color=True))
     lines = out.getvalue().splitlines()
     assert max(len(line) for line in lines) <= 80
-    head = next(line for line in lines if line.lstrip().startswith("tool"))
-    assert head.split() == ["tool", "GEM", "GEM-J", "VTX", "OAI", "OAI-S", "ANT", "ANT-S",
-                            "PORT"]
+    # more profiles than one 80-column table holds: the columns go on in a second table
+    heads = [line.split() for line in lines if line.lstrip().startswith("tool")]
+    assert len(heads) > 1 and all(head[0] == "tool" for head in heads)
+    assert [label for head in heads for label in head[1:]] == [
+        PROFILES[p].label for p in PROFILES]
+    assert heads[0][1:7] == ["GEM", "GEM-J", "VTX", "OAI", "OAI-S", "ANT"]
+    # as evenly as they fit: no table has two columns more than another
+    assert max(map(len, heads)) - min(map(len, heads)) <= 1
     assert any(line.startswith("columns: GEM gemini, GEM-J gemini-json") for line in lines)
-    row = next(line for line in lines if line.lstrip().startswith("search_orders"))
-    cells = row.split()[1:]
-    assert len(cells) == 8 and set(cells) <= {"✓", "fix", "lossy", "✗"}
+    rows = [line for line in lines if line.lstrip().startswith("search_orders")]
+    cells = [cell for row in rows for cell in row.split()[1:]]
+    assert len(rows) == len(heads) and len(cells) == len(PROFILES)
+    assert set(cells) <= {"✓", "fix", "lossy", "✗"}
 
 
 def test_object_and_array_shapes_openai_refuses() -> None:

@@ -73,7 +73,7 @@ def _stringified_call(sample: Path) -> dict[str, Any]:
             "large_file_passthrough": "false"}
 
 
-@pytest.mark.parametrize("provider", ["gemini", "openai-strict", "portable"])
+@pytest.mark.parametrize("provider", ["gemini", "openai-strict", "portable", "ollama"])
 def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None:
     async def body(session: ClientSession) -> Any:
         return (await session.list_tools()).tools

@@ -155,7 +155,8 @@ def test_nothing_the_model_is_told_disappears_unsaid(profile: str, lossless_only
             if not seen.has(kind, text) and not accounted(kind, text, path, changes):
                 missing.append(f"{r.tool.name}: {kind} {text[:80]!r} at {list(path)}")
     assert not missing, f"{len(missing)} lost unsaid:\n" + "\n".join(missing[:20])
-    assert checked > 0 or profile in ("openai", "anthropic")
+    # the profiles that leave keywords alone may change no schema at all
+    assert checked > 0 or profile in ("openai", "anthropic", "bedrock", "mistral")
 
 
 # Issue 28's shapes: union branches that differ in their descriptions, at the top and nested

@@ -273,7 +273,7 @@ def _follow_pointer(document: Any, text: str) -> Any:
 
 
 @pytest.mark.parametrize("profile", ["gemini-json", "vertex", "openai", "openai-strict",
-                                     "anthropic-strict", "portable"])
+                                     "anthropic-strict", "portable", "ollama"])
 def test_every_finding_path_reaches_the_pointers_node_in_every_profile(profile: str) -> None:
     """The report's two strings for a finding, read independently (jsonpath-ng for the
     JSONPath, RFC 6901 by hand for the pointer), land on the same node of the original."""

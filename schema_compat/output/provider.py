@@ -12,6 +12,11 @@ provider's official SDK types):
 - `gemini`: `[{"functionDeclarations": [{name, description, parameters}]}]`, the schema
   in the profile's `wire_field` (`parametersJsonSchema` for `gemini-json`); a tool without
   parameters has none (GEM-12: an object with no properties is refused)
+- `bedrock`: `[{"toolSpec": {name, description, inputSchema: {"json": ...}}}]`, the value
+  of Converse's `toolConfig.tools` (botocore's bedrock-runtime model: `Tool` is a union,
+  `description` a non-empty string; `strict` is not sent, see profiles/bedrock.py)
+- `mistral`, `ollama`: `[{"type": "function", "function": {name, description,
+  parameters}}]`, without `strict` (Mistral's `Function` has it optional, Ollama's none)
 
 OpenAI tools always say `strict` (false too): Responses treats a missing one as "make it
 strict if you can" (OAI-13), which would change what was planned.
@@ -32,10 +37,15 @@ TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas 
     "openai-responses": ("openai", "openai-strict", "portable"),
     "anthropic": ("anthropic", "anthropic-strict", "portable"),
     "gemini": ("gemini", "gemini-json", "vertex", "portable"),
+    "bedrock": ("bedrock",),
+    "mistral": ("mistral",),
+    "ollama": ("ollama",),
 }
 # the profile a target means when no provider is named
 DEFAULT_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
-                                   "anthropic": "anthropic", "gemini": "gemini"}
+                                   "anthropic": "anthropic", "gemini": "gemini",
+                                   "bedrock": "bedrock", "mistral": "mistral",
+                                   "ollama": "ollama"}
 
 
 def _schema(tool: PlannedTool) -> Any:
@@ -82,8 +92,16 @@ def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
                 entry["strict"] = t.strict
             out.append(entry)
             continue
+        if target == "bedrock":
+            spec = _described(t, {"name": t.name})
+            spec["inputSchema"] = {"json": _schema(t)}
+            out.append({"toolSpec": spec})
+            continue
         function = _described(t, {"name": t.name})
         function["parameters"] = _schema(t)
+        if target in ("mistral", "ollama"):
+            out.append({"type": "function", "function": function})
+            continue
         function["strict"] = bool(t.strict)
         out.append({"type": "function", "function": function} if target == "openai-chat"
                    else {"type": "function", **function})

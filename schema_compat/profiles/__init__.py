@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from .anthropic import ANTHROPIC
 from .base import Profile, StrictBudget
+from .bedrock import BEDROCK
 from .gemini import GEMINI
 from .gemini_json import GEMINI_JSON
+from .mistral import MISTRAL
+from .ollama import OLLAMA
 from .openai import OPENAI
 from .portable import PORTABLE
 from .strict import ANTHROPIC_STRICT, OPENAI_STRICT
@@ -15,7 +18,7 @@ from .vertex import VERTEX
 # a rule.
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     GEMINI, GEMINI_JSON, VERTEX, OPENAI, OPENAI_STRICT, ANTHROPIC, ANTHROPIC_STRICT,
-    PORTABLE)}
+    PORTABLE, BEDROCK, MISTRAL, OLLAMA)}
 DEFAULT_PROFILE = "gemini"
 
 

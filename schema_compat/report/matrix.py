@@ -74,15 +74,19 @@ def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Cons
         for p in providers:
             prof = get_profile(p)
             labels[p] = prof.label if prof else p
-    avail = console.width - _cells_width(labels) - _GAP
-    grouped = with_source and tool_width + source_width + _GAP > avail
-    if with_source and not grouped:
-        avail -= _GAP
-    if grouped:
-        tool_width += len("  ")  # tool names are indented under their source
-    tool_width = min(tool_width, max(len("total lossy"), avail))
-    console.print(_matrix_table(data, labels, short if with_source else None, grouped,
-                                tool_width, source_width))
+    for columns in _column_groups(providers, labels, console.width):
+        shown = {p: labels[p] for p in columns}
+        avail = console.width - _cells_width(shown) - _GAP
+        grouped = with_source and tool_width + source_width + _GAP > avail
+        width = tool_width
+        if with_source and not grouped:
+            avail -= _GAP
+        if grouped:
+            width += len("  ")  # tool names are indented under their source
+        width = min(width, max(len("total lossy"), avail))
+        console.print(_matrix_table({**data, "providers": columns}, shown,
+                                    short if with_source else None, grouped, width,
+                                    source_width))
     if any(labels[p] != p for p in providers):
         console.print("columns: " + ", ".join(f"{labels[p]} {p}" for p in providers),
                       style="dim")
@@ -106,6 +110,27 @@ _GAP = 2
 
 def _cells_width(labels: dict[str, str]) -> int:
     return sum(max(len(label), 5) + _GAP for label in labels.values())
+
+
+def _column_groups(providers: Sequence[str], labels: dict[str, str],
+                   width: int) -> list[list[str]]:
+    """The provider columns in the order given, cut into as few tables as keep each within
+    `width` beside the narrowest tool column (with many profiles one table would not fit a
+    terminal, and rich would squeeze the labels out of recognition), as evenly as they fit:
+    each table then leaves its tool names as much room."""
+    room = width - len("total lossy") - _GAP
+
+    def fits(group: Sequence[str]) -> bool:
+        return _cells_width({q: labels[q] for q in group}) <= room
+
+    greedy: list[list[str]] = [[]]
+    for p in providers:
+        if greedy[-1] and not fits([*greedy[-1], p]):
+            greedy.append([])
+        greedy[-1].append(p)
+    size = -(-len(providers) // len(greedy))
+    even = [list(providers[i:i + size]) for i in range(0, len(providers), size)]
+    return even if len(even) == len(greedy) and all(map(fits, even)) else greedy
 
 
 def cell_len(text: str) -> int:

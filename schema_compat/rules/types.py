@@ -616,7 +616,8 @@ RULES: list[Rule] = [
                 "merge is lossy, it is split.",
             before={"type": "object", "properties": {"q": {"type": ["string", "null"]}}},
             after={"type": "object", "properties": {"q": {"type": "string", "nullable": True}}},
-            sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553"),
+            sources=("[GEM-02](../providers.md#gem-02)", "n8n-io/n8n#15553",
+                     "[OLL-03](../providers.md#oll-03)"),
         ),
     ),
     Rule(
