@@ -34,6 +34,11 @@ KIND_STYLE: dict[str, str] = {" ": "", "-": "red", "+": "green", "~": "yellow"}
 # Past this many lines difflib's quadratic worst case starts to show; autojunk trades a
 # little alignment quality for speed there.
 _AUTOJUNK_AT = 4000
+# A list of more values than this (an `enum` of every country, or of a million ids) shows
+# each run of its values (the same on both sides, or not) by its first and last few: a
+# line per value made the diff of a million-value enum take minutes to print.
+_FOLD_LIST_AT = 100
+_FOLD_KEEP = 5
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,108 @@ class _Line:
 
 def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class _Elided(NamedTuple):
+    """Values of a long list left out of the diff (`_fold_lists`): `left_out` of them from
+    index `start`, which `note` describes."""
+
+    start: int
+    left_out: int
+    note: str
+
+
+_MISSING = object()  # the side of a pair of values where the key is not there
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # what a JSON list of values holds
+
+
+def _fold_lists(before: Any, after: Any) -> tuple[Any, Any]:
+    """`before` and `after` with each list of more than `_FOLD_LIST_AT` plain values folded:
+    the lists are aligned value by value first (C-speed comparisons, not a line per value
+    through difflib and the renderer), and every run of more than twice `_FOLD_KEEP` values,
+    unchanged or not, is shown by its ends around an `_Elided` line saying how many are left
+    out. `diff --json` lists every value; this is the side-by-side view."""
+    if isinstance(before, dict) or isinstance(after, dict):
+        b = before if isinstance(before, dict) else {}
+        a = after if isinstance(after, dict) else {}
+        pairs = {k: _fold_lists(b.get(k, _MISSING), a.get(k, _MISSING))
+                 for k in dict.fromkeys([*b, *a])}
+        new_b = {k: pairs[k][0] for k in b}
+        new_a = {k: pairs[k][1] for k in a}
+        return (new_b if isinstance(before, dict) else before,
+                new_a if isinstance(after, dict) else after)
+    if not (isinstance(before, list) or isinstance(after, list)):
+        return before, after
+    b_list = before if isinstance(before, list) else []
+    a_list = after if isinstance(after, list) else []
+    if max(len(b_list), len(a_list)) <= _FOLD_LIST_AT or not (
+            {*map(type, b_list), *map(type, a_list)} <= _PLAIN):
+        both = [_fold_lists(x, y) for x, y in zip(b_list, a_list, strict=False)]
+        items_b = [p[0] for p in both] + [_fold_lists(x, _MISSING)[0]
+                                          for x in b_list[len(both):]]
+        items_a = [p[1] for p in both] + [_fold_lists(_MISSING, y)[1]
+                                          for y in a_list[len(both):]]
+        return (items_b if isinstance(before, list) else before,
+                items_a if isinstance(after, list) else after)
+    out_b: list[Any] = []
+    out_a: list[Any] = []
+    for op, i1, i2, j1, j2 in _list_opcodes(b_list, a_list):
+        same = "unchanged" if op == "equal" else ""
+        _run(b_list, i1, i2, out_b, same or ("changed" if op == "replace" else "removed"))
+        _run(a_list, j1, j2, out_a, same or ("changed" if op == "replace" else "added"))
+    return (out_b if isinstance(before, list) else before,
+            out_a if isinstance(after, list) else after)
+
+
+# Past this many values between the common ends of two lists, they are not aligned value by
+# value (difflib takes seconds on a million): the whole middle is shown as changed.
+_ALIGN_VALUES_AT = 10_000
+Opcode = tuple[str, int, int, int, int]
+
+
+def _list_opcodes(before: list[Any], after: list[Any]) -> list[Opcode]:
+    """difflib's opcodes for two lists of plain values, where JSON tells `1`, `1.0` and
+    `true` apart: the common ends found value by value first (all of it, mostly: a
+    transform seldom touches a long enum), difflib only on what lies between."""
+    n, m = len(before), len(after)
+    if before == after and list(map(type, before)) == list(map(type, after)):
+        return [("equal", 0, n, 0, m)] if n else []  # the usual case, at C speed
+    head = 0
+    while head < min(n, m) and _same(before[head], after[head]):
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and _same(before[n - 1 - tail], after[m - 1 - tail]):
+        tail += 1
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    mid_b, mid_a = before[head:n - tail], after[head:m - tail]
+    if max(len(mid_b), len(mid_a)) > _ALIGN_VALUES_AT:
+        op = "replace" if mid_b and mid_a else "delete" if mid_b else "insert"
+        ops.append((op, head, n - tail, head, m - tail))
+    elif mid_b or mid_a:
+        matcher = difflib.SequenceMatcher(
+            None, [(type(v).__name__, v) for v in mid_b],
+            [(type(v).__name__, v) for v in mid_a], autojunk=False)
+        ops.extend((op, i1 + head, i2 + head, j1 + head, j2 + head)
+                   for op, i1, i2, j1, j2 in matcher.get_opcodes())
+    if tail:
+        ops.append(("equal", n - tail, n, m - tail, m))
+    return ops
+
+
+def _same(x: Any, y: Any) -> bool:
+    return type(x) is type(y) and x == y
+
+
+def _run(values: list[Any], start: int, end: int, out: list[Any], what: str) -> None:
+    """Values[start:end] onto `out`, the middle of a long run left out."""
+    keep = _FOLD_KEEP
+    if end - start <= 2 * keep + 1:
+        out.extend(values[start:end])
+        return
+    out.extend(values[start:start + keep])
+    count = end - start - 2 * keep
+    out.append(_Elided(start + keep, count, f"{count:,} more values {what}"))
+    out.extend(values[end - keep:end])
 
 
 def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> Iterator[_Line]:
@@ -60,8 +167,14 @@ def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> It
     elif isinstance(value, (list, tuple)) and value:
         yield _Line(f"{pad}{prefix}[", path, indent)
         last = len(value) - 1
+        index = 0  # of the value in the list shown, past any left out (`_fold_lists`)
         for i, child in enumerate(value):
-            yield from _pretty(child, (*path, i), indent + 2, "", "," if i < last else "")
+            if isinstance(child, _Elided):
+                yield _Line(f"{pad}  … {child.note}", (*path, child.start), indent + 2)
+                index = child.start + child.left_out
+                continue
+            yield from _pretty(child, (*path, index), indent + 2, "", "," if i < last else "")
+            index += 1
         yield _Line(f"{pad}]{suffix}", path, indent)
     else:
         text = (
@@ -361,8 +474,9 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
         indent=0,
     )
 
-    left = list(_pretty(tool.schema, (), 0, "", ""))
-    right = list(_pretty(result.transformed_schema, (), 0, "", ""))
+    before, after = _fold_lists(tool.schema, result.transformed_schema)
+    left = list(_pretty(before, (), 0, "", ""))
+    right = list(_pretty(after, (), 0, "", ""))
     rows = _align(left, right)
 
     first_line: dict[Path, int] = {}

@@ -1,0 +1,88 @@
+"""`diff` on a tool with a very long list of values (an `enum` of a million ids): the side
+by side view shows each run of values by its ends, in time that does not depend on
+printing a line per value (issue 28, point 8: over a minute for a million values)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inprocess import run_main
+
+from schema_compat.cli import main
+from schema_compat.model import Change, ToolDef, ToolResult
+from schema_compat.report.diff import render_diff_text
+
+
+def _result(original: Any, transformed: Any, changes: tuple[Change, ...] = ()) -> ToolResult:
+    return ToolResult(ToolDef("t", original, None, "t.json", 0), "gemini", (), changes, "t",
+                      transformed, ())
+
+
+def _enum(values: list[Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"x": {"type": "string", "enum": values}}}
+
+
+def _rows(text: str) -> list[tuple[str, str]]:
+    return [(left.strip(), right.strip()) for left, _, right in
+            (line.partition("│") for line in text.splitlines() if "│" in line)]
+
+
+def test_an_unchanged_long_enum_is_shown_by_its_ends() -> None:
+    values = [f"v{i}" for i in range(100_000)]
+    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False)
+    rows = _rows(text)
+    assert len(text.splitlines()) < 40, len(text.splitlines())
+    assert ('… 99,990 more values unchanged', '… 99,990 more values unchanged') in rows
+    for shown in ('"v0",', '"v4",', '"v99995",', '"v99999"'):
+        assert (shown, shown) in rows
+    assert '"v5",' not in text and '"v99994",' not in text
+
+
+def test_one_value_changed_in_a_long_list_is_shown_between_folded_runs() -> None:
+    before = [f"v{i}" for i in range(1000)]
+    after = list(before)
+    after[500] = "changed"
+    change = Change("VAL999", ("properties", "x", "enum", 500), "lossless", "a test change")
+    rows = _rows(render_diff_text(_result(_enum(before), _enum(after), (change,)), 120, False))
+    changed = [r for r in rows if r[0].startswith("~")]
+    assert len(changed) == 1
+    assert '"v500",' in changed[0][0] and '"changed",' in changed[0][1]
+    assert "VAL999" in changed[0][1]  # the change is tagged on its own value's line
+    assert ('… 490 more values unchanged', '… 490 more values unchanged') in rows  # 5..494
+    assert ('… 489 more values unchanged', '… 489 more values unchanged') in rows  # 506..994
+
+
+def test_a_long_list_removed_whole_is_folded_on_its_side_only() -> None:
+    ints = list(range(5000))
+    original = {"type": "object", "properties": {"x": {"type": "integer", "enum": ints}}}
+    transformed = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    rows = _rows(render_diff_text(_result(original, transformed), 100, False))
+    assert ("-         … 4,990 more values removed", "") in rows
+    assert ("-         4999", "") in rows
+
+
+def test_short_lists_are_shown_whole() -> None:
+    values = [f"v{i}" for i in range(100)]
+    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False)
+    assert "more values" not in text
+    assert all(f'"v{i}"' in text for i in range(100))
+
+
+def test_values_that_json_tells_apart_are_not_folded_as_unchanged() -> None:
+    before = [1] * 200
+    after = [True] * 200  # equal in Python, not in JSON
+    rows = _rows(render_diff_text(_result({"enum": before}, {"enum": after}), 100, False))
+    assert ("~     1,", "~     true,") in rows
+    assert ("… 190 more values changed", "… 190 more values changed") in rows
+    assert not any("unchanged" in left for left, _ in rows)
+
+
+def test_the_diff_command_on_a_100_000_value_enum() -> None:
+    import json
+
+    listing = {"tools": [{"name": "big", "description": "d",
+                          "inputSchema": _enum([f"id-{i}" for i in range(100_000)])}]}
+    code, out, err = run_main(main, ["diff", "big", "-"], json.dumps(listing).encode())
+    assert code == 0, err
+    assert "… 99,990 more values unchanged" in out
+    assert len(out.splitlines()) < 40
