@@ -86,3 +86,73 @@ def test_the_diff_command_on_a_100_000_value_enum() -> None:
     assert code == 0, err
     assert "… 99,990 more values unchanged" in out
     assert len(out.splitlines()) < 40
+
+
+# --- diff --json: the structural diff ------------------------------------------------------
+
+def _deepdiff_whole(before: Any, after: Any) -> list[tuple[str, str, Any, Any]]:
+    """What deepdiff itself says of the two documents, value by value, in the structural
+    diff's terms: the reference the fast path must agree with."""
+    from deepdiff import DeepDiff
+
+    from schema_compat.paths import pointer
+
+    ops = {"values_changed": "changed", "type_changes": "changed",
+           "dictionary_item_added": "added", "dictionary_item_removed": "removed",
+           "iterable_item_added": "added", "iterable_item_removed": "removed"}
+    tree = DeepDiff(before, after, view="tree", threshold_to_diff_deeper=0, verbose_level=2)
+    return sorted((pointer(tuple(level.path(output_format="list"))), op,
+                   None if op == "added" else level.t1, None if op == "removed" else level.t2)
+                  for kind, op in ops.items() for level in tree.get(kind, []))
+
+
+def _entries(before: Any, after: Any) -> list[tuple[str, str, Any, Any]]:
+    from schema_compat.structural_diff import structural_diff
+
+    return sorted((e["pointer"], e["op"], e.get("before"), e.get("after"))
+                  for e in structural_diff(before, after))
+
+
+def _big(values: list[Any], **more: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"x": {"enum": values, **more}}}
+
+
+def test_a_long_list_compares_as_deepdiff_compares_it() -> None:
+    values = [f"v{i}" for i in range(3000)]
+    cases = [
+        (values, [*values[:1500], "new", *values[1500:]]),  # one inserted
+        (values, [*values[:10], *values[11:]]),  # one removed
+        (values, [v if i % 700 else "x" for i, v in enumerate(values)]),  # a few changed
+        (list(range(1500)), [str(i) for i in range(1500)]),  # every value a new type
+    ]
+    for before, after in cases:
+        expected = _deepdiff_whole(_big(before), _big(after, description="d"))
+        assert _entries(_big(before), _big(after, description="d")) == expected
+
+
+def test_deepdiff_is_not_given_an_equal_long_list(monkeypatch: Any) -> None:
+    import deepdiff
+
+    seen: list[int] = []
+    real = deepdiff.DeepDiff
+
+    def counting(t1: Any, t2: Any, **kwargs: Any) -> Any:
+        seen.append(len(repr(t1)) + len(repr(t2)))
+        return real(t1, t2, **kwargs)
+
+    monkeypatch.setattr(deepdiff, "DeepDiff", counting)
+    values = [f"id-{i}" for i in range(200_000)]
+    assert _entries(_big(values), _big(list(values), type="string")) == [
+        ("/properties/x/type", "added", None, "string")]
+    assert max(seen) < 1000  # the schema around the list, not the list
+
+
+def test_a_long_list_whose_every_value_changed_is_listed_value_by_value() -> None:
+    before = list(range(12_000))
+    after = [str(i) for i in range(12_000)] + ["extra"]
+    entries = _entries(_big(before), _big(after))
+    assert len(entries) == 12_001
+    assert entries[0] == ("/properties/x/enum/0", "changed", 0, "0")
+    assert ("/properties/x/enum/11999", "changed", 11999, "11999") in entries
+    assert ("/properties/x/enum/12000", "added", None, "extra") in entries
+

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
+from ..structural_diff import common_ends
 from .styled import NO_BREAK, Styled, printable
 from .text import located_text, print_line, print_rows
 
@@ -114,14 +115,7 @@ def _list_opcodes(before: list[Any], after: list[Any]) -> list[Opcode]:
     `true` apart: the common ends found value by value first (all of it, mostly: a
     transform seldom touches a long enum), difflib only on what lies between."""
     n, m = len(before), len(after)
-    if before == after and list(map(type, before)) == list(map(type, after)):
-        return [("equal", 0, n, 0, m)] if n else []  # the usual case, at C speed
-    head = 0
-    while head < min(n, m) and _same(before[head], after[head]):
-        head += 1
-    tail = 0
-    while tail < min(n, m) - head and _same(before[n - 1 - tail], after[m - 1 - tail]):
-        tail += 1
+    head, tail = common_ends(before, after)
     ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
     mid_b, mid_a = before[head:n - tail], after[head:m - tail]
     if max(len(mid_b), len(mid_a)) > _ALIGN_VALUES_AT:
@@ -136,10 +130,6 @@ def _list_opcodes(before: list[Any], after: list[Any]) -> list[Opcode]:
     if tail:
         ops.append(("equal", n - tail, n, m - tail, m))
     return ops
-
-
-def _same(x: Any, y: Any) -> bool:
-    return type(x) is type(y) and x == y
 
 
 def _run(values: list[Any], start: int, end: int, out: list[Any], what: str) -> None:
