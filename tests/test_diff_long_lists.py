@@ -1,9 +1,11 @@
 """`diff` on a tool with a very long list of values (an `enum` of a million ids): the side
 by side view shows each run of values by its ends, in time that does not depend on
-printing a line per value (issue 28, point 8: over a minute for a million values)."""
+printing a line per value (issue 28, point 8: over a minute for a million values). A
+folded block still counts every line of the original; `--full` shows every value."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from inprocess import run_main
@@ -27,15 +29,31 @@ def _rows(text: str) -> list[tuple[str, str]]:
             (line.partition("│") for line in text.splitlines() if "│" in line)]
 
 
-def test_an_unchanged_long_enum_is_shown_by_its_ends() -> None:
+def test_an_unchanged_long_enum_is_folded_with_every_line_counted() -> None:
     values = [f"v{i}" for i in range(100_000)]
-    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False)
-    rows = _rows(text)
-    assert len(text.splitlines()) < 40, len(text.splitlines())
-    assert ('… 99,990 more values unchanged', '… 99,990 more values unchanged') in rows
-    for shown in ('"v0",', '"v4",', '"v99995",', '"v99999"'):
-        assert (shown, shown) in rows
-    assert '"v5",' not in text and '"v99994",' not in text
+    schema = _enum(values)
+    text = render_diff_text(_result(schema, _enum(list(values))), 100, False)
+    # what `properties` holds, as json prints it: every line between its braces
+    inner = len(json.dumps(schema["properties"], indent=2).splitlines()) - 2
+    assert inner == 100_005
+    assert (f"… {inner} unchanged lines", f"… {inner} unchanged lines") in _rows(text)
+    assert len(text.splitlines()) < 15, len(text.splitlines())
+
+
+def test_an_unchanged_long_enum_beside_a_change_is_folded_to_its_count() -> None:
+    values = [f"v{i}" for i in range(100_000)]
+    after = _enum(list(values))
+    after["properties"]["x"]["description"] = "Added."
+    text = render_diff_text(_result(_enum(values), after), 100, False)
+    assert ("… 100000 unchanged lines", "… 100000 unchanged lines") in _rows(text)
+    assert len(text.splitlines()) < 20, len(text.splitlines())
+
+
+def test_full_shows_every_value() -> None:
+    values = [f"v{i}" for i in range(1000)]
+    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False, full=True)
+    assert "more values" not in text and "unchanged lines" not in text
+    assert all(f'"v{i}"' in text for i in range(1000))
 
 
 def test_one_value_changed_in_a_long_list_is_shown_between_folded_runs() -> None:
@@ -57,13 +75,13 @@ def test_a_long_list_removed_whole_is_folded_on_its_side_only() -> None:
     original = {"type": "object", "properties": {"x": {"type": "integer", "enum": ints}}}
     transformed = {"type": "object", "properties": {"x": {"type": "integer"}}}
     rows = _rows(render_diff_text(_result(original, transformed), 100, False))
-    assert ("-         … 4,990 more values removed", "") in rows
-    assert ("-         4999", "") in rows
+    assert ("-         … 5001 more lines removed", "") in rows  # 5,000 values and `]`
 
 
 def test_short_lists_are_shown_whole() -> None:
     values = [f"v{i}" for i in range(100)]
-    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False)
+    after = [*values[:50], "changed", *values[51:]]  # a block with a change is not folded
+    text = render_diff_text(_result(_enum(values), _enum(after)), 100, False)
     assert "more values" not in text
     assert all(f'"v{i}"' in text for i in range(100))
 
@@ -78,13 +96,11 @@ def test_values_that_json_tells_apart_are_not_folded_as_unchanged() -> None:
 
 
 def test_the_diff_command_on_a_100_000_value_enum() -> None:
-    import json
-
     listing = {"tools": [{"name": "big", "description": "d",
                           "inputSchema": _enum([f"id-{i}" for i in range(100_000)])}]}
     code, out, err = run_main(main, ["diff", "big", "-"], json.dumps(listing).encode())
     assert code == 0, err
-    assert "… 99,990 more values unchanged" in out
+    assert "… 100005 unchanged lines" in out
     assert len(out.splitlines()) < 40
 
 

@@ -47,6 +47,7 @@ class _Line:
     text: str
     path: Path
     indent: int
+    stands_for: int = 1  # lines of the whole document it shows (values of a long list left out)
 
 
 def _scalar(value: Any) -> str:
@@ -66,7 +67,7 @@ _MISSING = object()  # the side of a pair of values where the key is not there
 _PLAIN = frozenset({str, int, float, bool, type(None)})  # what a JSON list of values holds
 
 
-def _fold_lists(before: Any, after: Any) -> tuple[Any, Any]:
+def _fold_lists(before: Any, after: Any, ellipsis: str) -> tuple[Any, Any]:
     """`before` and `after` with each list of more than `_FOLD_LIST_AT` plain values folded:
     the lists are aligned value by value first (C-speed comparisons, not a line per value
     through difflib and the renderer), and every run of more than twice `_FOLD_KEEP` values,
@@ -75,7 +76,7 @@ def _fold_lists(before: Any, after: Any) -> tuple[Any, Any]:
     if isinstance(before, dict) or isinstance(after, dict):
         b = before if isinstance(before, dict) else {}
         a = after if isinstance(after, dict) else {}
-        pairs = {k: _fold_lists(b.get(k, _MISSING), a.get(k, _MISSING))
+        pairs = {k: _fold_lists(b.get(k, _MISSING), a.get(k, _MISSING), ellipsis)
                  for k in dict.fromkeys([*b, *a])}
         new_b = {k: pairs[k][0] for k in b}
         new_a = {k: pairs[k][1] for k in a}
@@ -87,10 +88,10 @@ def _fold_lists(before: Any, after: Any) -> tuple[Any, Any]:
     a_list = after if isinstance(after, list) else []
     if max(len(b_list), len(a_list)) <= _FOLD_LIST_AT or not (
             {*map(type, b_list), *map(type, a_list)} <= _PLAIN):
-        both = [_fold_lists(x, y) for x, y in zip(b_list, a_list, strict=False)]
-        items_b = [p[0] for p in both] + [_fold_lists(x, _MISSING)[0]
+        both = [_fold_lists(x, y, ellipsis) for x, y in zip(b_list, a_list, strict=False)]
+        items_b = [p[0] for p in both] + [_fold_lists(x, _MISSING, ellipsis)[0]
                                           for x in b_list[len(both):]]
-        items_a = [p[1] for p in both] + [_fold_lists(_MISSING, y)[1]
+        items_a = [p[1] for p in both] + [_fold_lists(_MISSING, y, ellipsis)[1]
                                           for y in a_list[len(both):]]
         return (items_b if isinstance(before, list) else before,
                 items_a if isinstance(after, list) else after)
@@ -98,8 +99,10 @@ def _fold_lists(before: Any, after: Any) -> tuple[Any, Any]:
     out_a: list[Any] = []
     for op, i1, i2, j1, j2 in _list_opcodes(b_list, a_list):
         same = "unchanged" if op == "equal" else ""
-        _run(b_list, i1, i2, out_b, same or ("changed" if op == "replace" else "removed"))
-        _run(a_list, j1, j2, out_a, same or ("changed" if op == "replace" else "added"))
+        _run(b_list, i1, i2, out_b,
+             f"{ellipsis} %s more values {same or ('changed' if op == 'replace' else 'removed')}")
+        _run(a_list, j1, j2, out_a,
+             f"{ellipsis} %s more values {same or ('changed' if op == 'replace' else 'added')}")
     return (out_b if isinstance(before, list) else before,
             out_a if isinstance(after, list) else after)
 
@@ -132,15 +135,16 @@ def _list_opcodes(before: list[Any], after: list[Any]) -> list[Opcode]:
     return ops
 
 
-def _run(values: list[Any], start: int, end: int, out: list[Any], what: str) -> None:
-    """Values[start:end] onto `out`, the middle of a long run left out."""
+def _run(values: list[Any], start: int, end: int, out: list[Any], note: str) -> None:
+    """Values[start:end] onto `out`, the middle of a long run left out, said by `note`
+    with its count for `%s`."""
     keep = _FOLD_KEEP
     if end - start <= 2 * keep + 1:
         out.extend(values[start:end])
         return
     out.extend(values[start:start + keep])
     count = end - start - 2 * keep
-    out.append(_Elided(start + keep, count, f"{count:,} more values {what}"))
+    out.append(_Elided(start + keep, count, note % f"{count:,}"))
     out.extend(values[end - keep:end])
 
 
@@ -160,7 +164,8 @@ def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> It
         index = 0  # of the value in the list shown, past any left out (`_fold_lists`)
         for i, child in enumerate(value):
             if isinstance(child, _Elided):
-                yield _Line(f"{pad}  … {child.note}", (*path, child.start), indent + 2)
+                yield _Line(f"{pad}  {child.note}", (*path, child.start), indent + 2,
+                            child.left_out)
                 index = child.start + child.left_out
                 continue
             yield from _pretty(child, (*path, index), indent + 2, "", "," if i < last else "")
@@ -285,16 +290,24 @@ def _fold_blocks(rows: list[Row], tagged: set[int], changes: tuple[Change, ...],
         if end is not None and lhs is not None:
             if rows[i][2] == "-" and end - i >= _FOLD_AT:
                 codes = tuple(dict.fromkeys(c.code for c in changes if c.path == lhs.path))
-                out.extend((rows[i], _Fold(end - i, lhs.indent, True, codes)))
+                out.extend((rows[i], _Fold(_lines(rows, i + 1, end + 1), lhs.indent, True,
+                                           codes)))
                 i = end + 1
                 continue
             if rows[i][2] == " " and lhs.path and end - i - 1 >= _FOLD_AT:
-                out.extend((rows[i], _Fold(end - i - 1, lhs.indent, False), rows[end]))
+                out.extend((rows[i], _Fold(_lines(rows, i + 1, end), lhs.indent, False),
+                            rows[end]))
                 i = end + 1
                 continue
         out.append(rows[i])
         i += 1
     return out
+
+
+def _lines(rows: list[Row], start: int, end: int) -> int:
+    """The lines of the original that rows[start:end] show (a long list's values left
+    out counted too)."""
+    return sum(row[0].stands_for if row[0] is not None else 1 for row in rows[start:end])
 
 
 def _block_end(rows: list[Row], start: int, tagged: set[int]) -> int | None:
@@ -464,7 +477,9 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
         indent=0,
     )
 
-    before, after = _fold_lists(tool.schema, result.transformed_schema)
+    before, after = tool.schema, result.transformed_schema
+    if not full:
+        before, after = _fold_lists(before, after, ellipsis)
     left = list(_pretty(before, (), 0, "", ""))
     right = list(_pretty(after, (), 0, "", ""))
     rows = _align(left, right)
