@@ -1,7 +1,11 @@
-"""Adversarial inputs: a `$ref` DAG that would inline to 2**40 nodes, and 10,000-deep nesting.
+"""Adversarial inputs: a `$ref` DAG that would inline to 2**40 nodes, and 10,000-deep nesting;
+and inputs large in one direction (issue 28): a chain of 20,000 references, an `enum` of
+1,000,000 values, an object of 200,000 properties.
 
 The DAG must be refused (a REF006 finding, the tool left as it was) within 1 s and 100 MB;
-deep nesting must end in a clear answer, never a RecursionError or a traceback. Both run
+deep nesting must end in a clear answer, never a RecursionError or a traceback; the large
+inputs must be checked, transformed and diffed without an internal error, in time that
+grows linearly (a chain of 20,000 references once took 149 s, and failed from 5,000). Both run
 through the installed CLI in a process of their own; deep nesting also through the library
 API, which has no file loader in front of it (it refuses the same depth with a ValueError).
 """
@@ -11,9 +15,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from .common import BIN, REPO_ROOT, Section, bench_env, measure_process
-from .generate import CACHE_DIR, deep_file, ref_dag_bomb, write_json
+from .generate import (
+    CACHE_DIR,
+    big_enum,
+    deep_file,
+    ref_chain,
+    ref_dag_bomb,
+    wide_object,
+    write_json,
+)
 
 _API_DEEP = """
 import sys, time
@@ -85,4 +99,47 @@ def run() -> list[Section]:
     section.verdict("10,000-deep schema handled without a recursion error (library API)",
                     all(o in ("completed", "refused") for o in api.values()),
                     ", ".join(f"{d:,} levels: {o}" for d, o in api.items()))
+    _large(section, exe)
     return [section]
+
+
+# (label, file name, schema maker, size, commands, bound in seconds for each command)
+_LARGE: list[tuple[str, str, Callable[[int], dict[str, Any]], int, list[list[str]], float]] = [
+    ("chain of {n:,} `$ref`s", "ref-chain-{n}.json", ref_chain, 5_000,
+     [["check"], ["transform", "--quiet"], ["diff", "--json", "t"]], 10.0),
+    ("chain of {n:,} `$ref`s", "ref-chain-{n}.json", ref_chain, 20_000,
+     [["check"], ["transform", "--quiet"], ["diff", "--json", "t"]], 20.0),
+    ("enum of {n:,} values", "enum-{n}.json", big_enum, 1_000_000,
+     [["check"], ["diff", "t"], ["diff", "--json", "t"]], 20.0),
+    ("{n:,} properties", "wide-{n}.json", wide_object, 200_000,
+     [["check"], ["check", "-p", "openai-strict"], ["transform", "--quiet"]], 30.0),
+]
+
+
+def _large(section: Section, exe: str) -> None:
+    """Each large input through each command: an answer (exit 0 or 1), never an internal
+    error, within a bound far above the linear cost (seconds, not minutes)."""
+    out = CACHE_DIR / "large-out.json"
+    for label, name, make, n, commands, bound in _LARGE:
+        path = CACHE_DIR / name.format(n=n)
+        if not path.exists():
+            write_json(path.name, make(n))
+        failed: list[str] = []
+        worst = 0.0
+        for cmd in commands:
+            argv = [exe, *cmd, str(path)]
+            if cmd[0] == "transform":
+                argv[-1:-1] = ["-o", str(out)]
+            res = measure_process(argv)
+            worst = max(worst, res.seconds)
+            ok = res.returncode in (0, 1) and "internal error" not in res.stderr
+            if not ok:
+                failed.append(f"{' '.join(cmd)}: exit {res.returncode} "
+                              f"{res.stderr.strip()[-120:]}")
+            section.rows.append([label.format(n=n), " ".join(cmd), f"{res.seconds:.2f}",
+                                 f"{res.peak_rss_mb:.0f}", str(res.returncode),
+                                 "answered" if ok else res.stderr.strip()[-120:]])
+        section.verdict(f"{label.format(n=n)} answered by every command within {bound:.0f} s",
+                        not failed and worst <= bound,
+                        "; ".join(failed) or f"slowest {worst:.2f} s")
+    out.unlink(missing_ok=True)

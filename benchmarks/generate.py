@@ -126,6 +126,26 @@ def ref_dag_bomb(depth: int = 40) -> dict[str, Any]:
             "$defs": defs}
 
 
+def ref_chain(links: int) -> dict[str, Any]:
+    """A property naming `d0`, which names `d1`, ..., which names a string: a chain of
+    references as long as asked, however shallow the document."""
+    defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(links)}
+    defs[f"d{links}"] = {"type": "string"}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+
+
+def big_enum(values: int) -> dict[str, Any]:
+    """One string property with an `enum` of `values` values."""
+    return {"type": "object", "properties": {"x": {"type": "string", "enum": [
+        f"v{i}" for i in range(values)]}}}
+
+
+def wide_object(properties: int) -> dict[str, Any]:
+    """An object of `properties` optional string properties, each described."""
+    return {"type": "object", "properties": {
+        f"p{i}": {"type": "string", "description": f"Field {i}."} for i in range(properties)}}
+
+
 def deep_schema(depth: int) -> dict[str, Any]:
     """`properties` nested `depth` levels deep (built without recursion)."""
     node: dict[str, Any] = {"type": "string"}

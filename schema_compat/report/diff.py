@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
+from ..structural_diff import common_ends
 from .styled import NO_BREAK, Styled, printable
 from .text import located_text, print_line, print_rows
 
@@ -34,6 +35,11 @@ KIND_STYLE: dict[str, str] = {" ": "", "-": "red", "+": "green", "~": "yellow"}
 # Past this many lines difflib's quadratic worst case starts to show; autojunk trades a
 # little alignment quality for speed there.
 _AUTOJUNK_AT = 4000
+# A list of more values than this (an `enum` of every country, or of a million ids) shows
+# each run of its values (the same on both sides, or not) by its first and last few: a
+# line per value made the diff of a million-value enum take minutes to print.
+_FOLD_LIST_AT = 100
+_FOLD_KEEP = 5
 
 
 @dataclass(frozen=True)
@@ -41,10 +47,105 @@ class _Line:
     text: str
     path: Path
     indent: int
+    stands_for: int = 1  # lines of the whole document it shows (values of a long list left out)
 
 
 def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class _Elided(NamedTuple):
+    """Values of a long list left out of the diff (`_fold_lists`): `left_out` of them from
+    index `start`, which `note` describes."""
+
+    start: int
+    left_out: int
+    note: str
+
+
+_MISSING = object()  # the side of a pair of values where the key is not there
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # what a JSON list of values holds
+
+
+def _fold_lists(before: Any, after: Any, ellipsis: str) -> tuple[Any, Any]:
+    """`before` and `after` with each list of more than `_FOLD_LIST_AT` plain values folded:
+    the lists are aligned value by value first (C-speed comparisons, not a line per value
+    through difflib and the renderer), and every run of more than twice `_FOLD_KEEP` values,
+    unchanged or not, is shown by its ends around an `_Elided` line saying how many are left
+    out. `diff --json` lists every value; this is the side-by-side view."""
+    if isinstance(before, dict) or isinstance(after, dict):
+        b = before if isinstance(before, dict) else {}
+        a = after if isinstance(after, dict) else {}
+        pairs = {k: _fold_lists(b.get(k, _MISSING), a.get(k, _MISSING), ellipsis)
+                 for k in dict.fromkeys([*b, *a])}
+        new_b = {k: pairs[k][0] for k in b}
+        new_a = {k: pairs[k][1] for k in a}
+        return (new_b if isinstance(before, dict) else before,
+                new_a if isinstance(after, dict) else after)
+    if not (isinstance(before, list) or isinstance(after, list)):
+        return before, after
+    b_list = before if isinstance(before, list) else []
+    a_list = after if isinstance(after, list) else []
+    if max(len(b_list), len(a_list)) <= _FOLD_LIST_AT or not (
+            {*map(type, b_list), *map(type, a_list)} <= _PLAIN):
+        both = [_fold_lists(x, y, ellipsis) for x, y in zip(b_list, a_list, strict=False)]
+        items_b = [p[0] for p in both] + [_fold_lists(x, _MISSING, ellipsis)[0]
+                                          for x in b_list[len(both):]]
+        items_a = [p[1] for p in both] + [_fold_lists(_MISSING, y, ellipsis)[1]
+                                          for y in a_list[len(both):]]
+        return (items_b if isinstance(before, list) else before,
+                items_a if isinstance(after, list) else after)
+    out_b: list[Any] = []
+    out_a: list[Any] = []
+    for op, i1, i2, j1, j2 in _list_opcodes(b_list, a_list):
+        same = "unchanged" if op == "equal" else ""
+        _run(b_list, i1, i2, out_b,
+             f"{ellipsis} %s more values {same or ('changed' if op == 'replace' else 'removed')}")
+        _run(a_list, j1, j2, out_a,
+             f"{ellipsis} %s more values {same or ('changed' if op == 'replace' else 'added')}")
+    return (out_b if isinstance(before, list) else before,
+            out_a if isinstance(after, list) else after)
+
+
+# Past this many values between the common ends of two lists, they are not aligned value by
+# value (difflib takes seconds on a million): the whole middle is shown as changed.
+_ALIGN_VALUES_AT = 10_000
+Opcode = tuple[str, int, int, int, int]
+
+
+def _list_opcodes(before: list[Any], after: list[Any]) -> list[Opcode]:
+    """difflib's opcodes for two lists of plain values, where JSON tells `1`, `1.0` and
+    `true` apart: the common ends found value by value first (all of it, mostly: a
+    transform seldom touches a long enum), difflib only on what lies between."""
+    n, m = len(before), len(after)
+    head, tail = common_ends(before, after)
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    mid_b, mid_a = before[head:n - tail], after[head:m - tail]
+    if max(len(mid_b), len(mid_a)) > _ALIGN_VALUES_AT:
+        op = "replace" if mid_b and mid_a else "delete" if mid_b else "insert"
+        ops.append((op, head, n - tail, head, m - tail))
+    elif mid_b or mid_a:
+        matcher = difflib.SequenceMatcher(
+            None, [(type(v).__name__, v) for v in mid_b],
+            [(type(v).__name__, v) for v in mid_a], autojunk=False)
+        ops.extend((op, i1 + head, i2 + head, j1 + head, j2 + head)
+                   for op, i1, i2, j1, j2 in matcher.get_opcodes())
+    if tail:
+        ops.append(("equal", n - tail, n, m - tail, m))
+    return ops
+
+
+def _run(values: list[Any], start: int, end: int, out: list[Any], note: str) -> None:
+    """Values[start:end] onto `out`, the middle of a long run left out, said by `note`
+    with its count for `%s`."""
+    keep = _FOLD_KEEP
+    if end - start <= 2 * keep + 1:
+        out.extend(values[start:end])
+        return
+    out.extend(values[start:start + keep])
+    count = end - start - 2 * keep
+    out.append(_Elided(start + keep, count, note % f"{count:,}"))
+    out.extend(values[end - keep:end])
 
 
 def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> Iterator[_Line]:
@@ -60,8 +161,15 @@ def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> It
     elif isinstance(value, (list, tuple)) and value:
         yield _Line(f"{pad}{prefix}[", path, indent)
         last = len(value) - 1
+        index = 0  # of the value in the list shown, past any left out (`_fold_lists`)
         for i, child in enumerate(value):
-            yield from _pretty(child, (*path, i), indent + 2, "", "," if i < last else "")
+            if isinstance(child, _Elided):
+                yield _Line(f"{pad}  {child.note}", (*path, child.start), indent + 2,
+                            child.left_out)
+                index = child.start + child.left_out
+                continue
+            yield from _pretty(child, (*path, index), indent + 2, "", "," if i < last else "")
+            index += 1
         yield _Line(f"{pad}]{suffix}", path, indent)
     else:
         text = (
@@ -182,16 +290,24 @@ def _fold_blocks(rows: list[Row], tagged: set[int], changes: tuple[Change, ...],
         if end is not None and lhs is not None:
             if rows[i][2] == "-" and end - i >= _FOLD_AT:
                 codes = tuple(dict.fromkeys(c.code for c in changes if c.path == lhs.path))
-                out.extend((rows[i], _Fold(end - i, lhs.indent, True, codes)))
+                out.extend((rows[i], _Fold(_lines(rows, i + 1, end + 1), lhs.indent, True,
+                                           codes)))
                 i = end + 1
                 continue
             if rows[i][2] == " " and lhs.path and end - i - 1 >= _FOLD_AT:
-                out.extend((rows[i], _Fold(end - i - 1, lhs.indent, False), rows[end]))
+                out.extend((rows[i], _Fold(_lines(rows, i + 1, end), lhs.indent, False),
+                            rows[end]))
                 i = end + 1
                 continue
         out.append(rows[i])
         i += 1
     return out
+
+
+def _lines(rows: list[Row], start: int, end: int) -> int:
+    """The lines of the original that rows[start:end] show (a long list's values left
+    out counted too)."""
+    return sum(row[0].stands_for if row[0] is not None else 1 for row in rows[start:end])
 
 
 def _block_end(rows: list[Row], start: int, tagged: set[int]) -> int | None:
@@ -361,8 +477,11 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
         indent=0,
     )
 
-    left = list(_pretty(tool.schema, (), 0, "", ""))
-    right = list(_pretty(result.transformed_schema, (), 0, "", ""))
+    before, after = tool.schema, result.transformed_schema
+    if not full:
+        before, after = _fold_lists(before, after, ellipsis)
+    left = list(_pretty(before, (), 0, "", ""))
+    right = list(_pretty(after, (), 0, "", ""))
     rows = _align(left, right)
 
     first_line: dict[Path, int] = {}

@@ -76,7 +76,8 @@ def _complexity(schema: Any) -> tuple[int, int]:
             continue
         if isinstance(node.get("properties"), dict):
             raw = node.get("required")
-            req: list[Any] = raw if isinstance(raw, list) else []
+            # a set: a list searched for each property is quadratic
+            req = {r for r in raw if isinstance(r, str)} if isinstance(raw, list) else set()
             optional += sum(1 for k in node["properties"] if k not in req)
         if isinstance(node.get("anyOf"), list) or isinstance(node.get("type"), list):
             unions += 1

@@ -87,13 +87,17 @@ def inline(
     either) (`Fixed.origins`).
     """
     inliner = _Inliner(resolver or RefResolver(schema), unroll, drop_defs, only, kids, origins)
-    return inliner.expand(schema, (), (id(schema),), True), inliner.events
+    inliner.active[id(schema)] = 1
+    return inliner.expand(schema, (), True), inliner.events
 
 
 class _Inliner:
     """`inline`'s settings and its two mutually recursive expansions. A class, not closures
     calling each other: those make a reference cycle, left with all they hold for the
-    cyclic collector."""
+    cyclic collector. `active` counts the reference targets being expanded on the way
+    down to the node at hand (the document itself counts as one), which says when a
+    recursive one is to be cut: a count, not the list of them, so that a long chain of
+    references costs one look-up per link, not one scan of the chain per link."""
 
     def __init__(self, resolver: RefResolver, unroll: int, drop_defs: bool,
                  only: set[Path] | None, kids: Kids | None,
@@ -104,17 +108,17 @@ class _Inliner:
         self.kids = kids
         self.origins = origins
         self.events: list[InlineEvent] = []
+        self.active: dict[int, int] = {}
         self.dropping = drop_defs and only is None
 
-    def expand(self, node: Any, path: Path, active: tuple[int, ...], top: bool,
-               own: bool = True) -> Any:
+    def expand(self, node: Any, path: Path, top: bool, own: bool = True) -> Any:
         # `own`: the node stands at `path` in the input, not in a copy of a reference's target
         # (where a `$defs` removal would be reported at a path that holds a `$ref`)
         if not isinstance(node, dict):
             return node
         only = self.only
         if "$ref" in node and (only is None or (top and path in only)):
-            return self.expand_ref(node, path, active, own)
+            return self.expand_ref(node, path, own)
         origins, dropping, events = self.origins, self.dropping, self.events
         out: dict[str, Any] = {}
         below = self.kids.get(id(node)) if self.kids is not None else None
@@ -146,7 +150,7 @@ class _Inliner:
         for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and dropping:
                 continue
-            new = self.expand(child, path + rel, active, top, own)
+            new = self.expand(child, path + rel, top, own)
             if verbatim and origins is not None and new is not child:
                 copy = origins.get(id(new), _NO_ORIGIN)
                 verbatim = copy[1] is child and copy[2]
@@ -155,58 +159,79 @@ class _Inliner:
             origins[id(out)] = (out, node, verbatim)
         return out
 
-    def expand_ref(self, node: dict[str, Any], path: Path, active: tuple[int, ...],
-                   own: bool) -> Any:
-        ref = node["$ref"]
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        sib_expanded = self.expand(siblings, path, active, False, own) if siblings else {}
-        target = self.resolver.resolve(ref)
-        events, unroll = self.events, self.unroll
-        if target.kind != "local":
-            kind: Literal["remote", "unresolvable"] = target.kind
-            # the placeholder accepts any value the siblings allow (the target is unknown)
-            events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason,
-                                      "wider", "lost"))
-            note = (
-                f"Described by {ref}, which was not fetched."
-                if kind == "remote"
-                else f"Its schema ({ref}) could not be found."
-            )
-            placeholder: dict[str, Any] = {"description": note}
-            return _merge(placeholder, sib_expanded)
-        key = id(target.node)
-        label = _label(str(ref), target.node)
-        if active.count(key) >= unroll:
-            events.append(
-                # any value of the target's type stands for the deeper levels: wider where
-                # the target says its type, else the placeholder's guessed type may refuse
-                InlineEvent("recursion-cut", path, str(ref), "lossy",
-                            f"recursive `{label}` cut after {unroll} levels",
-                            "wider" if isinstance(target.node, dict)
-                            and isinstance(target.node.get("type"), str) else "changed",
-                            "lost")
-            )
-            placeholder = {
-                "type": _type_of(target.node),
-                "description": (
-                    f"A nested {label}; nesting deeper than {unroll} levels is not described."
-                ),
-            }
-            return _merge(placeholder, sib_expanded)
-        body = self.expand(target.node, path, (*active, key), False, False)
-        if isinstance(body, bool):
-            body = {} if body else {"not": {}}
-        elif self.origins is not None:
-            # rebuilt here and merged: not a copy in the result
-            self.origins.pop(id(body), None)
-        # `body` is the expansion's own new object: trimmed and merged in place
-        for k in _DOCUMENT_ONLY.intersection(body):
-            del body[k]
-        if not sib_expanded:
-            events.append(InlineEvent("inlined", path, str(ref), "lossless",
-                                      f"inlined `{ref}`"))
-            return body
-        return self.with_siblings(body, sib_expanded, path, str(ref))
+    def expand_ref(self, node: dict[str, Any], path: Path, own: bool) -> Any:
+        """The reference at `path` replaced by its target. A chain of references (a target
+        that is itself a reference, and so on) is followed in a loop, and the links are
+        then put together from the innermost out, as a recursion would: a chain can be
+        longer than Python's stack however shallow the document is."""
+        active, events, unroll = self.active, self.events, self.unroll
+        links: list[tuple[str, dict[str, Any]]] = []  # (ref, its expanded siblings) followed
+        entered: list[int] = []
+        while True:
+            ref = node["$ref"]
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            sib_expanded = self.expand(siblings, path, False, own) if siblings else {}
+            target = self.resolver.resolve(ref)
+            if target.kind != "local":
+                kind: Literal["remote", "unresolvable"] = target.kind
+                # the placeholder accepts any value the siblings allow (the target is unknown)
+                events.append(InlineEvent(kind, path, str(ref), "lossy", target.reason,
+                                          "wider", "lost"))
+                note = (
+                    f"Described by {ref}, which was not fetched."
+                    if kind == "remote"
+                    else f"Its schema ({ref}) could not be found."
+                )
+                result: Any = _merge({"description": note}, sib_expanded)
+                break
+            key = id(target.node)
+            if active.get(key, 0) >= unroll:
+                label = _label(str(ref), target.node)
+                events.append(
+                    # any value of the target's type stands for the deeper levels: wider
+                    # where the target says its type, else the placeholder's guessed type
+                    # may refuse
+                    InlineEvent("recursion-cut", path, str(ref), "lossy",
+                                f"recursive `{label}` cut after {unroll} levels",
+                                "wider" if isinstance(target.node, dict)
+                                and isinstance(target.node.get("type"), str) else "changed",
+                                "lost")
+                )
+                placeholder = {
+                    "type": _type_of(target.node),
+                    "description": (
+                        f"A nested {label}; nesting deeper than {unroll} levels is not "
+                        "described."
+                    ),
+                }
+                result = _merge(placeholder, sib_expanded)
+                break
+            active[key] = active.get(key, 0) + 1
+            entered.append(key)
+            links.append((str(ref), sib_expanded))
+            if self.only is None and isinstance(target.node, dict) and "$ref" in target.node:
+                node, own = target.node, False  # the next link of the chain
+                continue
+            result = self.expand(target.node, path, False, False)
+            break
+        for key in entered:
+            active[key] -= 1
+        for ref, sib_expanded in reversed(links):
+            body = result
+            if isinstance(body, bool):
+                body = {} if body else {"not": {}}
+            elif self.origins is not None:
+                # rebuilt here and merged: not a copy in the result
+                self.origins.pop(id(body), None)
+            # `body` is the expansion's own new object: trimmed and merged in place
+            for k in _DOCUMENT_ONLY.intersection(body):
+                del body[k]
+            if not sib_expanded:
+                events.append(InlineEvent("inlined", path, ref, "lossless", f"inlined `{ref}`"))
+                result = body
+            else:
+                result = self.with_siblings(body, sib_expanded, path, ref)
+        return result
 
     def with_siblings(self, body: dict[str, Any], siblings: dict[str, Any], path: Path,
                       ref: str) -> dict[str, Any]:

@@ -128,19 +128,7 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
             if t.kind == "local":
                 out.add(id(t.node))
         edges[key] = out
-    cyclic: set[int] = set()
-    for start in edges:
-        seen: set[int] = set()
-        stack = list(edges[start])
-        while stack:
-            cur = stack.pop()
-            if cur == start:
-                cyclic.add(start)
-                break
-            if cur in seen:
-                continue
-            seen.add(cur)
-            stack.extend(edges.get(cur, ()))
+    cyclic = _cyclic(edges)
     for path, target in result.kinds.items():
         if target.kind == "local" and id(target.node) in cyclic:
             result.recursive.add(path)
@@ -153,6 +141,54 @@ def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3
     return result
 
 
+def _cyclic(edges: dict[int, set[int]]) -> set[int]:
+    """The targets that reach themselves through references: those in a strongly connected
+    component of more than one target, or with an edge to themselves. Tarjan's algorithm,
+    iterative and linear in the edges: a search from every target, as this was once done,
+    is quadratic in a chain of references, and a recursive one overflows Python's stack
+    on a long chain."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    component: list[int] = []
+    cyclic: set[int] = set()
+    for root in edges:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        component.append(root)
+        on_stack.add(root)
+        work: list[tuple[int, list[int]]] = [(root, list(edges[root]))]
+        while work:
+            node, todo = work[-1]
+            if todo:
+                nxt = todo.pop()
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    component.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, list(edges.get(nxt, ()))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] != index[node]:
+                continue
+            members: list[int] = []
+            while True:
+                member = component.pop()
+                on_stack.discard(member)
+                members.append(member)
+                if member == node:
+                    break
+            if len(members) > 1 or node in edges.get(node, ()):
+                cyclic.update(members)
+    return cyclic
+
+
 def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int,
              kids: Kids | None = None) -> tuple[int, int]:
     """(node count, depth) of the inlined document, memoised per target: linear in the input.
@@ -163,8 +199,9 @@ def _measure(schema: Any, resolver: RefResolver, cyclic: set[int], unroll: int,
 
 
 class _Sizes:
-    """`_measure`'s memo and its recursive walk. A class, not a closure that calls itself:
-    that is a reference cycle, left with everything it holds for the cyclic collector."""
+    """`_measure`'s memo and its walk, which follows references: iterative, with a stack
+    of its own, because a chain of references (`$ref` to a `$ref` to ...) can be longer
+    than Python's stack however shallow the document is."""
 
     def __init__(self, resolver: RefResolver, cyclic: set[int], unroll: int,
                  kids: Kids | None) -> None:
@@ -176,30 +213,68 @@ class _Sizes:
         self.in_progress: set[int] = set()
 
     def measure(self, node: Any) -> tuple[int, int]:
+        """(node count, depth) of `node` inlined: itself, plus what its reference names
+        (times `unroll` for a recursive target, at the same depth), plus its children one
+        level down. The back edge of a cycle counts as one node."""
+        stack: list[_Frame] = []
+        value = self._enter(node, stack)
+        while stack:
+            frame = stack[-1]
+            if value is not None:  # what the part last entered measured
+                n, d = value
+                if frame.parts[frame.done][1]:  # the reference's target
+                    if id(frame.parts[frame.done][0]) in self.cyclic:
+                        n, d = n * self.unroll, d * self.unroll
+                    frame.total += n
+                    frame.deepest = max(frame.deepest, d)
+                else:
+                    frame.total += n
+                    frame.deepest = max(frame.deepest, d + 1)
+                frame.done += 1
+                value = None
+            if frame.done < len(frame.parts):
+                value = self._enter(frame.parts[frame.done][0], stack)
+                continue
+            stack.pop()
+            self.in_progress.discard(frame.key)
+            value = self.memo[frame.key] = (frame.total, frame.deepest)
+        assert value is not None
+        return value
+
+    def _enter(self, node: Any, stack: list[_Frame]) -> tuple[int, int] | None:
+        """`node`'s measure when known at once, else None with its frame pushed."""
         key = id(node)
-        memo = self.memo
-        if key in memo:
-            return memo[key]
+        known = self.memo.get(key)
+        if known is not None:
+            return known
         if key in self.in_progress:
-            return (1, 0)  # the back edge of a cycle: counted by the multiplier below
-        self.in_progress.add(key)
-        total, deepest = 1, 0
+            return (1, 0)  # the back edge of a cycle: counted by the multiplier
+        parts: list[tuple[Any, bool]] = []  # (what to measure, whether a reference's target)
         if isinstance(node, dict):
             if "$ref" in node:
                 target = self.resolver.resolve(node["$ref"])
                 if target.kind == "local":
-                    n, d = self.measure(target.node)
-                    if id(target.node) in self.cyclic:
-                        n, d = n * self.unroll, d * self.unroll
-                    total += n
-                    deepest = max(deepest, d)
+                    parts.append((target.node, True))
             below = self.kids.get(key) if self.kids is not None else None
             for rel, child in children(node) if below is None else below:
-                if rel[0] in DEFS_KEYWORDS:
-                    continue
-                n, d = self.measure(child)
-                total += n
-                deepest = max(deepest, d + 1)
-        self.in_progress.discard(key)
-        memo[key] = (total, deepest)
-        return total, deepest
+                if rel[0] not in DEFS_KEYWORDS:
+                    parts.append((child, False))
+        if not parts:
+            self.memo[key] = (1, 0)
+            return (1, 0)
+        self.in_progress.add(key)
+        stack.append(_Frame(key, parts))
+        return None
+
+
+class _Frame:
+    """A node being measured: its parts, how many are measured, and their sum so far."""
+
+    __slots__ = ("deepest", "done", "key", "parts", "total")
+
+    def __init__(self, key: int, parts: list[tuple[Any, bool]]) -> None:
+        self.key = key
+        self.parts = parts
+        self.done = 0
+        self.total = 1
+        self.deepest = 0
