@@ -335,3 +335,37 @@ def test_an_upstream_that_dies_is_an_error_within_a_second(client: str, case: Ca
     else:  # the Inspector: from the kill to the end of its process, printing included
         assert out.ended is not None
         assert out.ended - float(killed_at.read_text()) < 1.0, what
+
+
+def _profiles() -> list[str]:
+    from schema_compat.profiles import PROFILES
+
+    return list(PROFILES)
+
+
+@pytest.mark.parametrize("provider", _profiles())
+def test_every_profile_through_the_proxy(provider: str, tmp_path: Path) -> None:
+    """Each profile, the new ones included, between the official Python client and
+    server-memory (nested objects, arrays, a stringified array to repair): the listing as
+    the library transforms it for that profile, nothing that profile refuses left, and the
+    repaired call answered as the same call made directly."""
+    case = next(c for c in CASES if c.package.endswith("server-memory"))
+    run = CLIENTS["python"]
+    direct_dir, direct_env = _setup(case, tmp_path, "direct")
+    direct = run(case.server.argv(direct_dir), direct_env, direct_dir,
+                 {"name": case.tool, "arguments": _fill(case.repaired, direct_dir)}, False)
+    where, env = _setup(case, tmp_path, "proxied")
+    log = tmp_path / "proxy.log"
+    proxy = [sys.executable, "-m", "schema_compat", "proxy", "--provider", provider,
+             "--log", str(log), "--", *case.server.argv(where)]
+    proxied = run(proxy, env, where, {"name": case.tool, "arguments": _fill(case.sent, where)},
+                  False)
+    expected = transform(direct.tools, provider)
+    assert [t["name"] for t in proxied.tools] == [r.transformed_name for r in expected]
+    assert [t["inputSchema"] for t in proxied.tools] == [
+        r.transformed_schema if r.transformed_schema is not None else r.tool.schema
+        for r in expected]
+    assert [f.code for r in check(proxied.tools, provider).results for f in r.errors] == []
+    assert not (proxied.result or {}).get("isError"), proxied.result
+    assert _fill(_content(proxied.result), where) == \
+        json.loads(json.dumps(_content(direct.result)).replace(str(direct_dir), str(where)))

@@ -88,6 +88,8 @@ def test_where_the_server_accepts_nothing_the_model_is_told(name: str, profile: 
     v = r.transformed_schema["properties"]["v"]
     if v == NONE[name]["properties"]["v"]:
         return  # left as it is: the provider reads it as the server does
+    if v == {"anyOf": []} and all(c.accepts == "equal" for c in r.changes):
+        return  # exact (ollama keeps an empty `anyOf`): the schema itself says no value fits
     assert NO_VALUE_HINT in v.get("description", ""), r.transformed_schema
     # the output accepts values where the original accepts none: the changes say so
     assert combine(c.accepts for c in r.changes) in ("wider", "changed"), r.changes

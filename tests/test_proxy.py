@@ -25,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
 from launch import EXAMPLE, PY, REPO_ROOT, SERVERS, cli, cmd, example_over
 
+from schema_compat.profiles import PROFILES
+
 Session = Callable[[ClientSession], Awaitable[Any]]
 
 
@@ -231,8 +233,8 @@ def test_a_silent_upstream_ends_in_an_error_within_the_timeout() -> None:
 
 @pytest.mark.parametrize(("args", "line"), [
     (["--provider", "nope", "--", "true"],
-     "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
-     "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"),
+     "schema-compat: error: unknown provider 'nope' (choose one of: "
+     + ", ".join(PROFILES) + ")"),
     ([], "schema-compat: error: give the upstream as -- CMD ARGS, --url URL or --sse URL "
          "(one of them) (e.g. schema-compat proxy -- python server.py)"),
     (["--url", "http://127.0.0.1:1/mcp", "--", "true"],

@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS
 
+from schema_compat.profiles import PROFILES
+
 UPSTREAM = SERVERS / "proxy_upstream.py"
 MODERN = SERVERS / "modern_server.py"
 
@@ -302,8 +304,8 @@ def test_an_unknown_provider_stops_the_started_upstream(tmp_path: Path) -> None:
                           timeout=60, check=False)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
-        "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
-        "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"]
+        "schema-compat: error: unknown provider 'nope' (choose one of: "
+        + ", ".join(PROFILES) + ")"]
     if pidfile.exists() and pidfile.read_text():  # it got as far as running
         deadline = time.monotonic() + 5
         while _alive(int(pidfile.read_text())):

@@ -380,11 +380,11 @@ def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
     misses = _siblings_miss(node)
-    if misses and len(misses) == len(node["anyOf"]):
+    if len(misses) == len(node["anyOf"]):  # an empty `anyOf` too: nothing to move into
         return _merged(accepts_nothing(
             {k: v for k, v in node.items() if k != "anyOf"}, "anyOf",
             "none of its branches (" + "; ".join(summarize(b) for b in misses)
-            + ") meets the node's own `type`"), "anyOf")
+            + ") meets the node's own `type`" if misses else "it has no branch"), "anyOf")
     branches, conflicts, refused = _push_down(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
     dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
