@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
+from .profiles.clients import CLIENT_NAMES
+
 # How an option's value reads: a flag alone, one text value, a repeatable one (a list), one of
 # `choices`, a number within `minimum`..`maximum`; "table" is a settings-file-only value.
 Kind = Literal["flag", "value", "multi", "choice", "float", "int", "table"]
@@ -161,7 +163,13 @@ EXCLUDE_TOOL = Option("exclude_tool", ("--exclude-tool",), "multi", None,
                       "Leave out tools whose name or server/tool matches (glob; repeatable).",
                       setting="exclude-tools", setting_value="a list of tool-name globs",
                       panel=_REQUEST, show_default=False, metavar="GLOB")
-REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL)
+CLIENT = Option("client", ("--client",), "choice", None,
+                "The MCP client in front of the provider: its own limits (tool count, name "
+                "prefix and length, characters, description cut) are added to the "
+                "provider's (`schema-compat profiles` lists them with their sources). "
+                "`check` infers it from the client config it reads.",
+                choices=CLIENT_NAMES, panel=_REQUEST, show_default=False)
+REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL, CLIENT)
 
 # --- live servers (commands/inputs.py's LiveOpts) ------------------------------------------
 
@@ -214,6 +222,10 @@ PROXY_GATEWAY = (
     EXCLUDE_TOOL._replace(setting="", setting_value="", panel=_GATEWAY,
                           help="With --config: leave out tools whose name or server/tool "
                                "matches (glob; repeatable)."),
+    # read as text and checked by the command, as --name-prefix
+    CLIENT._replace(kind="value", choices=(), panel=_GATEWAY, metavar="CLIENT",
+                    help="With --config: the MCP client served, whose own limits are added "
+                         "to the provider's (" + ", ".join(CLIENT_NAMES) + ")."),
 )
 
 # --- per command, in the order `--help` lists them ------------------------------------------

@@ -26,10 +26,12 @@ def split_list(values: list[str] | None) -> list[str] | None:
 
 
 def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
-                  lossless_only: bool) -> Plan:
-    """The plan for one provider named on the command line; a bad name or rule exits 2."""
+                  lossless_only: bool, client: str | None = None) -> Plan:
+    """The plan for one provider named on the command line, with the limits of the MCP
+    `client` named (profiles/clients.py) added to its own; a bad name or rule exits 2."""
     from ..engine import make_plan
     from ..profiles import PROFILES
+    from ..profiles.clients import client_profile
     from ..rules.registry import unknown_patterns
 
     if provider.lower() not in PROFILES:
@@ -43,7 +45,7 @@ def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | N
     if bad:
         fail(f"unknown rule {bad[0]!r} in --select/--ignore",
              "`schema-compat rules` lists the codes")
-    return make_plan(provider, sel, ign, lossless_only)
+    return make_plan(client_profile(provider, client) or provider, sel, ign, lossless_only)
 
 
 def provider_names(text: str) -> list[str]:
@@ -101,7 +103,8 @@ def _check_file_values(settings: Settings) -> None:
 
 
 def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
-                       ignore: list[str] | None, lossless_only: bool
+                       ignore: list[str] | None, lossless_only: bool,
+                       client: str | None = None
                        ) -> tuple[Plan, dict[str, list[str]] | None]:
     """transform and diff: the settings file's provider, rules, per-tool ignores and
     lossless-only apply too. Returns the plan and the per-tool ignores."""
@@ -112,7 +115,7 @@ def one_provider_plan(given: Collection[str], provider: str, select: list[str] |
         fail(f"{settings.file}: provider names several providers; this command takes one",
              "pass --provider NAME")
     plan = provider_plan(settings.providers, settings["select"], settings["ignore"],
-                 settings["lossless-only"])
+                         settings["lossless-only"], client)
     return plan, per_tool_ignores(settings["per-tool-ignores"])
 
 

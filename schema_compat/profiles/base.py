@@ -38,6 +38,8 @@ class Profile(NamedTuple):
     # The docs/providers.md id(s) `max_tools` comes from, for messages; "" where it has none.
     max_tools_source: str = ""
     max_description: int | None = None  # characters of a tool description
+    # What NAM004 says of `max_description` when a client set it ("" : the provider's).
+    max_description_note: str = ""
     nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
     # The `type` names the provider's schema takes (TYP003 flags the others); None: every
     # JSON Schema type.
@@ -67,6 +69,10 @@ class Profile(NamedTuple):
     # counterpart; a strict budget's `fallback`): `check` checks a tool whose entry says
     # `strict: false` for it. "": the provider has no strict flag, or it is this profile.
     non_strict: str = ""
+    # The MCP client whose limits are folded in (profiles/clients.py's `with_client`), and
+    # its tool count where the profile's `max_tools` counts strict tools only; "": none.
+    client: str = ""
+    client_max_tools: int | None = None
 
     @property
     def label(self) -> str:

@@ -22,8 +22,14 @@ from .shape import is_object_schema
 def detect_too_many_tools(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     limit = ctx.profile.max_tools
     if limit is not None and tool.position >= limit:
-        yield Hit(f"tool {tool.position + 1} of {tool.total}: the provider accepts at most "
-                  f"{limit} per request", (), None)
+        # a client's count (profiles/clients.py) comes with its name and source
+        client, _, source = ctx.profile.max_tools_source.partition(": ")
+        if ctx.profile.client and client == ctx.profile.client:
+            yield Hit(f"tool {tool.position + 1} of {tool.total}: the client {client} takes "
+                      f"at most {limit} per request ({source})", (), None)
+        else:
+            yield Hit(f"tool {tool.position + 1} of {tool.total}: the provider accepts at "
+                      f"most {limit} per request", (), None)
 
 
 def _object_depth(schema: Any) -> int:

@@ -88,8 +88,9 @@ def detect_missing_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 def detect_description_too_long(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     limit = ctx.profile.max_description
     if limit is not None and isinstance(tool.description, str) and len(tool.description) > limit:
-        yield Hit(f"the description has {len(tool.description)} characters; the provider "
-                  f"has refused more than {limit}", (), "description")
+        yield Hit(f"the description has {len(tool.description)} characters; "
+                  + (ctx.profile.max_description_note
+                     or f"the provider has refused more than {limit}"), (), "description")
 
 
 RULES: list[Rule] = [
