@@ -117,7 +117,9 @@ RULES: list[Rule] = [
         docs=RuleDocs(
             what="Tools past the provider's per-request limit (512 function declarations "
                  "for Gemini; for Anthropic strict tool use, 20 tools with `strict: true`, "
-                 "which `check` and `transform` count over the tools sent strict only).",
+                 "which `check` and `transform` count over the tools sent strict only). "
+                 "With `--client`, the client's own count where it is lower (Cursor 40, "
+                 "Windsurf 50, VS Code 128: `schema-compat profiles` cites each).",
             error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
                   "declarations can be specified.",
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools. "
