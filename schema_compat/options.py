@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-from .profiles.clients import CLIENT_NAMES
-
 # How an option's value reads: a flag alone, one text value, a repeatable one (a list), one of
 # `choices`, a number within `minimum`..`maximum`; "table" is a settings-file-only value.
 Kind = Literal["flag", "value", "multi", "choice", "float", "int", "table"]
@@ -163,12 +161,15 @@ EXCLUDE_TOOL = Option("exclude_tool", ("--exclude-tool",), "multi", None,
                       "Leave out tools whose name or server/tool matches (glob; repeatable).",
                       setting="exclude-tools", setting_value="a list of tool-name globs",
                       panel=_REQUEST, show_default=False, metavar="GLOB")
-CLIENT = Option("client", ("--client",), "choice", None,
-                "The MCP client in front of the provider: its own limits (tool count, name "
-                "prefix and length, characters, description cut) are added to the "
-                "provider's (`schema-compat profiles` lists them with their sources). "
-                "`check` infers it from the client config it reads.",
-                choices=CLIENT_NAMES, panel=_REQUEST, show_default=False)
+# read as text and checked by the command against profiles/clients.py's table, as --provider
+CLIENT = Option("client", ("--client",), "value", None,
+                "The MCP client in front of the provider (cursor, windsurf, vscode, "
+                "claude-code, copilot-cli, ...): its own limits (tool count, name prefix and "
+                "length, characters, description cut) are added to the provider's "
+                "(`schema-compat profiles` lists them with their sources). `check` infers it "
+                "from the client config it reads.", setting="client",
+                setting_value="an MCP client's name (see `schema-compat profiles`)",
+                panel=_REQUEST, show_default=False, metavar="NAME")
 REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL, CLIENT)
 
 # --- live servers (commands/inputs.py's LiveOpts) ------------------------------------------
@@ -222,10 +223,9 @@ PROXY_GATEWAY = (
     EXCLUDE_TOOL._replace(setting="", setting_value="", panel=_GATEWAY,
                           help="With --config: leave out tools whose name or server/tool "
                                "matches (glob; repeatable)."),
-    # read as text and checked by the command, as --name-prefix
-    CLIENT._replace(kind="value", choices=(), panel=_GATEWAY, metavar="CLIENT",
+    CLIENT._replace(setting="", setting_value="", panel=_GATEWAY,
                     help="With --config: the MCP client served, whose own limits are added "
-                         "to the provider's (" + ", ".join(CLIENT_NAMES) + ")."),
+                         "to the provider's (see `schema-compat profiles`)."),
 )
 
 # --- per command, in the order `--help` lists them ------------------------------------------
@@ -345,7 +345,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
 # and the settings in the order `check --show-config` lists them.
 READS_SETTINGS = ("check", "transform", "diff")
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,
-                                LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, TOOL,
+                                LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, CLIENT, TOOL,
                                 EXCLUDE_TOOL, SOURCES_SETTING)
 
 

@@ -191,9 +191,12 @@ def test_copilot_cli_refuses_a_dot_the_provider_takes(tmp_path: Path) -> None:
 
 def test_an_unknown_client_is_a_one_line_usage_error(tmp_path: Path) -> None:
     source = _tools_file(tmp_path / "t.json", _tool("t"))
-    proc = _run(tmp_path, "check", "--client", "emacs", str(source))
-    assert proc.returncode == 2
-    assert "emacs" in proc.stderr and "Traceback" not in proc.stderr
+    for command in ("check", "transform"):
+        proc = _run(tmp_path, command, "--client", "emacs", str(source))
+        assert proc.returncode == 2
+        (line,) = proc.stderr.splitlines()
+        assert line.startswith("schema-compat: error: unknown client 'emacs' (choose one of: "
+                               "cursor, windsurf, vscode, claude-code, copilot-cli")
 
 
 @pytest.mark.parametrize(("path", "client"), [
@@ -223,3 +226,28 @@ def test_every_limit_has_a_source() -> None:
             assert c.name_source
         if c.max_description is not None:
             assert c.description_source
+
+
+def test_a_settings_file_names_the_client(tmp_path: Path) -> None:
+    """`client = "copilot-cli"` in .schema-compat.toml: check and transform apply it as
+    --client would; --client wins over it."""
+    source = _tools_file(tmp_path / "dots.json", _tool("files.read"))
+    (tmp_path / ".schema-compat.toml").write_text('client = "copilot-cli"\n', encoding="utf-8")
+    proc = _run(tmp_path, "check", "--json", str(source))
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["client"] == "copilot-cli" and "client_inferred_from" not in report
+    out = _run(tmp_path, "transform", str(source))
+    assert json.loads(out.stdout)["tools"][0]["name"] == "files_read"
+    wins = _run(tmp_path, "check", "--json", "--client", "zed", str(source))
+    assert wins.returncode == 0 and json.loads(wins.stdout)["client"] == "zed"
+
+
+def test_an_unknown_client_in_a_settings_file_names_the_file(tmp_path: Path) -> None:
+    source = _tools_file(tmp_path / "t.json", _tool("t"))
+    settings = tmp_path / ".schema-compat.toml"
+    settings.write_text('client = "emacs"\n', encoding="utf-8")
+    proc = _run(tmp_path, "check", str(source))
+    assert proc.returncode == 2
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"schema-compat: error: {settings}: unknown client 'emacs'")

@@ -62,8 +62,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
                                options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                **{k: v for k, v in request_opts._asdict().items()
-                                   if k != "client"})
+                                **request_opts._replace(client=options.client)._asdict())
     if show_config:
         from ..settings import describe
 
@@ -81,21 +80,23 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if output_format == "json":
         json_out = True
     providers = provider_names(provider)
-    plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
-             if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
+    client, client_from = settings["client"], ""  # --client, else the settings file's
+    plans = ([provider_plan(p, select, ignore, lossless_only, client)
+              for p in providers] if len(providers) > 1
+             else [provider_plan(provider, select, ignore, lossless_only, client)])
     known = _read_baseline(baseline) if baseline else None
     if not sources and not live.given() and settings.sources:  # what the settings name
         sources = settings.sources
         print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
               f"{settings.file})", file=sys.stderr)
     loaded, errors = load_inputs(sources, live, discover=True)
-    client, client_from = options.client, ""
+    client = client.lower() if client else None
     if client is None:  # the client whose config was read, when they all say one
         client, client_from = inferred_client(loaded)
         if client:
             print(f"schema-compat: client {client} (inferred from {client_from}); --client "
                   "names another", file=sys.stderr)
-    if client:
+    if client_from:  # the plans made before knew no client
         plans = [provider_plan(p.profile.name, select, ignore, lossless_only, client)
                  for p in plans]
     requests = request_settings(given, request_opts._replace(client=client), tool)

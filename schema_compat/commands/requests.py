@@ -60,9 +60,9 @@ def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] 
         value = getattr(opts, option.param)
         if value not in option.choices:
             fail(f"{option.flags[0]} {value!r}: choose one of {', '.join(option.choices)}")
-    flags = opts._asdict()
-    client = get_client(flags.pop("client"))
-    settings = resolve_settings(given, tool=tool, **flags)
+    settings = resolve_settings(given, tool=tool, **opts._asdict())
+    # the client given (or inferred by check), else the settings file's
+    client = get_client(opts.client or settings["client"])
     prefix = settings["name-prefix"]
     if client is not None and settings.values["name-prefix"].origin == "default":
         prefix = client.name_prefix  # how the client names tools, unless told otherwise
