@@ -11,6 +11,16 @@ from ..model import Severity
 _NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
 
 
+def name_parts(pattern: str) -> tuple[bool, str, int]:
+    """(first character a letter or `_`, the character class, the longest name) of a
+    profile's name pattern, which is `^[A-Za-z_][CLASS]{0,N}$` or `^[CLASS]{1,N}$`."""
+    letter_first = pattern.startswith("^[A-Za-z_]")
+    chars = re.search(r"\[([^\]]+)\]\{", pattern)
+    length = re.search(r"\{(\d+),(\d+)\}", pattern)
+    longest = int(length.group(2)) + (1 if letter_first else 0) if length else 64
+    return letter_first, chars.group(1) if chars else "A-Za-z0-9_-", longest
+
+
 class StrictBudget(NamedTuple):
     """Per-request budgets that a profile's strict tools share; tools left out of them are
     sent without `strict`, with schemas for the `fallback` profile. `source` is the

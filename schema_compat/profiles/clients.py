@@ -15,10 +15,9 @@ A client with no documented limit adds none: its row says so in `notes` rather t
 from __future__ import annotations
 
 import os
-import re
 from typing import NamedTuple
 
-from .base import Profile
+from .base import Profile, name_parts
 from .order import profile_order
 
 
@@ -93,25 +92,15 @@ def client_of_config(path: str) -> str | None:
     return None
 
 
-def _name_parts(pattern: str) -> tuple[bool, str, int]:
-    """(first character a letter or `_`, the character class, the longest name) of a
-    profile's name pattern, as rules/naming.py and planner/names.py read it."""
-    letter_first = pattern.startswith("^[A-Za-z_]")
-    chars = re.search(r"\[([^\]]+)\]\{", pattern)
-    length = re.search(r"\{(\d+),(\d+)\}", pattern)
-    longest = int(length.group(2)) + (1 if letter_first else 0) if length else 64
-    return letter_first, chars.group(1) if chars else "A-Za-z0-9_-", longest
-
-
 def _name_pattern(pattern: str, forbidden: str, max_name: int | None) -> str:
     """The profile's name pattern less the client's forbidden characters and past its
     length; unchanged when the client adds nothing to it."""
-    letter_first, chars, longest = _name_parts(pattern)
+    letter_first, chars, longest = name_parts(pattern)
     kept = "".join(c for c in chars if c not in forbidden)  # `forbidden` holds no `-`
-    if max_name is not None:
-        longest = min(longest, max_name)
-    if kept == chars and (max_name is None or longest == _name_parts(pattern)[2]):
+    shortest = longest if max_name is None else min(longest, max_name)
+    if kept == chars and shortest == longest:
         return pattern
+    longest = shortest
     if letter_first:
         return f"^[A-Za-z_][{kept}]{{0,{longest - 1}}}$"
     return f"^[{kept}]{{1,{longest}}}$"
