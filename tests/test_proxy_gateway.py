@@ -304,6 +304,22 @@ def test_a_listing_past_the_clients_tool_count_is_refused_with_its_source() -> N
     assert gateway.request is not None and len(gateway.listing) == 40
 
 
+def test_a_name_the_client_refuses_is_served_renamed_and_routed_back() -> None:
+    """Gemini takes `files.read`; Copilot CLI refuses the dot: the gateway lists it as
+    `files_read` and a call to that name goes to the server under its own name."""
+    from schema_compat.proxy.gateway import Gateway, GatewayOptions
+
+    for client, served in ((None, "files.read"), ("copilot-cli", "files_read")):
+        gateway = Gateway(GatewayOptions("gemini", client=client), lambda line: None)
+        upstream = gateway.add("fs")
+        upstream.state = "ready"
+        upstream.tools = [{"name": "files.read", "inputSchema": {"type": "object"}}]
+        gateway.replan()
+        assert [t["name"] for t in gateway.listing] == [served]
+        assert gateway.request is not None
+        assert gateway.request.route(served) == ("fs", "files.read")
+
+
 def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -> None:
     """The official client in the 2026-07-28 era (`Client`, auto mode: server/discover)
     opens `subscriptions/listen` for tool changes: the gateway acknowledges it, and b's
