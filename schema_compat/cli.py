@@ -437,12 +437,16 @@ def rule(**values: Any) -> None:
              short_help="List the provider profiles: target, name rule, limits, rules.")
 @_takes("profiles")
 def profiles() -> None:
-    """List the provider profiles: target, name rule, limits, rules, sources."""
+    """List the provider profiles: target, name rule, limits, rules, sources; then the MCP
+    clients `--client` names, with their own limits and sources."""
     from .profiles import PROFILES
-    from .report.rules_text import render_profiles
+    from .profiles.clients import CLIENTS
+    from .report.rules_text import render_clients, render_profiles
     from .report.text import make_console
 
-    render_profiles(PROFILES.values(), make_console())
+    console = make_console()
+    render_profiles(PROFILES.values(), console)
+    render_clients(CLIENTS.values(), console)
 
 
 @app.command(cls=_Command,

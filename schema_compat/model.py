@@ -287,3 +287,7 @@ class Report(NamedTuple):
     # the run made lossless fixes only (`--lossless-only`): a finding whose fix is not
     # lossless keeps that fix's class and effect, but the fix was refused, not made
     lossless_only: bool = False
+    # the MCP client whose limits joined the provider's ("": none), and the client config
+    # it was inferred from ("": named by --client)
+    client: str = ""
+    client_from: str = ""

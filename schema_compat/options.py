@@ -162,7 +162,16 @@ EXCLUDE_TOOL = Option("exclude_tool", ("--exclude-tool",), "multi", None,
                       "Leave out tools whose name or server/tool matches (glob; repeatable).",
                       setting="exclude-tools", setting_value="a list of tool-name globs",
                       panel=_REQUEST, show_default=False, metavar="GLOB")
-REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL)
+# read as text and checked by the command against profiles/clients.py's table, as --provider
+CLIENT = Option("client", ("--client",), "value", None,
+                "The MCP client in front of the provider (cursor, windsurf, vscode, "
+                "claude-code, copilot-cli, ...): its own limits (tool count, name prefix and "
+                "length, characters, description cut) are added to the provider's "
+                "(`schema-compat profiles` lists them with their sources). `check` infers it "
+                "from the client config it reads.", setting="client",
+                setting_value="an MCP client's name (see `schema-compat profiles`)",
+                panel=_REQUEST, show_default=False, metavar="NAME")
+REQUEST_OPTIONS = (REQUEST, STRICT_FIRST, NAME_PREFIX, EXCLUDE_TOOL, CLIENT)
 
 # --- live servers (commands/inputs.py's LiveOpts) ------------------------------------------
 
@@ -215,6 +224,9 @@ PROXY_GATEWAY = (
     EXCLUDE_TOOL._replace(setting="", setting_value="", panel=_GATEWAY,
                           help="With --config: leave out tools whose name or server/tool "
                                "matches (glob; repeatable)."),
+    CLIENT._replace(setting="", setting_value="", panel=_GATEWAY,
+                    help="With --config: the MCP client served, whose own limits are added "
+                         "to the provider's (see `schema-compat profiles`)."),
 )
 
 # --- per command, in the order `--help` lists them ------------------------------------------
@@ -348,7 +360,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
 # and the settings in the order `check --show-config` lists them.
 READS_SETTINGS = ("check", "transform", "diff")
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,
-                                LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, TOOL,
+                                LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, CLIENT, TOOL,
                                 EXCLUDE_TOOL, SOURCES_SETTING)
 
 

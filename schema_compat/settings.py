@@ -202,6 +202,10 @@ def _check_value(key: str, value: Any, where: str) -> Any:
             raise SettingsError(f"{where} must be {what}")
         return {str(k): _str_list(v, f"{where}.{k}", "a list of rule codes")
                 for k, v in value.items()}
+    if option.kind == "value":  # a name, checked by the command (commands/plans.py)
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError(f"{where} must be {what}")
+        return value.strip().lower()
     if option.kind == "choice":
         if value not in option.choices:
             raise SettingsError(f"{where} must be {what}, not {value!r}")
@@ -247,7 +251,8 @@ def describe(settings: Settings) -> str:
     else:
         head = f"# settings file: {settings.file}" + (f" {settings.table}"
                                                        if settings.table else "")
-    rows = [(f"{k} = {_toml_value(s.value)}", s.origin) for k, s in settings.values.items()]
+    rows = [(f"{k} = {_toml_value(s.value)}" if s.value is not None else f"# {k} (not set)",
+             s.origin) for k, s in settings.values.items()]
     width = max(len(r[0]) for r in rows)
     lines = [head] + [f"{text:<{width}}  # {origin}" for text, origin in rows]
     return "\n".join(lines) + "\n"

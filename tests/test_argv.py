@@ -153,6 +153,7 @@ _VALUES = {  # the first of each is one the command accepts
     "strict_first": ["read_*"],
     "name_prefix": ["mcp", "server", "none", "bogus"],
     "exclude_tool": ["read_*", "nothing-matches"],
+    "client": ["cursor", "claude-code", "copilot-cli", "zed", "bogus"],
     "to": ["gemini", "anthropic", "openai-chat", "openai-responses", "bogus"],
     "path": ["$.properties", "$.nope", "$[["],
 }

@@ -200,6 +200,7 @@ def test_an_unknown_name_is_a_one_line_error_listing_the_servers(config: Path) -
     (["--url", "http://127.0.0.1:9/mcp"], "--config serves the servers of a client config"),
     (["--", "python", "x.py"], "--config serves the servers of a client config"),
     (["--name-prefix", "nope"], "unknown --name-prefix 'nope'"),
+    (["--client", "emacs"], "unknown --client 'emacs'"),
 ])
 def test_options_that_do_not_go_with_config(config: Path, args: list[str],
                                             message: str) -> None:
@@ -209,6 +210,15 @@ def test_options_that_do_not_go_with_config(config: Path, args: list[str],
     assert proc.returncode == 2
     assert len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith(f"schema-compat: error: {message}")
+
+
+def test_client_without_config_is_an_error() -> None:
+    proc = subprocess.run([PY, "-m", "schema_compat", "proxy", "--client", "cursor", "--", PY,
+                           str(UPSTREAM)], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=REPO_ROOT, timeout=30)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "schema-compat: error: --client apply to --config only (add --config FILE)"]
 
 
 def test_gateway_options_without_config_are_an_error() -> None:
@@ -249,6 +259,65 @@ def test_name_prefix_and_exclude_tool_reach_the_planner(config: Path) -> None:
     names = _session(config, body, "--name-prefix", "server", "--exclude-tool", "*/die",
                      "--exclude-tool", "modern/*")
     assert names == [f"{s}_{t}" for s in "ab" for t in UPSTREAM_TOOLS if t != "die"]
+
+
+def test_a_client_served_gets_names_within_its_limits(config: Path, tmp_path: Path) -> None:
+    """`--client claude-code`: the tools are planned as Claude Code names them
+    (`mcp__server__tool`, at most 64 characters with the prefix), and a call under such a
+    name reaches its own server, its text integers repaired there."""
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        names = [t.name for t in (await session.list_tools()).tools]
+        return (names, await session.call_tool("mcp__b__env", {"names": ["WHO"]}),
+                await session.call_tool("mcp__a__add", {"a": "2", "b": 3, "more": []}))
+
+    names, env_b, added = _session(config, body, "-p", "anthropic", "--client", "claude-code",
+                                   "--name", "a", "--name", "b", log=log)
+    assert names == [f"mcp__{s}__{t}" for s in "ab" for t in UPSTREAM_TOOLS]
+    assert all(len(n) <= 64 for n in names)
+    assert _who(env_b) == "b"
+    assert not added.is_error and result_text(added) == "5"
+    assert any(line.endswith("serving 10 tools for anthropic through claude-code (a 5, b 5)")
+               for line in _log_lines(log))
+
+
+def test_a_listing_past_the_clients_tool_count_is_refused_with_its_source() -> None:
+    """The gateway's plan over its upstreams' tools counts Cursor's 40 (Gemini alone takes
+    512): 45 tools are refused with the source, not cut silently; 40 are served."""
+    from schema_compat.proxy.gateway import Gateway, GatewayOptions
+
+    lines: list[str] = []
+    gateway = Gateway(GatewayOptions("gemini", client="cursor"), lines.append)
+    for name in ("a", "b"):
+        upstream = gateway.add(name)
+        upstream.state = "ready"
+        upstream.tools = [{"name": f"{name}{i}", "inputSchema": {"type": "object"}}
+                          for i in range(25 if name == "a" else 20)]
+    gateway.replan()
+    assert gateway.request is None and gateway.plan_error is not None
+    assert "45 tools in one request; gemini with cursor accepts at most 40" in \
+        gateway.plan_error
+    assert "bun913/mcp-testrail#6" in gateway.plan_error
+    gateway.upstreams["b"].tools = gateway.upstreams["b"].tools[:15]
+    gateway.replan()
+    assert gateway.request is not None and len(gateway.listing) == 40
+
+
+def test_a_name_the_client_refuses_is_served_renamed_and_routed_back() -> None:
+    """Gemini takes `files.read`; Copilot CLI refuses the dot: the gateway lists it as
+    `files_read` and a call to that name goes to the server under its own name."""
+    from schema_compat.proxy.gateway import Gateway, GatewayOptions
+
+    for client, served in ((None, "files.read"), ("copilot-cli", "files_read")):
+        gateway = Gateway(GatewayOptions("gemini", client=client), lambda line: None)
+        upstream = gateway.add("fs")
+        upstream.state = "ready"
+        upstream.tools = [{"name": "files.read", "inputSchema": {"type": "object"}}]
+        gateway.replan()
+        assert [t["name"] for t in gateway.listing] == [served]
+        assert gateway.request is not None
+        assert gateway.request.route(served) == ("fs", "files.read")
 
 
 def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -> None:

@@ -69,12 +69,16 @@ def test_hint_after_check_server(tmp_path: Path) -> None:
     assert transform[2:] == ["--server", SERVER_CMD]
 
 
-@pytest.mark.parametrize("config", [".mcp.json", ".vscode/mcp.json"])
-def test_hint_after_a_config_check_found_by_itself(tmp_path: Path, config: str) -> None:
+@pytest.mark.parametrize(("config", "client"), [(".mcp.json", "claude-code"),
+                                               (".vscode/mcp.json", "vscode")])
+def test_hint_after_a_config_check_found_by_itself(tmp_path: Path, config: str,
+                                                   client: str) -> None:
+    """The hint reads the config the check found, with the client it inferred from it, so
+    that transform applies the same client's limits."""
     path = tmp_path / config
     path.parent.mkdir(parents=True, exist_ok=True)
     server = {"command": sys.executable, "args": [str(FS_SERVER)]}
     key = "servers" if config.startswith(".vscode") else "mcpServers"
     path.write_text(json.dumps({key: {"fs": server}}), encoding="utf-8")
     transform = _assert_hints_work([], tmp_path)
-    assert transform[2:] == ["--config", config]
+    assert transform[2:] == ["--client", client, "--config", config]

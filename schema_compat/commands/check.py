@@ -48,6 +48,7 @@ class CheckOptions(NamedTuple):
     strict_first: list[str] | None
     name_prefix: str
     exclude_tool: list[str] | None
+    client: str | None  # the MCP client whose limits join the provider's (profiles/clients.py)
 
 
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
@@ -61,7 +62,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
                                options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                **request_opts._asdict())
+                                **request_opts._replace(client=options.client)._asdict())
     if show_config:
         from ..settings import describe
 
@@ -79,21 +80,32 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if output_format == "json":
         json_out = True
     providers = provider_names(provider)
-    plans = ([provider_plan(p, select, ignore, lossless_only) for p in providers]
-             if len(providers) > 1 else [provider_plan(provider, select, ignore, lossless_only)])
+    client, client_from = settings["client"], ""  # --client, else the settings file's
+    plans = ([provider_plan(p, select, ignore, lossless_only, client)
+              for p in providers] if len(providers) > 1
+             else [provider_plan(provider, select, ignore, lossless_only, client)])
     known = _read_baseline(baseline) if baseline else None
     if not sources and not live.given() and settings.sources:  # what the settings name
         sources = settings.sources
         print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
               f"{settings.file})", file=sys.stderr)
-    requests = request_settings(given, request_opts, tool)
     loaded, errors = load_inputs(sources, live, discover=True)
+    client = client.lower() if client else None
+    if client is None:  # the client whose config was read, when they all say one
+        client, client_from = inferred_client(loaded)
+        if client:
+            print(f"schema-compat: client {client} (inferred from {client_from}); --client "
+                  "names another", file=sys.stderr)
+    if client_from:  # the plans made before knew no client
+        plans = [provider_plan(p.profile.name, select, ignore, lossless_only, client)
+                 for p in plans]
+    requests = request_settings(given, request_opts._replace(client=client), tool)
     if write_baseline:
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
     reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
-               for pl in plans]
+               ._replace(client=client or "", client_from=client_from) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     originals = None
@@ -103,7 +115,9 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal, lambda: _rerun(options._replace(sources=sources), given))
+                          on_terminal,
+                          lambda: _rerun(options._replace(sources=sources, client=client),
+                                         {*given, "client"} if client else given))
     if not (listed and on_terminal):
         print_errors(errors)
     status = max(exit_status(r, fail_level) for r in reports)
@@ -112,6 +126,18 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     refused = any(lim.over for r in reports for q in r.requests for lim in q.limits) or any(
         q.decisions for r in reports for q in r.requests)
     return EXIT_FINDINGS if refused and status == EXIT_OK else status
+
+
+def inferred_client(loaded: list[LoadedSource]) -> tuple[str | None, str]:
+    """(the client, the config it is inferred from) when every client config read belongs
+    to one client of profiles/clients.py; (None, "") otherwise."""
+    from ..profiles.clients import client_of_config
+
+    configs = list(dict.fromkeys(s.config for s in loaded if s.config))
+    found = {client_of_config(c) for c in configs}
+    if len(found) != 1 or None in found:
+        return None, ""
+    return found.pop(), ", ".join(configs)
 
 
 def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
@@ -178,8 +204,8 @@ def _print_check(reports: list[Report], output_format: str, json_out: bool, verb
 # The check's options that choose the same tools and fixes for the commands its hints name
 # (--json is not one: it changes what `transform` prints).
 _CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "request",
-                      "strict_first", "name_prefix", "exclude_tool", "server", "env", "cwd",
-                      "url", "header", "sse", "config", "name", "timeout"})
+                      "strict_first", "name_prefix", "exclude_tool", "client", "server", "env",
+                      "cwd", "url", "header", "sse", "config", "name", "timeout"})
 
 
 def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:

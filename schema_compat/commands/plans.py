@@ -26,10 +26,12 @@ def split_list(values: list[str] | None) -> list[str] | None:
 
 
 def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
-                  lossless_only: bool) -> Plan:
-    """The plan for one provider named on the command line; a bad name or rule exits 2."""
+                  lossless_only: bool, client: str | None = None) -> Plan:
+    """The plan for one provider named on the command line, with the limits of the MCP
+    `client` named (profiles/clients.py) added to its own; a bad name or rule exits 2."""
     from ..engine import make_plan
     from ..profiles import PROFILES
+    from ..profiles.clients import CLIENTS, client_profile, get_client
     from ..rules.registry import unknown_patterns
 
     if provider.lower() not in PROFILES:
@@ -38,12 +40,14 @@ def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | N
                  "`schema-compat check --provider all` compares them; transform or diff "
                  "for one at a time")
         fail(f"unknown provider {provider!r}", f"choose one of: {', '.join(PROFILES)}")
+    if client is not None and get_client(client) is None:
+        fail(f"unknown client {client!r}", f"choose one of: {', '.join(CLIENTS)}")
     sel, ign = split_list(select), split_list(ignore)
     bad = unknown_patterns([*(sel or []), *(ign or [])])
     if bad:
         fail(f"unknown rule {bad[0]!r} in --select/--ignore",
              "`schema-compat rules` lists the codes")
-    return make_plan(provider, sel, ign, lossless_only)
+    return make_plan(client_profile(provider, client) or provider, sel, ign, lossless_only)
 
 
 def provider_names(text: str) -> list[str]:
@@ -92,6 +96,12 @@ def _check_file_values(settings: Settings) -> None:
             if name.lower() not in PROFILES:
                 fail(f"{where}: unknown provider {name!r}",
                      f"choose from: {', '.join(PROFILES)}, or all")
+    if settings.values["client"].origin not in ("--client", "default"):
+        from ..profiles.clients import CLIENTS
+
+        if settings["client"] not in CLIENTS:
+            fail(f"{where}: unknown client {settings['client']!r}",
+                 f"choose from: {', '.join(CLIENTS)}")
     for key in ("select", "ignore"):
         if settings.values[key].origin not in (f"--{key}", "default"):
             bad = unknown_patterns(settings[key])
@@ -101,18 +111,19 @@ def _check_file_values(settings: Settings) -> None:
 
 
 def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
-                       ignore: list[str] | None, lossless_only: bool
+                       ignore: list[str] | None, lossless_only: bool,
+                       client: str | None = None
                        ) -> tuple[Plan, dict[str, list[str]] | None]:
     """transform and diff: the settings file's provider, rules, per-tool ignores and
     lossless-only apply too. Returns the plan and the per-tool ignores."""
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                         lossless_only=lossless_only)
+                                lossless_only=lossless_only, client=client)
     chosen = settings.values["provider"]
     if chosen.origin != "--provider" and len(provider_names(settings.providers)) > 1:
         fail(f"{settings.file}: provider names several providers; this command takes one",
              "pass --provider NAME")
     plan = provider_plan(settings.providers, settings["select"], settings["ignore"],
-                 settings["lossless-only"])
+                         settings["lossless-only"], settings["client"])
     return plan, per_tool_ignores(settings["per-tool-ignores"])
 
 

@@ -34,12 +34,13 @@ class ProxyOptions(NamedTuple):
     strict_first: list[str] | None
     tool: list[str] | None
     exclude_tool: list[str] | None
+    client: str | None
 
 
 def run_proxy(options: ProxyOptions) -> None:
     """Serve the upstream (or, with --config, every server of a client config) and exit."""
     (command, provider, url, sse, header, env, cwd, timeout, log, lossless_only, config, name,
-     name_prefix, strict_first, tool, exclude_tool) = options
+     name_prefix, strict_first, tool, exclude_tool, client) = options
     from ..extract.config import ServerSpec
     from ..profiles import PROFILES
 
@@ -54,6 +55,13 @@ def run_proxy(options: ProxyOptions) -> None:
 
         if name_prefix not in PREFIXES:
             fail(f"unknown --name-prefix {name_prefix!r}", f"one of: {', '.join(PREFIXES)}")
+        from ..profiles.clients import CLIENTS, get_client
+
+        chosen = get_client(client)
+        if client is not None and chosen is None:
+            fail(f"unknown --client {client!r}", f"one of: {', '.join(CLIENTS)}")
+        if chosen is not None and name_prefix == NAME_PREFIX.default:
+            name_prefix = chosen.name_prefix  # how the client names tools
         from ..proxy.gateway import GatewayOptions
         from ..proxy.gateway_serve import serve_config
         from ..proxy.run import exit_now
@@ -61,12 +69,14 @@ def run_proxy(options: ProxyOptions) -> None:
         gateway = GatewayOptions(provider.lower(), timeout=timeout,
                                  lossless_only=lossless_only, name_prefix=name_prefix,
                                  strict_first=strict_first or (), include=tool or (),
-                                 exclude=exclude_tool or ())
+                                 exclude=exclude_tool or (),
+                                 client=chosen.name if chosen else None)
         exit_now(serve_config(config, name or [], gateway, log))
         return
     gateway_only = {"--name": name, "--strict-first": strict_first, "--tool": tool,
                     "--exclude-tool": exclude_tool,
-                    "--name-prefix": name_prefix != NAME_PREFIX.default}
+                    "--name-prefix": name_prefix != NAME_PREFIX.default,
+                    "--client": client is not None}
     if any(gateway_only.values()):
         fail(f"{', '.join(k for k, v in gateway_only.items() if v)} apply to --config only",
              "add --config FILE")

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import NAME_PREFIX, REQUEST
+from ..profiles.clients import get_client
 from .exits import fail
 from .inputs import LiveOpts
 from .plans import resolve_settings
@@ -34,6 +35,7 @@ class RequestOpts(NamedTuple):
     strict_first: list[str] | None
     name_prefix: str
     exclude_tool: list[str] | None
+    client: str | None = None
 
 
 class RequestSettings(NamedTuple):
@@ -44,10 +46,12 @@ class RequestSettings(NamedTuple):
     name_prefix: str
     tools: list[str] | None
     exclude: list[str]
+    client: str | None = None  # the MCP client whose limits join the provider's
 
     def planned(self) -> bool:
         """Whether a transform must plan its requests even for one source."""
-        return bool(self.strict_first or self.exclude) or self.name_prefix != "none"
+        return bool(self.strict_first or self.exclude or self.client) or \
+            self.name_prefix != "none"
 
 
 def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] | None
@@ -57,9 +61,14 @@ def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] 
         if value not in option.choices:
             fail(f"{option.flags[0]} {value!r}: choose one of {', '.join(option.choices)}")
     settings = resolve_settings(given, tool=tool, **opts._asdict())
-    return RequestSettings(settings["request"], list(settings["strict-first"]),
-                           settings["name-prefix"], list(settings["tools"]) or None,
-                           list(settings["exclude-tools"]))
+    # the client given (or inferred by check), else the settings file's
+    client = get_client(opts.client or settings["client"])
+    prefix = settings["name-prefix"]
+    if client is not None and settings.values["name-prefix"].origin == "default":
+        prefix = client.name_prefix  # how the client names tools, unless told otherwise
+    return RequestSettings(settings["request"], list(settings["strict-first"]), prefix,
+                           list(settings["tools"]) or None, list(settings["exclude-tools"]),
+                           client.name if client else None)
 
 
 def exclude_tools(tools: list[ToolDef], patterns: list[str]) -> list[ToolDef]:
@@ -174,7 +183,8 @@ def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
             request = make_request(group, plan.profile.name, strict_first=settings.strict_first,
                                    name_prefix=prefix, ignore_rules=left_out,
                                    lossless_only=plan.lossless_only,
-                                   per_tool_ignores=per_tool)
+                                   per_tool_ignores=per_tool,
+                                   client=plan.profile.client or None)
         except PlanError as exc:
             fail(str(exc))
         plans.append(request)

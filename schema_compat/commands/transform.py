@@ -42,6 +42,7 @@ class TransformOptions(NamedTuple):
     strict_first: list[str] | None
     name_prefix: str
     exclude_tool: list[str] | None
+    client: str | None  # the MCP client whose limits join the provider's
     to: str | None  # provider-ready output: one request's `tools` (output/provider.py)
 
 
@@ -58,9 +59,11 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
 
         provider = DEFAULT_PROFILE.get(options.to, provider)
         given = {*given, "provider"}
-    plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
+    plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only,
+                                       options.client)
     requests = request_settings(given, RequestOpts(options.request, options.strict_first,
-                                                   options.name_prefix, options.exclude_tool),
+                                                   options.name_prefix, options.exclude_tool,
+                                                   options.client),
                                 tool)
     tool = requests.tools
     loaded, errors = load_inputs(sources, live)
@@ -79,7 +82,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
         report = make_report(plan.profile.name, results, errors,
-                             lossless_only=plan.lossless_only)._replace(requests=infos)
+                             lossless_only=plan.lossless_only)._replace(
+            requests=infos, client=plan.profile.client)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
         return _finish(report, text, output, json_out, quiet, errors, clashes)

@@ -24,8 +24,9 @@ def strict_budget(profile: Profile) -> StrictBudget | None:
 
 def max_tools(profile: Profile) -> int | None:
     """The number of tools one request may declare. A profile with a strict budget counts
-    its strict tools there (its `max_tools` is that budget), not all tools."""
-    return None if profile.strict_budget is not None else profile.max_tools
+    its strict tools there (its `max_tools` is that budget), not all tools: only a client's
+    count (`client_max_tools`) limits all of them."""
+    return profile.client_max_tools if profile.strict_budget is not None else profile.max_tools
 
 
 def costs(schema: Any) -> tuple[int, int]:

@@ -57,7 +57,10 @@ def _non_strict_plan(base: Plan) -> Plan:
     from ..engine import make_plan
 
     left_out = [c for c in base.profile.rules if c not in base.codes]
-    return make_plan(base.profile.non_strict, None, left_out, base.lossless_only)
+    from ..profiles.clients import client_profile
+
+    return make_plan(client_profile(base.profile.non_strict, base.profile.client)
+                     or base.profile.non_strict, None, left_out, base.lossless_only)
 
 
 class Checked:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from ..profiles import Profile
+from ..profiles.base import name_parts
 from ..rules.naming import sanitize
 
 NamePrefix = Literal["none", "server", "mcp"]
@@ -53,13 +54,8 @@ def prefixed(server: str, tool: str, prefix: NamePrefix) -> str:
 
 
 def _rule_parts(profile: Profile) -> tuple[re.Pattern[str], int, str, bool]:
-    pattern = profile.name_pattern
-    letter_first = pattern.startswith("^[A-Za-z_]")
-    chars = re.search(r"\[([^\]]+)\]\{", pattern)
-    length = re.search(r"\{(\d+),(\d+)\}", pattern)
-    max_len = int(length.group(2)) + (1 if letter_first else 0) if length else 64
-    return profile.name_regex, max_len, chars.group(1) if chars else "A-Za-z0-9_-", \
-        letter_first
+    letter_first, chars, max_len = name_parts(profile.name_pattern)
+    return profile.name_regex, max_len, chars, letter_first
 
 
 def settle(wanted: Sequence[tuple[str, str]], profile: Profile) -> list[Named]:

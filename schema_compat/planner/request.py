@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Change, ToolDef, ToolResult
-from ..profiles import Profile, StrictBudget, get_profile
+from ..profiles import Profile, StrictBudget
+from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
 from .budgets import costs, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
@@ -75,7 +76,8 @@ def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
         per[server_name(t.source) if t.source else "(tools)"] = per.get(
             server_name(t.source) if t.source else "(tools)", 0) + 1
     servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
-    return (f"{len(tools)} tools in one request; {profile.name} accepts at most {limit} "
+    who = f"{profile.name} with {profile.client}" if profile.client else profile.name
+    return (f"{len(tools)} tools in one request; {who} accepts at most {limit} "
             f"({profile.max_tools_source or 'docs/providers.md'}): drop "
             f"{len(tools) - limit} or more. By server: {servers}. Choose with --tool / "
             "--exclude-tool GLOB (a tool's name or server/tool), or `tools` / "
@@ -152,19 +154,23 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
          name_prefix: NamePrefix = "none", include: Sequence[str] = (),
          exclude: Sequence[str] = (), select_rules: list[str] | None = None,
          ignore_rules: list[str] | None = None, lossless_only: bool = False,
-         per_tool_ignores: Mapping[str, Sequence[str]] | None = None) -> RequestPlan:
+         per_tool_ignores: Mapping[str, Sequence[str]] | None = None,
+         client: str | None = None) -> RequestPlan:
     """Plan one request: the given tools (a list, each tool's `source` its server, or a
     mapping of server name to its tools), sent together to `provider`.
 
     Every tool comes back transformed for the profile it is sent under (less the rules its
     `per_tool_ignores` glob names), with its sent name and strict flag; each decision
     (strict or not, renamed, excluded) is in `decisions` with its reason, and as a change
-    of the tool's result. Raises PlanError when more tools remain than the provider takes,
-    or a glob matches no tool.
+    of the tool's result. `client` (profiles/clients.py) adds that MCP client's limits to
+    the provider's. Raises PlanError when more tools remain than the provider (or client)
+    takes, or a glob matches no tool.
     """
     from ..engine import make_plan, run_plan
 
-    profile = get_profile(provider)
+    if client and get_client(client) is None:
+        raise PlanError(f"unknown client {client!r} (one of {', '.join(CLIENT_NAMES)})")
+    profile = client_profile(provider, client)
     if profile is None:
         raise PlanError(f"unknown provider {provider!r}")
     if name_prefix not in PREFIXES:
@@ -193,7 +199,8 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         codes = [c[2] for c in choices]
         fallback = [i for i, s in enumerate(strict) if not s]
         if fallback:
-            fallback_plan = make_plan(budget.fallback, select_rules, ignore, lossless_only)
+            fallback_plan = make_plan(client_profile(budget.fallback, client) or budget.fallback,
+                                      select_rules, ignore, lossless_only)
             plain = run_plan([chosen[i] for i in fallback], fallback_plan,
                              tool_plans(fallback_plan, per_tool_ignores))
             for i, r in zip(fallback, plain, strict=True):

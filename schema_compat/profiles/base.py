@@ -11,6 +11,16 @@ from ..model import Severity
 _NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
 
 
+def name_parts(pattern: str) -> tuple[bool, str, int]:
+    """(first character a letter or `_`, the character class, the longest name) of a
+    profile's name pattern, which is `^[A-Za-z_][CLASS]{0,N}$` or `^[CLASS]{1,N}$`."""
+    letter_first = pattern.startswith("^[A-Za-z_]")
+    chars = re.search(r"\[([^\]]+)\]\{", pattern)
+    length = re.search(r"\{(\d+),(\d+)\}", pattern)
+    longest = int(length.group(2)) + (1 if letter_first else 0) if length else 64
+    return letter_first, chars.group(1) if chars else "A-Za-z0-9_-", longest
+
+
 class StrictBudget(NamedTuple):
     """Per-request budgets that a profile's strict tools share; tools left out of them are
     sent without `strict`, with schemas for the `fallback` profile. `source` is the
@@ -38,6 +48,8 @@ class Profile(NamedTuple):
     # The docs/providers.md id(s) `max_tools` comes from, for messages; "" where it has none.
     max_tools_source: str = ""
     max_description: int | None = None  # characters of a tool description
+    # What NAM004 says of `max_description` when a client set it ("" : the provider's).
+    max_description_note: str = ""
     nullable_keyword: bool = True  # OpenAPI `nullable: true` instead of a null type
     # The `type` names the provider's schema takes (TYP003 flags the others); None: every
     # JSON Schema type.
@@ -67,6 +79,10 @@ class Profile(NamedTuple):
     # counterpart; a strict budget's `fallback`): `check` checks a tool whose entry says
     # `strict: false` for it. "": the provider has no strict flag, or it is this profile.
     non_strict: str = ""
+    # The MCP client whose limits are folded in (profiles/clients.py's `with_client`), and
+    # its tool count where the profile's `max_tools` counts strict tools only; "": none.
+    client: str = ""
+    client_max_tools: int | None = None
 
     @property
     def label(self) -> str:

@@ -9,7 +9,7 @@ table (options.py), as typer's do. Only the standard library (with the option ta
 server spec's module) is imported before the upstream starts; an unknown provider is found
 while it starts, and then it is stopped and typer says so. With `--config`, the gateway's
 own modules are imported first and the provider checked before any server starts; a
-`--name-prefix` is left to typer (the command checks it against the planner's list).
+`--name-prefix` or `--client` is left to typer (the command checks it against its list).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from ..options import PROXY_GATEWAY, options
 
 __all__ = ["ProxyLine", "read_proxy_line"]
 
-# The options read here: all of proxy's (options.py) but --name-prefix.
-_READ = {o.param: o for o in options("proxy") if o.param != "name_prefix"}
+# The options read here: all of proxy's (options.py) but --name-prefix and --client.
+_READ = {o.param: o for o in options("proxy") if o.param not in ("name_prefix", "client")}
 _PARAM = {flag: o.param for o in _READ.values() for flag in o.flags}
 _GATEWAY = {o.param for o in PROXY_GATEWAY}
 _VALUED = {flag for o in _READ.values() if o.kind != "flag" for flag in o.flags}

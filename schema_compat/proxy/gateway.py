@@ -66,8 +66,10 @@ class GatewayOptions:
 
     def __init__(self, provider: str, *, timeout: float = 60.0, lossless_only: bool = False,
                  name_prefix: str = "none", strict_first: Sequence[str] = (),
-                 include: Sequence[str] = (), exclude: Sequence[str] = ()) -> None:
+                 include: Sequence[str] = (), exclude: Sequence[str] = (),
+                 client: str | None = None) -> None:
         self.provider, self.timeout, self.lossless_only = provider, timeout, lossless_only
+        self.client = client  # the MCP client served: its limits join the provider's
         self.name_prefix = name_prefix
         self.strict_first, self.include, self.exclude = (
             tuple(strict_first), tuple(include), tuple(exclude))
@@ -129,7 +131,8 @@ class Gateway:
                            strict_first=self.options.strict_first,
                            name_prefix=cast("NamePrefix", self.options.name_prefix),
                            include=self.options.include, exclude=self.options.exclude,
-                           lossless_only=self.options.lossless_only)
+                           lossless_only=self.options.lossless_only,
+                           client=self.options.client)
         except PlanError as exc:
             self.request, self.listing, self.plan_error = None, [], str(exc)
             self.log(f"error: {exc}")
@@ -147,7 +150,9 @@ class Gateway:
                 self.log(f"{d.source}: {d.tool}: {d.kind}: {d.reason}")
         counts = ", ".join(f"{name} {sum(t.server == name for t in request.tools)}"
                            for name in served)
-        self.log(f"serving {len(request.tools)} tools for {request.provider} ({counts})")
+        client = f" through {self.options.client}" if self.options.client else ""
+        self.log(f"serving {len(request.tools)} tools for {request.provider}{client} "
+                 f"({counts})")
 
     # --- client -> gateway -------------------------------------------------------------
 

@@ -135,6 +135,8 @@ def report_to_dict(
     return {
         "version": REPORT_VERSION,
         "provider": report.provider,
+        **({"client": report.client} if report.client else {}),
+        **({"client_inferred_from": report.client_from} if report.client_from else {}),
         "generated_at": generated_at if generated_at is not None else _now(),
         "lossless_only": report.lossless_only,
         "summary": _summary(report),

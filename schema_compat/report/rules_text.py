@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..profiles.base import Profile
+from ..profiles.clients import Client
 from ..rules.base import Rule
 from .rule_docs import effect_lines, location
 from .styled import Styled
@@ -120,4 +121,36 @@ def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
         if p.notes:
             print_hanging(console, Styled("  "), Styled(p.notes))
         _field(console, "sources:", "; ".join(p.sources), style="dim")
+        console.print()
+
+
+def render_clients(clients: Iterable[Client], console: Console) -> None:
+    """The MCP clients `--client` names, each limit with its source; a client with none
+    documented says so."""
+    print_line(console, Styled("MCP clients (--client): their own limits, added to the "
+                               "provider's", "bold"))
+    console.print()
+    for c in clients:
+        print_hanging(console, Styled(f"{c.name}  ", "bold"), Styled(c.title))
+        limits = []
+        if c.max_tools is not None:
+            limits.append((f"at most {c.max_tools} tools", c.max_tools_source))
+        if c.name_prefix != "none":
+            limits.append(("names tools mcp__server__tool" if c.name_prefix == "mcp"
+                           else "names tools server_tool", c.name_source))
+        if c.max_name is not None:
+            limits.append((f"names of at most {c.max_name} characters (with the prefix)",
+                           c.name_source))
+        if c.forbidden:
+            limits.append(("no " + " or ".join(f"`{ch}`" for ch in c.forbidden)
+                           + " in a name", c.name_source))
+        if c.max_description is not None:
+            limits.append((f"cuts descriptions past {c.max_description} characters",
+                           c.description_source))
+        for text, source in limits:
+            _field(console, "-", f"{text} ({source})")
+        if not limits:
+            _field(console, "-", "no limit of its own documented: only the provider's apply")
+        if c.notes:
+            print_hanging(console, Styled("  "), Styled(c.notes))
         console.print()

@@ -444,6 +444,9 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
     line.append(", ")
     line.append(f"{incompatible} incompatible", "bold red" if incompatible else "")
     line.append(f" with {report.provider}")
+    if report.client:
+        line.append(f" through {report.client}" + (f" (inferred from {report.client_from})"
+                                                   if report.client_from else ""))
     if original is not None:
         known = sum(len(r.findings) for r in original.results) - len(findings)
         line.append("; ")
@@ -518,7 +521,8 @@ def render_transform_summary(report: Report, console: Output) -> None:
     changes = [c for r in results for c in r.changes]
     by_safety: Counter[str] = Counter(c.safety for c in changes)
 
-    head = Styled(f"transform ({report.provider}): ", "bold")
+    through = f" through {report.client}" if report.client else ""
+    head = Styled(f"transform ({report.provider}{through}): ", "bold")
     head.append(f"{len(changed)} of {_plural(len(results), 'tool')} changed")
     if changes:
         head.append(f", {_plural(len(changes), 'change')} (")

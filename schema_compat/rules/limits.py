@@ -22,8 +22,14 @@ from .shape import is_object_schema
 def detect_too_many_tools(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     limit = ctx.profile.max_tools
     if limit is not None and tool.position >= limit:
-        yield Hit(f"tool {tool.position + 1} of {tool.total}: the provider accepts at most "
-                  f"{limit} per request", (), None)
+        # a client's count (profiles/clients.py) comes with its name and source
+        client, _, source = ctx.profile.max_tools_source.partition(": ")
+        if ctx.profile.client and client == ctx.profile.client:
+            yield Hit(f"tool {tool.position + 1} of {tool.total}: the client {client} takes "
+                      f"at most {limit} per request ({source})", (), None)
+        else:
+            yield Hit(f"tool {tool.position + 1} of {tool.total}: the provider accepts at "
+                      f"most {limit} per request", (), None)
 
 
 def _object_depth(schema: Any) -> int:
@@ -112,7 +118,9 @@ RULES: list[Rule] = [
         docs=RuleDocs(
             what="Tools past the provider's per-request limit (512 function declarations "
                  "for Gemini; for Anthropic strict tool use, 20 tools with `strict: true`, "
-                 "which `check` and `transform` count over the tools sent strict only).",
+                 "which `check` and `transform` count over the tools sent strict only). "
+                 "With `--client`, the client's own count where it is lower (Cursor 40, "
+                 "Windsurf 50, VS Code 128: `schema-compat profiles` cites each).",
             error="* tools[0].function_declarations: [FIELD_INVALID] At most 512 function "
                   "declarations can be specified.",
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools. "

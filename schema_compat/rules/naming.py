@@ -88,8 +88,9 @@ def detect_missing_description(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 def detect_description_too_long(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     limit = ctx.profile.max_description
     if limit is not None and isinstance(tool.description, str) and len(tool.description) > limit:
-        yield Hit(f"the description has {len(tool.description)} characters; the provider "
-                  f"has refused more than {limit}", (), "description")
+        yield Hit(f"the description has {len(tool.description)} characters; "
+                  + (ctx.profile.max_description_note
+                     or f"the provider has refused more than {limit}"), (), "description")
 
 
 RULES: list[Rule] = [
@@ -101,7 +102,10 @@ RULES: list[Rule] = [
         fix=fix_invalid_tool_name,
         docs=RuleDocs(
             what="A tool name with characters or a length the provider refuses: slashes, "
-                 "spaces, a leading digit, more than 64 characters for Gemini.",
+                 "spaces, a leading digit, more than 64 characters for Gemini. With "
+                 "`--client`, what the client refuses too: Copilot CLI's `.` and `/` "
+                 "(github/copilot-cli#1879), Claude Code's 64 characters counted with its "
+                 "`mcp__server__` prefix (anthropics/claude-code#19882).",
             error="* tools[0].function_declarations[53].name: [FIELD_INVALID] Invalid "
                   "function name. Must start with a letter or an underscore. Must be a-z, "
                   "A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), "
@@ -153,7 +157,9 @@ RULES: list[Rule] = [
             what="A tool description longer than the provider's observed limit (1,024 "
                  "characters for OpenAI function tools, seen 2024-11 to 2025-04 and reported "
                  "lifted for newer models in 2026). Observed in issues only, not documented, "
-                 "so this is a warning.",
+                 "so this is a warning. With `--client claude-code`, the 2,048 characters "
+                 "past which Claude Code cuts a description without a word "
+                 "(anthropics/claude-code#41593).",
             error="Invalid 'tools[13].function.description': string too long. Expected a "
                   "string with maximum length 1024, but got a string with length 1103 "
                   "instead.",
