@@ -16,6 +16,7 @@ Exits 1, naming the server and version, when one cannot be installed or listed.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -198,8 +199,8 @@ def main(argv: list[str]) -> int:
     pairs = {tuple(p) for p in manifest["pairs"]}
     for pin in chosen:
         files = [f"{pin.name}@{v}.json" for v in pin.versions]
-        pairs |= {(a, b) for a, b in zip(files, files[1:]) if a in manifest["captures"]
-                  and b in manifest["captures"]}
+        pairs |= {(a, b) for a, b in itertools.pairwise(files)
+                  if a in manifest["captures"] and b in manifest["captures"]}
     manifest["pairs"] = sorted([list(p) for p in pairs])
     manifest["captures"] = dict(sorted(manifest["captures"].items()))
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
