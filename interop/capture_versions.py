@@ -62,13 +62,16 @@ class Pin:
 MCP1 = ("mcp<2",)
 ZOD3 = ("zod@3.25.76",)
 PINS = [
-    Pin("npm", "@modelcontextprotocol/server-everything", ("0.6.2", "2025.4.8", "2026.8.31"),
+    Pin("npm", "@modelcontextprotocol/server-everything",
+        ("0.6.2", "2025.4.8", "2026.1.26", "2026.8.31"),
         "mcp-server-everything"),
-    Pin("npm", "@modelcontextprotocol/server-filesystem", ("0.6.2", "2025.7.1", "2026.8.31"),
+    Pin("npm", "@modelcontextprotocol/server-filesystem", ("0.6.2", "2025.7.1", "2026.1.14",
+                                                         "2026.8.31"),
         "mcp-server-filesystem", args=("{tmp}",), extra={"0.6.2": ZOD3, "2025.7.1": ZOD3}),
-    Pin("npm", "@modelcontextprotocol/server-memory", ("0.6.2", "2026.8.31"),
+    Pin("npm", "@modelcontextprotocol/server-memory", ("0.6.2", "2026.1.26", "2026.8.31"),
         "mcp-server-memory", env={"MEMORY_FILE_PATH": "{tmp}/memory.jsonl"}),
-    Pin("npm", "@modelcontextprotocol/server-sequential-thinking", ("0.6.2", "2026.8.31"),
+    Pin("npm", "@modelcontextprotocol/server-sequential-thinking",
+        ("0.6.2", "2025.12.18", "2026.8.31"),
         "mcp-server-sequential-thinking"),
     Pin("npm", "@modelcontextprotocol/server-github", ("0.6.2", "2025.4.8"),
         "mcp-server-github", env={"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_dummy"},
@@ -80,13 +83,13 @@ PINS = [
     Pin("npm", "@notionhq/notion-mcp-server", ("1.8.0", "2.5.2"), "notion-mcp-server",
         env={"NOTION_TOKEN": "ntn_dummy"}),
     Pin("npm", "@upstash/context7-mcp", ("1.0.33", "4.1.1"), "context7-mcp"),
-    Pin("npm", "firecrawl-mcp", ("1.12.0", "3.26.0"), "firecrawl-mcp",
+    Pin("npm", "firecrawl-mcp", ("1.12.0", "3.11.0", "3.26.0"), "firecrawl-mcp",
         env={"FIRECRAWL_API_KEY": "fc-dummy"}),
-    Pin("pypi", "mcp-server-time", ("0.6.2", "2026.10.19"), "mcp-server-time",
+    Pin("pypi", "mcp-server-time", ("0.6.2", "2026.1.26", "2026.10.19"), "mcp-server-time",
         args=("--local-timezone", "UTC"), extra={"0.6.2": MCP1}),
-    Pin("pypi", "mcp-server-fetch", ("0.6.2", "2026.10.24"), "mcp-server-fetch",
+    Pin("pypi", "mcp-server-fetch", ("0.6.2", "2026.6.4", "2026.10.24"), "mcp-server-fetch",
         extra={"0.6.2": MCP1}),
-    Pin("pypi", "mcp-server-git", ("0.6.2", "2026.10.19"), "mcp-server-git",
+    Pin("pypi", "mcp-server-git", ("0.6.2", "2026.1.14", "2026.10.19"), "mcp-server-git",
         extra={"0.6.2": MCP1}),
     Pin("pypi", "mcp-server-sqlite", ("0.6.2", "2025.4.25"), "mcp-server-sqlite",
         args=("--db-path", "{tmp}/capture.db"), extra={"0.6.2": MCP1, "2025.4.25": MCP1}),
@@ -195,8 +198,10 @@ def main(argv: list[str]) -> int:
                 continue
             manifest["captures"][entry["file"]] = entry
             print(f"{entry['file']}: {entry['tools']} tools", flush=True)
-    # the pairs: each pin's consecutive versions, where both were captured
-    pairs = {tuple(p) for p in manifest["pairs"]}
+    # the pairs: each pin's consecutive versions, where both were captured (the pins not
+    # captured in this run keep the pairs they had)
+    names = {f"{pin.name}@" for pin in chosen}
+    pairs = {tuple(p) for p in manifest["pairs"] if p[0].split("@")[0] + "@" not in names}
     for pin in chosen:
         files = [f"{pin.name}@{v}.json" for v in pin.versions]
         pairs |= {(a, b) for a, b in itertools.pairwise(files)

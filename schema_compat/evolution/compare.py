@@ -203,7 +203,8 @@ class _Walk:
         (its own branches, or `a` whole) must fit some branch of b, and b's other keywords."""
         key, branches = union_b
         if len(branches) > _WIDE_UNION:
-            return [self.undecided(a, ap, bp, wrap, f"a union (`{key}`) of {len(branches)} branches")]
+            return [self.undecided(a, ap, bp, wrap,
+                                   f"a union (`{key}`) of {len(branches)} branches")]
         rest = {k: v for k, v in b.items() if k != key}
         out = self.compare(a, ap, rest, bp, wrap, depth) if _constrains(rest) else []
         for part, pp in self._parts(a, ap):
@@ -237,7 +238,8 @@ class _Walk:
         its branches (with those keywords) does."""
         key, branches = union_a
         if len(branches) > _WIDE_UNION:
-            return [self.undecided(a, ap, bp, wrap, f"a union (`{key}`) of {len(branches)} branches")]
+            return [self.undecided(a, ap, bp, wrap,
+                                   f"a union (`{key}`) of {len(branches)} branches")]
         rest = {k: v for k, v in a.items() if k != key}
         if _constrains(rest) and not self.compare(rest, ap, b, bp, wrap, depth):
             return []
