@@ -532,3 +532,20 @@ def test_integer_bounds_written_exclusive_or_inclusive_are_the_same() -> None:
     narrow = _prop("n", {"type": "number", "minimum": 1})
     [finding] = _one(wide, narrow).findings
     _shown(finding, wide, narrow)
+
+
+def test_an_open_object_made_a_oneof_is_broken_by_a_value_of_two_branches() -> None:
+    """@notionhq/notion-mcp-server 1.8.0 -> 2.5.2, API-post-page: `parent` was an open object
+    requiring `page_id`, now a `oneOf` whose branches require `page_id` or `database_id`. A
+    parent with both keys matches two branches and is refused; it was reported as possibly
+    breaking, the candidates being one branch's example at a time."""
+    old = _prop("p", {"type": "object", "properties": {"a": {"type": "string"}},
+                      "required": ["a"]})
+    new = _prop("p", {"oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}]})
+    change = _one(old, new)
+    [finding] = change.findings
+    assert (finding.check.code, finding.certain) == ("EVO107", True)
+    _shown(finding, old, new)
+    assert finding.example["p"].keys() == {"a", "b"}

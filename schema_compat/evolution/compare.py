@@ -221,10 +221,13 @@ class _Walk:
         if key == "oneOf" and not _disjoint(branches):
             # a value in two branches of a `oneOf` is refused: the old examples of each part
             # and the new branches' own examples (the old schema must accept them) show it
-            candidates = tuple(c for part, _ in self._parts(a, ap)
-                               for c in self._examples(part, wrap))
-            candidates += tuple(wrap(v) for br in branches
-                                if (v := self.b.example(br)) is not NOTHING)
+            mine = [v for part, _ in self._parts(a, ap)
+                    if (v := self.a.example(part)) is not NOTHING]
+            theirs = [v for br in branches if (v := self.b.example(br)) is not NOTHING]
+            candidates = tuple(wrap(v) for v in mine + theirs)
+            # an object of `a` that also holds another branch's keys matches both
+            candidates += tuple(wrap({**t, **m}) for m in mine for t in theirs
+                                if isinstance(m, dict) and isinstance(t, dict))
             out.append(Difference("union", ap, (*bp, key),
                                   "a value may match two branches of {b}'s `oneOf`, which "
                                   "refuses it",
