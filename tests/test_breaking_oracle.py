@@ -110,7 +110,7 @@ class Budget(NamedTuple):
 
 
 QUICK = Budget(own=50, hypothesis=5, hypothesis_up_to=400)
-THOROUGH = Budget(own=2000, hypothesis=300, hypothesis_up_to=10**9)
+THOROUGH = Budget(own=1000, hypothesis=100, hypothesis_up_to=10**9)
 
 
 def _proofs(old: list[ToolDef], new: list[ToolDef], budget: Budget) -> Iterator[Proof]:
@@ -160,6 +160,28 @@ def _check_pair(pair: tuple[str, str], budget: Budget) -> None:
     old, new = _listing(pair[0]), _listing(pair[1])
     proofs = list(_proofs(old, new, budget))
     assert _missed(compare_tools(old, new), proofs) == []
+    # the oracle is not blind on real data: where a break is known, it proves it
+    proven = {(p.tool, p.direction) for p in proofs}
+    assert KNOWN_BREAKS.get(pair, set()) <= proven, sorted(proven)
+
+
+# breaks the quick oracle proves, each read in the two files: a key the old open object took
+# with any value given a type (git's context_lines and start_timestamp, puppeteer's
+# launchOptions and encoded, firecrawl's new scrape options), keys refused by an object
+# closed (firecrawl's `additionalProperties: false`), an output content item whose `resource`
+# variant no longer holds `data` and `mimeType` (filesystem's read_media_file)
+KNOWN_BREAKS: dict[tuple[str, str], set[tuple[str, str]]] = {
+    ("mcp-server-git@0.6.2.json", "mcp-server-git@2026.1.14.json"): {
+        ("git_diff_staged", "input"), ("git_diff_unstaged", "input"), ("git_log", "input")},
+    ("server-puppeteer@0.6.2.json", "server-puppeteer@2025.5.12.json"): {
+        ("puppeteer_navigate", "input"), ("puppeteer_screenshot", "input")},
+    ("server-filesystem@2026.1.14.json", "server-filesystem@2026.8.31.json"): {
+        ("read_media_file", "output")},
+    ("firecrawl-mcp@1.12.0.json", "firecrawl-mcp@3.11.0.json"): {
+        (name, "input") for name in ("firecrawl_check_crawl_status", "firecrawl_crawl",
+                                     "firecrawl_extract", "firecrawl_map", "firecrawl_scrape",
+                                     "firecrawl_search")},
+}
 
 
 @pytest.mark.parametrize("search", [_by_hypothesis, _by_own_sampler])
