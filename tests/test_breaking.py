@@ -545,3 +545,56 @@ def test_the_input_schemas_own_description_is_drift_too() -> None:
         "EVO301", ("description",), ("description",))
     assert finding.message == "the input schema's description changed"
     assert (finding.old, finding.new) == (old["description"], new["description"])
+
+
+# --- found on real versions (tests/test_breaking_oracle.py) ------------------------------------
+
+def test_a_union_given_to_a_key_of_an_open_object_is_a_break_with_an_example() -> None:
+    """mcp-server-git 0.6.2 -> 2026.10.19, git_log: `start_timestamp` was any value (the old
+    object is open), now `anyOf` string or null. {"start_timestamp": 12345} shows it; it was
+    reported as possibly breaking, without an example."""
+    old = {"type": "object", "properties": {"repo_path": {"type": "string"}},
+           "required": ["repo_path"]}
+    new = _prop("start_timestamp", {"anyOf": [{"type": "string"}, {"type": "null"}],
+                                    "default": None}, old)
+    change = _one(old, new)
+    [finding] = change.findings
+    assert (finding.check.code, finding.certain) == ("EVO106", True)
+    _shown(finding, old, new)
+
+
+def test_integer_bounds_written_exclusive_or_inclusive_are_the_same() -> None:
+    """mcp-server-fetch 0.6.2 -> 2026.10.24, max_length: an integer > 0 and < 1000000 is one
+    >= 1 and <= 999999; it was reported as possibly breaking. A bound that does move is still
+    a break with an example."""
+    old = _prop("n", {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1000000})
+    same = _prop("n", {"type": "integer", "minimum": 1, "maximum": 999999})
+    for a, b in ((old, same), (same, old)):
+        change = _one(a, b)
+        assert (change.status, change.findings) == ("unchanged", ())
+    tighter = _prop("n", {"type": "integer", "minimum": 2, "maximum": 999999})
+    [finding] = _one(old, tighter).findings
+    assert finding.check.code == "EVO104" and finding.example == {"q": "", "n": 1}
+    _shown(finding, old, tighter)
+    # a number is not an integer: > 0 lets 0.5 through, >= 1 does not
+    wide = _prop("n", {"type": "number", "exclusiveMinimum": 0})
+    narrow = _prop("n", {"type": "number", "minimum": 1})
+    [finding] = _one(wide, narrow).findings
+    _shown(finding, wide, narrow)
+
+
+def test_an_open_object_made_a_oneof_is_broken_by_a_value_of_two_branches() -> None:
+    """@notionhq/notion-mcp-server 1.8.0 -> 2.5.2, API-post-page: `parent` was an open object
+    requiring `page_id`, now a `oneOf` whose branches require `page_id` or `database_id`. A
+    parent with both keys matches two branches and is refused; it was reported as possibly
+    breaking, the candidates being one branch's example at a time."""
+    old = _prop("p", {"type": "object", "properties": {"a": {"type": "string"}},
+                      "required": ["a"]})
+    new = _prop("p", {"oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}]})
+    change = _one(old, new)
+    [finding] = change.findings
+    assert (finding.check.code, finding.certain) == ("EVO107", True)
+    _shown(finding, old, new)
+    assert finding.example["p"].keys() == {"a", "b"}

@@ -18,6 +18,7 @@ not read that differs is itself reported (kind `undecided`), never passed over.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -220,10 +221,13 @@ class _Walk:
         if key == "oneOf" and not _disjoint(branches):
             # a value in two branches of a `oneOf` is refused: the old examples of each part
             # and the new branches' own examples (the old schema must accept them) show it
-            candidates = tuple(c for part, _ in self._parts(a, ap)
-                               for c in self._examples(part, wrap))
-            candidates += tuple(wrap(v) for br in branches
-                                if (v := self.b.example(br)) is not NOTHING)
+            mine = [v for part, _ in self._parts(a, ap)
+                    if (v := self.a.example(part)) is not NOTHING]
+            theirs = [v for br in branches if (v := self.b.example(br)) is not NOTHING]
+            candidates = tuple(wrap(v) for v in mine + theirs)
+            # an object of `a` that also holds another branch's keys matches both
+            candidates += tuple(wrap({**t, **m}) for m in mine for t in theirs
+                                if isinstance(m, dict) and isinstance(t, dict))
             out.append(Difference("union", ap, (*bp, key),
                                   "a value may match two branches of {b}'s `oneOf`, which "
                                   "refuses it",
@@ -328,18 +332,23 @@ class _Walk:
     def _numbers(self, a: dict[str, Any], ap: Path, b: dict[str, Any], bp: Path,
                  wrap: Wrap) -> list[Difference]:
         out: list[Difference] = []
+        integers = types_of(a) == ("integer",)
         for side in ("min", "max"):
-            old, new = bound(a, side), bound(b, side)
-            if new is None or not _tighter(old, new, side):
+            written_old, written_new = bound(a, side), bound(b, side)
+            old, new = written_old, written_new
+            if integers:  # > 0 is >= 1 for the integers `a` accepts, on either side
+                old, new = _on_integers(old, side), _on_integers(new, side)
+            if new is None or written_new is None or not _tighter(old, new, side):
                 continue
             edge, exclusive = new
             sign = -1 if side == "min" else 1
             values = [edge] if exclusive else []
             values += [edge + sign * 1, edge + sign * 0.5]
             word = "minimum" if side == "min" else "maximum"
-            was = "none" if old is None else _bound_text(old, side)
+            was = "none" if written_old is None else _bound_text(written_old, side)
             out.append(Difference("bound", ap, bp,
-                                  f"{word}: {{b}} says {_bound_text(new, side)} ({{a}}: {was})",
+                                  f"{word}: {{b}} says {_bound_text(written_new, side)} "
+                                  f"({{a}}: {was})",
                                   tuple(wrap(v) for v in values)))
         step_a: Any = a.get("multipleOf")
         step_b: Any = b.get("multipleOf")
@@ -607,7 +616,21 @@ def _refused_by(node: Any, doc: Document) -> list[Any]:
     types = types_of(node)
     samples: dict[str, Any] = {"null": None, "boolean": True, "integer": 12345, "number": 0.5,
                "string": "x", "array": [], "object": {}}
+    if types is None:
+        # no `type` here (a union, an `allOf`): one of each type, and the test against the
+        # whole schemas (tools.py) keeps one it refuses
+        return list(samples.values())
     return [v for k, v in samples.items() if not allows_type(types, k)][:3]
+
+
+def _on_integers(b: tuple[float, bool] | None, side: str) -> tuple[float, bool] | None:
+    """A bound as the inclusive one it is on the integers: > 0 and > 0.5 are >= 1."""
+    if b is None:
+        return None
+    value, exclusive = b
+    if side == "min":
+        return (math.floor(value) + 1 if exclusive else math.ceil(value)), False
+    return (math.ceil(value) - 1 if exclusive else math.floor(value)), False
 
 
 def _tighter(old: tuple[float, bool] | None, new: tuple[float, bool], side: str) -> bool:
