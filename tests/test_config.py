@@ -200,7 +200,10 @@ def test_config_checks_every_server_one_broken(tmp_path: Path, http_base: str,
                    "Error: API_TOKEN is not set",
         "hint": "run the command by hand to see why it stops",
     }]
-    assert proc.stderr.strip() == (
+    # a config named `.mcp.json` is Claude Code's: said once, then the server's one line
+    note, error = proc.stderr.strip().splitlines()
+    assert note.startswith("schema-compat: client claude-code (inferred from ")
+    assert error == (
         "schema-compat: error: broken: the server exited during start-up with exit code 3: "
         "loading config... | Error: API_TOKEN is not set (run the command by hand to see "
         "why it stops)")
@@ -239,7 +242,9 @@ def test_no_source_discovers_configs_here(tmp_path: Path, http_base: str) -> Non
     proc = cli_in_process("check", "--json", "--name", "paged", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == ("schema-compat: no SOURCE given; checking the servers in "
-                           ".mcp.json\n")
+                           ".mcp.json\n"
+                           "schema-compat: client claude-code (inferred from .mcp.json); "
+                           "--client names another\n")
     assert {t["source"] for t in report(proc)["tools"]} == {"paged"}
 
 
