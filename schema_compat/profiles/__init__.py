@@ -7,6 +7,7 @@ from .base import Profile, StrictBudget
 from .gemini import GEMINI
 from .gemini_json import GEMINI_JSON
 from .openai import OPENAI
+from .openai_compatible import DEEPSEEK, DEEPSEEK_STRICT, GROQ, XAI
 from .portable import PORTABLE
 from .strict import ANTHROPIC_STRICT, OPENAI_STRICT
 from .vertex import VERTEX
@@ -15,7 +16,7 @@ from .vertex import VERTEX
 # a rule.
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     GEMINI, GEMINI_JSON, VERTEX, OPENAI, OPENAI_STRICT, ANTHROPIC, ANTHROPIC_STRICT,
-    PORTABLE)}
+    PORTABLE, XAI, DEEPSEEK, DEEPSEEK_STRICT, GROQ)}
 DEFAULT_PROFILE = "gemini"
 
 

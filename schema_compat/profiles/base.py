@@ -42,6 +42,8 @@ class Profile(NamedTuple):
     # The `type` names the provider's schema takes (TYP003 flags the others); None: every
     # JSON Schema type.
     types: frozenset[str] | None = None
+    # The subschemas an `allOf` may hold (UNI004 flags one with more); 0: no `allOf` at all.
+    all_of_branches: int = 0
     unroll_depth: int = 3
     max_inlined_nodes: int = 50_000
     max_inlined_depth: int = 100

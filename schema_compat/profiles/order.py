@@ -170,6 +170,7 @@ OVERRIDES: dict[str, tuple[Override, ...]] = {
         "description over 1,024 characters lists LIM001 first.",
         after="LIM001"),),
     "openai-strict": _STRICT,
+    "deepseek-strict": _STRICT,  # openai-strict's rules, with CON001/CON002/CON007 added
     "anthropic-strict": (*_STRICT, Override(
         ("LIM004",),
         "The request's complexity budget (its optional parameters and unions) is listed "
