@@ -24,7 +24,8 @@ def test_only_gemini_json_sends_parametersjsonschema() -> None:
     assert {name: p.wire_field for name, p in PROFILES.items()} == {
         "gemini": "parameters", "gemini-json": "parametersJsonSchema", "vertex": "parameters",
         "openai": "parameters", "openai-strict": "parameters", "anthropic": "parameters",
-        "anthropic-strict": "parameters", "portable": "parameters"}
+        "anthropic-strict": "parameters", "portable": "parameters", "xai": "parameters",
+        "deepseek": "parameters", "deepseek-strict": "parameters", "groq": "parameters"}
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
@@ -51,7 +52,16 @@ def test_transform_to_gemini_sends_the_profiles_field(profile: str) -> None:
 def test_strict_flags() -> None:
     assert {name: p.strict_flag for name, p in PROFILES.items()} == {
         "gemini": None, "gemini-json": None, "vertex": None, "portable": None,
-        "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True}
+        "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True,
+        "xai": True, "deepseek": False, "deepseek-strict": True, "groq": False}
+
+
+def test_only_xai_tools_go_without_the_strict_field() -> None:
+    """xAI's tools are strict unasked and it has refused `strict: true` (XAI-01, XAI-02)."""
+    assert [n for n, p in PROFILES.items() if not p.strict_field] == ["xai"]
+    tools = [{"name": "search", "description": "Searches.", "inputSchema": SCHEMA}]
+    [entry] = provider_tools(plan(tools, "xai"), "openai-chat")
+    assert "strict" not in entry["function"]
 
 
 @pytest.mark.parametrize(("profile", "target", "strict"), [

@@ -87,8 +87,8 @@ def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
             continue
         function = _described(t, {"name": t.name})
         function["parameters"] = _schema(t)
-        if PROFILES[request.provider].strict_flag is not None or t.strict is not None:
-            function["strict"] = bool(t.strict)  # xAI: none (always strict, XAI-02)
+        if PROFILES[request.provider].strict_field:  # xAI: none (always strict, XAI-02)
+            function["strict"] = bool(t.strict)
         out.append({"type": "function", "function": function} if target == "openai-chat"
                    else {"type": "function", **function})
     return out

@@ -24,8 +24,9 @@ XAI = OPENAI._replace(
     # xAI takes non-circular references; the one inlining that unrolls a recursion inlines
     # them all (equal), so those findings are information only.
     severity={**OPENAI.severity, "REF001": "info", "REF002": "info"},
-    # `strict: true` was refused (XAI-02) and tools are strict anyway (XAI-01): none sent
-    strict_flag=None,
+    # tools are strict anyway (XAI-01) and `strict: true` was refused (XAI-02): none sent
+    strict_flag=True,
+    strict_field=False,
     all_of_branches=1,
     max_tools=None,
     max_tools_source="",
@@ -88,11 +89,11 @@ GROQ = OPENAI._replace(
     title="Groq function tools",
     target="tools[].function.parameters (non-strict)",
     max_tools=128,
-    max_tools_source="GRQ-01",
+    max_tools_source="GRQ-05",
     max_description=None,
     non_strict="",
     sources=("groq/groq-python types/shared_params/function_definition.py",
-             "docs/providers.md GRQ-01..04"),
+             "docs/providers.md GRQ-01..05"),
     notes="OpenAI-compatible names and shape; Groq refuses a call whose arguments break the "
           "schema (a string for a boolean or number), so `repair` matters more here.",
 )
