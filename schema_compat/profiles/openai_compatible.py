@@ -67,7 +67,8 @@ DEEPSEEK_STRICT = OPENAI_STRICT._replace(
     target="tools[].function.parameters with strict: true (beta endpoint)",
     rules=profile_order("deepseek-strict", (
         set(OPENAI_STRICT.rules) - {"LIM002", "LIM003"}) | {"CON001", "CON002", "CON007"}),
-    severity={**OPENAI_STRICT.severity, "CON006": "error"},
+    # DSK-03 lists what strict mode takes: a format or another unlisted keyword is refused
+    severity={**OPENAI_STRICT.severity, "CON006": "error", "ANN004": "error"},
     allowed_keywords=OPENAI_STRICT.allowed_keywords - _DEEPSEEK_REFUSED,
     formats={},
     max_tools=None,
