@@ -78,6 +78,8 @@ REQUIRED_JUNK = {
     "openai-strict": ("OBJ006", ""), "anthropic-strict": ("OBJ006", ""),
     "gemini-json": ("VAL005", "[0]"), "openai": ("VAL005", "[0]"),
     "anthropic": ("VAL005", "[0]"),
+    "deepseek-strict": ("OBJ006", ""), "xai": ("VAL005", "[0]"),
+    "deepseek": ("VAL005", "[0]"), "groq": ("VAL005", "[0]"),
 }
 
 
