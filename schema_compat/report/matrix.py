@@ -74,15 +74,18 @@ def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Cons
         for p in providers:
             prof = get_profile(p)
             labels[p] = prof.label if prof else p
-    avail = console.width - _cells_width(labels) - _GAP
-    grouped = with_source and tool_width + source_width + _GAP > avail
-    if with_source and not grouped:
-        avail -= _GAP
-    if grouped:
-        tool_width += len("  ")  # tool names are indented under their source
-    tool_width = min(tool_width, max(len("total lossy"), avail))
-    console.print(_matrix_table(data, labels, short if with_source else None, grouped,
-                                tool_width, source_width))
+    # runs of columns sized beside the tool names alone: a run leaving no room for a source
+    # column heads its rows by source instead (grouped, below)
+    for part in _column_parts(providers, labels, console.width - tool_width - _GAP):
+        avail = console.width - _cells_width({p: labels[p] for p in part}) - _GAP
+        grouped = with_source and tool_width + source_width + _GAP > avail
+        if with_source and not grouped:
+            avail -= _GAP
+        width = tool_width + (len("  ") if grouped else 0)  # indented under their source
+        width = min(width, max(len("total lossy"), avail))
+        console.print(_matrix_table({**data, "providers": part}, labels,
+                                    short if with_source else None, grouped, width,
+                                    source_width))
     if any(labels[p] != p for p in providers):
         console.print("columns: " + ", ".join(f"{labels[p]} {p}" for p in providers),
                       style="dim")
@@ -102,6 +105,19 @@ def legend(lossless_only: bool) -> str:
 # Each column of the table (box.SIMPLE_HEAD, collapsed padding) takes two cells beside its
 # own width.
 _GAP = 2
+
+
+def _column_parts(providers: list[str], labels: dict[str, str], room: int,
+                  ) -> list[list[str]]:
+    """The provider columns in runs that fit `room` beside the tool column, in order: one
+    table per run, so that with many profiles on a narrow terminal neither the tool names
+    nor the labels are cut (each run has one column at least)."""
+    parts: list[list[str]] = [[]]
+    for p in providers:
+        if parts[-1] and _cells_width({q: labels[q] for q in [*parts[-1], p]}) > room:
+            parts.append([])
+        parts[-1].append(p)
+    return parts
 
 
 def _cells_width(labels: dict[str, str]) -> int:
