@@ -19,8 +19,8 @@ XAI = OPENAI._replace(
     short="XAI",
     title="xAI (Grok) function tools",
     target="tools[].function.parameters (always strict)",
-    rules=profile_order("xai", {*OPENAI.rules, "REF001", "REF002", "REF003", "REF004",
-                                "REF005", "UNI004"}),
+    rules=profile_order("xai", {*OPENAI.rules, "OBJ011", "REF001", "REF002", "REF003",
+                                "REF004", "REF005", "UNI004"}),
     # xAI takes non-circular references; the one inlining that unrolls a recursion inlines
     # them all (equal), so those findings are information only.
     severity={**OPENAI.severity, "REF001": "info", "REF002": "info"},
@@ -34,8 +34,8 @@ XAI = OPENAI._replace(
     sources=("docs.x.ai/developers/model-capabilities/text/structured-outputs",
              "docs/providers.md XAI-01..03"),
     notes="Always strict: `allOf` holds one subschema (more are merged), recursive `$ref` "
-          "is unrolled (and references inlined with it). An object without "
-          "`additionalProperties` is closed there (XAI-01).",
+          "is unrolled (and references inlined with it); objects are closed unless "
+          "`additionalProperties: true` says otherwise, so a map gets it written out.",
 )
 
 # DeepSeek without `strict`: OpenAI's request rules and name rule (DSK-01), no documented

@@ -68,7 +68,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("object shape",
           "Objects are closed and made fully required (strict modes), and `required` names "
           "checked, once every keyword that could add or drop a property has been handled.",
-          ("OBJ008", "OBJ010", "OBJ006", "OBJ009")),
+          ("OBJ008", "OBJ010", "OBJ011", "OBJ006", "OBJ009")),
     Phase("types of what is left",
           "Array and item shape, judged on the node as the keyword rules left it.",
           ("TYP004", "TYP006")),
