@@ -83,7 +83,7 @@ DEEPSEEK_STRICT = OPENAI_STRICT._replace(
 
 # Groq: OpenAI's request shape and name rule (the groq SDK's FunctionDefinition), 128 tools
 # (its `tools` docstring); the server validates the model's arguments against the schema
-# (GRQ-02, GRQ-04), which the request rules do not change.
+# (GRQ-02, GRQ-04): no request rule changes that, and widening the schema is not done.
 GROQ = OPENAI._replace(
     name="groq",
     short="GRQ",
@@ -95,8 +95,8 @@ GROQ = OPENAI._replace(
     non_strict="",
     sources=("groq/groq-python types/shared_params/function_definition.py",
              "docs/providers.md GRQ-01..05"),
-    notes="OpenAI-compatible names and shape; Groq refuses a call whose arguments break the "
-          "schema (a string for a boolean or number), so `repair` matters more here.",
+    notes="OpenAI-compatible names and shape, 128 tools. Groq itself refuses a call whose "
+          "arguments break the schema (a string for a boolean or number, GRQ-04).",
 )
 
 __all__ = ["DEEPSEEK", "DEEPSEEK_STRICT", "GROQ", "XAI"]
