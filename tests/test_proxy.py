@@ -20,6 +20,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
+from schema_compat.profiles import PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -231,8 +232,8 @@ def test_a_silent_upstream_ends_in_an_error_within_the_timeout() -> None:
 
 @pytest.mark.parametrize(("args", "line"), [
     (["--provider", "nope", "--", "true"],
-     "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
-     "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"),
+     "schema-compat: error: unknown provider 'nope' (choose one of: "
+     f"{', '.join(PROFILES)})"),
     ([], "schema-compat: error: give the upstream as -- CMD ARGS, --url URL or --sse URL "
          "(one of them) (e.g. schema-compat proxy -- python server.py)"),
     (["--url", "http://127.0.0.1:1/mcp", "--", "true"],

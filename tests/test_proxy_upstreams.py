@@ -23,6 +23,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
+from schema_compat.profiles import PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -302,8 +303,8 @@ def test_an_unknown_provider_stops_the_started_upstream(tmp_path: Path) -> None:
                           timeout=60, check=False)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
-        "schema-compat: error: unknown provider 'nope' (choose one of: gemini, gemini-json, "
-        "vertex, openai, openai-strict, anthropic, anthropic-strict, portable)"]
+        "schema-compat: error: unknown provider 'nope' (choose one of: "
+        f"{', '.join(PROFILES)})"]
     if pidfile.exists() and pidfile.read_text():  # it got as far as running
         deadline = time.monotonic() + 5
         while _alive(int(pidfile.read_text())):
