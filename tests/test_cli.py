@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from conftest import run_cli_process
 
+from schema_compat.profiles import PROFILES
+
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -597,6 +599,11 @@ def test_profiles(cli_here: RunCli) -> None:
     names = [line.split()[0] for line in proc.stdout.splitlines()
              if line and not line[0].isspace()]
     assert "gemini" in names and "gemini-json" in names
+    assert names == list(PROFILES)  # xai, deepseek, deepseek-strict and groq among them
+    # the Gemini generation each profile describes, and where a rule holds for fewer
+    out = " ".join(proc.stdout.split())
+    assert "models: Vertex AI; Gemini 2.x and 3" in out
+    assert "UNI007 applies to: Gemini 3 (GEN-02)" in out
 
 
 # --- bad input -------------------------------------------------------------------------------

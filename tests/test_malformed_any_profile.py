@@ -79,6 +79,8 @@ REQUIRED_JUNK = {
     "gemini-json": ("VAL005", "[0]"), "openai": ("VAL005", "[0]"),
     "anthropic": ("VAL005", "[0]"), "bedrock": ("VAL005", "[0]"), "mistral": ("VAL005", "[0]"),
     "ollama": ("OBJ006", ""),
+    "deepseek-strict": ("OBJ006", ""), "xai": ("VAL005", "[0]"),
+    "deepseek": ("VAL005", "[0]"), "groq": ("VAL005", "[0]"),
 }
 
 

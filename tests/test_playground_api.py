@@ -35,7 +35,8 @@ from playground_launch import (
 )
 
 PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthropic",
-            "anthropic-strict", "portable", "bedrock", "mistral", "ollama"]
+            "anthropic-strict", "portable", "bedrock", "mistral", "ollama", "xai",
+            "deepseek", "deepseek-strict", "groq"]
 CORPUS = REPO_ROOT / "tests" / "data" / "corpus"
 
 

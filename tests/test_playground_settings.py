@@ -26,6 +26,8 @@ from playground_launch import (
     transform_cli,
 )
 
+from schema_compat.profiles import PROFILES
+
 SETTINGS = """\
 provider = ["openai-strict", "gemini"]
 ignore = ["ANN002", "OBJ003"]
@@ -34,8 +36,9 @@ lossless-only = true
 [per-tool-ignores]
 "read_*" = ["REF"]
 """
-ORDER = ["openai-strict", "gemini", "gemini-json", "vertex", "openai", "anthropic",
-         "anthropic-strict", "portable", "bedrock", "mistral", "ollama"]
+# the settings file's providers first, then every other profile in its usual order
+ORDER = ["openai-strict", "gemini", *(p for p in PROFILES if p not in ("openai-strict",
+                                                                       "gemini"))]
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,9 @@ def test_only_gemini_json_sends_parametersjsonschema() -> None:
         "gemini": "parameters", "gemini-json": "parametersJsonSchema", "vertex": "parameters",
         "openai": "parameters", "openai-strict": "parameters", "anthropic": "parameters",
         "anthropic-strict": "parameters", "portable": "parameters", "bedrock": "parameters",
-        "mistral": "parameters", "ollama": "parameters"}
+        "mistral": "parameters", "ollama": "parameters",
+        "xai": "parameters", "deepseek": "parameters", "deepseek-strict": "parameters",
+        "groq": "parameters"}
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
@@ -54,7 +56,17 @@ def test_strict_flags() -> None:
         "gemini": None, "gemini-json": None, "vertex": None, "portable": None,
         "openai": False, "anthropic": False, "openai-strict": True, "anthropic-strict": True,
         # Bedrock's and Mistral's `strict` is optional and left out; Ollama has none
-        "bedrock": None, "mistral": None, "ollama": None}
+        "bedrock": None, "mistral": None, "ollama": None,
+        "xai": True, "deepseek": False, "deepseek-strict": True, "groq": False}
+
+
+
+def test_only_xai_tools_go_without_the_strict_field() -> None:
+    """xAI's tools are strict unasked and it has refused `strict: true` (XAI-01, XAI-02)."""
+    assert [n for n, p in PROFILES.items() if not p.strict_field] == ["xai"]
+    tools = [{"name": "search", "description": "Searches.", "inputSchema": SCHEMA}]
+    [entry] = provider_tools(plan(tools, "xai"), "openai-chat")
+    assert "strict" not in entry["function"]
 
 
 @pytest.mark.parametrize(("profile", "target", "strict"), [

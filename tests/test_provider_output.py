@@ -40,7 +40,7 @@ def _request(provider: str) -> RequestPlan:
         found, errors = load_tools(str(path))
         assert not errors
         tools += found
-    limited = provider in ("openai", "openai-strict", "vertex")
+    limited = provider in ("openai", "openai-strict", "vertex", "groq")
     return plan(tools, provider, exclude=[f"{SOURCES[0].stem}/*"] if limited else ())
 
 
@@ -73,6 +73,36 @@ def test_openai_chat(provider: str) -> None:
         assert set(entry) == {"type", "function"}
         assert entry["function"]["name"] == planned.name
         assert entry["function"]["strict"] is (provider == "openai-strict")
+        assert entry["function"]["parameters"]["type"] == "object"
+
+
+# What each OpenAI-compatible provider's tools say of `strict`: xAI's are strict unasked and
+# have refused the flag (XAI-01, XAI-02), so none is sent.
+COMPATIBLE_STRICT = {"xai": None, "deepseek": False, "deepseek-strict": True, "groq": False}
+
+
+@pytest.mark.parametrize("provider", sorted(COMPATIBLE_STRICT))
+def test_openai_compatible_providers_take_the_chat_shape(provider: str) -> None:
+    """xAI, DeepSeek and Groq take OpenAI's Chat Completions `tools`: the openai SDK's types
+    (which they mirror) accept each entry, and Groq's own SDK types too."""
+    from groq.types.chat import ChatCompletionToolParam as GroqTool
+    from groq.types.shared_params import FunctionDefinition as GroqFunction
+    from openai.types.chat import ChatCompletionFunctionTool, ChatCompletionFunctionToolParam
+    from openai.types.shared_params import FunctionDefinition
+
+    request = _request(provider)
+    tools = provider_tools(request, "openai-chat")
+    assert len(tools) == len(request.tools) > 60  # 182, or 65 for Groq's 128 (see _request)
+    for entry, planned in zip(tools, request.tools, strict=True):
+        _typed_dict(ChatCompletionFunctionToolParam, entry)
+        _typed_dict(FunctionDefinition, entry["function"])
+        ChatCompletionFunctionTool.model_validate(entry)
+        if provider == "groq":
+            _typed_dict(GroqTool, entry)
+            _typed_dict(GroqFunction, entry["function"])
+        assert entry["function"]["name"] == planned.name
+        assert entry["function"].get("strict") is COMPATIBLE_STRICT[provider]
+        assert ("strict" in entry["function"]) is (provider != "xai")
         assert entry["function"]["parameters"]["type"] == "object"
 
 

@@ -26,7 +26,8 @@ ROOT = Path(__file__).parent.parent
 SOURCES = sorted((DATA / "corpus").glob("*.json")) + sorted(
     (DATA / "corpus" / "servers").glob("*.json")) + [ROOT / "examples" / "mixed.json"]
 PROVIDERS = ("vertex", "openai", "anthropic", "portable", "openai-strict", "anthropic-strict",
-             "bedrock", "mistral", "ollama")
+             "bedrock", "mistral", "ollama",
+             "xai", "deepseek", "deepseek-strict", "groq")
 # Limits no transform can meet (tools per request; Anthropic's per-request complexity):
 # they stay as findings, the tool is reported as not fixable.
 UNFIXABLE = {"anthropic-strict": {"LIM001", "LIM004"}}
@@ -40,9 +41,17 @@ NAME_RULES = {
     "bedrock": r"^[a-zA-Z0-9_-]{1,64}$",  # botocore's `ToolName` (BDR-01)
     "mistral": r"^[a-zA-Z0-9_-]{1,64}$",  # MIS-01
     "ollama": r"^.+$",
+    "xai": r"^[a-zA-Z0-9_-]{1,64}$",
+    "deepseek": r"^[a-zA-Z0-9_-]{1,64}$",
+    "deepseek-strict": r"^[a-zA-Z0-9_-]{1,64}$",
+    "groq": r"^[a-zA-Z0-9_-]{1,64}$",
 }
 # The fields of Ollama's Go `ToolProperty` (OLL-01): any other keyword is dropped unread.
 OLLAMA_FIELDS = {"type", "items", "description", "enum", "properties", "required", "anyOf"}
+# What DeepSeek's strict mode (beta) refuses (docs/providers.md DSK-03).
+DEEPSEEK_STRICT_REFUSED = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                           "minLength", "maxLength", "pattern", "format", "multipleOf",
+                           "maxItems"}
 
 
 def _tools(path: Path) -> list[ToolDef]:
@@ -102,7 +111,7 @@ def _sorted_required(schema: Any) -> Any:
 def assert_strict(schema: Any, name: str, provider: str) -> None:
     for path, node in _objects(schema):
         assert node.get("additionalProperties") is False, (name, path)
-        if provider == "openai-strict":
+        if provider in ("openai-strict", "deepseek-strict"):
             assert set(node.get("required", [])) == set(node.get("properties", {})), (name, path)
     for path, node in iter_nodes(schema):
         if isinstance(node, dict):
@@ -111,8 +120,20 @@ def assert_strict(schema: Any, name: str, provider: str) -> None:
                 assert not {"minimum", "maximum", "minLength", "maxLength", "maxItems",
                             "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
                             "$ref"} & set(node), (name, path)
+            if provider == "deepseek-strict":
+                assert not DEEPSEEK_STRICT_REFUSED & set(node), (name, path)
+                assert node.get("minItems", 0) in (0, 1), (name, path)
     if provider == "openai-strict":
         _openai_sdk_accepts(schema, name)
+
+
+def assert_xai(schema: Any, name: str) -> None:
+    """XAI-01: `allOf` holds one subschema at most and no reference is circular (none is
+    left: a recursion is unrolled with every reference inlined)."""
+    for path, node in iter_nodes(schema):
+        if isinstance(node, dict):
+            assert len(node.get("allOf", [])) <= 1, (name, path)
+            assert "$ref" not in node, (name, path)
 
 
 def _openai_sdk_accepts(schema: Any, name: str) -> None:
@@ -142,6 +163,8 @@ def test_no_error_left_and_provider_shape(
                 assert_strict(r.transformed_schema, r.tool.name, provider)
             if provider == "ollama":
                 assert_ollama(r.transformed_schema, r.tool.name)
+            if provider == "xai":
+                assert_xai(r.transformed_schema, r.tool.name)
             if provider in ("openai", "portable", "openai-strict"):
                 for path, node in iter_nodes(r.transformed_schema):
                     if isinstance(node, dict) and node.get("type") == "array":

@@ -20,12 +20,11 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
+from schema_compat.profiles import PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
 from launch import EXAMPLE, PY, REPO_ROOT, SERVERS, cli, cmd, example_over
-
-from schema_compat.profiles import PROFILES
 
 Session = Callable[[ClientSession], Awaitable[Any]]
 

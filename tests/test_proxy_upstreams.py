@@ -23,13 +23,12 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
 from schema_compat import check
+from schema_compat.profiles import PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
 from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS
-
-from schema_compat.profiles import PROFILES
 
 UPSTREAM = SERVERS / "proxy_upstream.py"
 MODERN = SERVERS / "modern_server.py"

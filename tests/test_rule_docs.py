@@ -92,6 +92,23 @@ def test_page_content() -> None:
     assert "[REF001](REF001.md)" in (DOCS / "README.md").read_text("utf-8")
 
 
+def test_pages_say_which_gemini_generation_a_finding_holds_for() -> None:
+    """docs/providers.md §1.6: Vertex's lone-`anyOf` rule is Gemini 3's (GEN-02), an empty
+    `enum` is refused by Gemini 3 only (GEN-01); a rule of the Gemini profiles otherwise
+    holds for every generation the profile describes, and pages of rules no Gemini profile
+    uses say nothing of generations."""
+    uni007 = (DOCS / "UNI007.md").read_text("utf-8")
+    assert "- Generations: `vertex`: Gemini 3 (GEN-02); not reported on 2.x\n" in uni007
+    val002 = (DOCS / "VAL002.md").read_text("utf-8")
+    assert "`gemini`: an empty `enum` (`format: enum`) is refused by Gemini 3" in val002
+    ref007 = (DOCS / "REF007.md").read_text("utf-8")
+    assert "`gemini-json`: Gemini API; every model since 2025-11" in ref007
+    assert "Generations" not in (DOCS / "OBJ009.md").read_text("utf-8")  # strict modes only
+    for profile in PROFILES.values():
+        for code in profile.generations:
+            assert code in profile.rules, (profile.name, code)
+
+
 def test_placeholders_survive_markdown() -> None:
     """`<name>` in a provider's message would vanish on GitHub as an unknown HTML tag."""
     page = (DOCS / "NAM002.md").read_text("utf-8")

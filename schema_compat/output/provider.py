@@ -19,7 +19,8 @@ provider's official SDK types):
   parameters}}]`, without `strict` (Mistral's `Function` has it optional, Ollama's none)
 
 OpenAI tools always say `strict` (false too): Responses treats a missing one as "make it
-strict if you can" (OAI-13), which would change what was planned.
+strict if you can" (OAI-13), which would change what was planned. xAI's are strict without
+being asked and have refused `strict: true` (XAI-01, XAI-02): they say nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
     from ..planner.model import PlannedTool, RequestPlan
 
 TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas it takes
-    "openai-chat": ("openai", "openai-strict", "portable"),
+    # xAI, DeepSeek and Groq take OpenAI's Chat Completions `tools` (XAI-01, DSK-01, GRQ-01)
+    "openai-chat": ("openai", "openai-strict", "portable", "xai", "deepseek",
+                    "deepseek-strict", "groq"),
     "openai-responses": ("openai", "openai-strict", "portable"),
     "anthropic": ("anthropic", "anthropic-strict", "portable"),
     "gemini": ("gemini", "gemini-json", "vertex", "portable"),
@@ -102,7 +105,8 @@ def provider_tools(request: RequestPlan, target: str) -> list[dict[str, Any]]:
         if target in ("mistral", "ollama"):
             out.append({"type": "function", "function": function})
             continue
-        function["strict"] = bool(t.strict)
+        if PROFILES[request.provider].strict_field:  # xAI: none (always strict, XAI-02)
+            function["strict"] = bool(t.strict)
         out.append({"type": "function", "function": function} if target == "openai-chat"
                    else {"type": "function", **function})
     return out

@@ -10,6 +10,7 @@ from .gemini_json import GEMINI_JSON
 from .mistral import MISTRAL
 from .ollama import OLLAMA
 from .openai import OPENAI
+from .openai_compatible import DEEPSEEK, DEEPSEEK_STRICT, GROQ, XAI
 from .portable import PORTABLE
 from .strict import ANTHROPIC_STRICT, OPENAI_STRICT
 from .vertex import VERTEX
@@ -18,7 +19,7 @@ from .vertex import VERTEX
 # a rule.
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     GEMINI, GEMINI_JSON, VERTEX, OPENAI, OPENAI_STRICT, ANTHROPIC, ANTHROPIC_STRICT,
-    PORTABLE, BEDROCK, MISTRAL, OLLAMA)}
+    PORTABLE, BEDROCK, MISTRAL, OLLAMA, XAI, DEEPSEEK, DEEPSEEK_STRICT, GROQ)}
 DEFAULT_PROFILE = "gemini"
 
 

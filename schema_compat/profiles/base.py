@@ -54,6 +54,8 @@ class Profile(NamedTuple):
     # The `type` names the provider's schema takes (TYP003 flags the others); None: every
     # JSON Schema type.
     types: frozenset[str] | None = None
+    # The subschemas an `allOf` may hold (UNI004 flags one with more); 0: no `allOf` at all.
+    all_of_branches: int = 0
     unroll_depth: int = 3
     max_inlined_nodes: int = 50_000
     max_inlined_depth: int = 100
@@ -61,6 +63,12 @@ class Profile(NamedTuple):
     opaque_keywords: frozenset[str] = frozenset()
     sources: tuple[str, ...] = ()
     notes: str = ""
+    # The models and endpoint the profile describes ("Vertex AI; Gemini 2.x and 3"), where
+    # providers' generations differ (docs/providers.md §1.6); "" where that is not known.
+    generation: str = ""
+    # rule code -> the generations its findings hold for, where narrower than `generation`
+    # (with the docs/providers.md id saying so); the rule pages print both.
+    generations: Mapping[str, str] = {}
     short: str = ""  # a column label for narrow terminals (the matrix); defaults to name
     # The field of a Gemini function declaration that carries this profile's schemas:
     # `parameters` (Gemini's OpenAPI subset) or `parametersJsonSchema` (JSON Schema). A
@@ -71,6 +79,9 @@ class Profile(NamedTuple):
     # decides it tool by tool: True (strict profiles), False (OpenAI and Anthropic without
     # strict mode), None where the provider's declarations have no such field.
     strict_flag: bool | None = None
+    # Whether a Chat Completions request's tools carry that `strict` field: xAI's tools are
+    # strict unasked and `strict: true` has been refused (XAI-01, XAI-02), so none is sent.
+    strict_field: bool = True
     # Budgets the strict tools of one request share (Anthropic strict tool use): the planner
     # sends as many tools strict as they allow, the others without `strict`, and counts
     # tools against `strict_tools` instead of `max_tools`. None: no such budgets.

@@ -38,6 +38,11 @@ FORMATS = {
     "integer": frozenset({"int32", "int64"}),
     "number": frozenset({"float", "double"}),
 }
+# Rules whose findings hold for some Gemini generations only (docs/providers.md §1.6).
+GENERATIONS = {
+    "VAL002": "an empty `enum` (`format: enum`) is refused by Gemini 3, not by 2.5 (GEN-01); "
+              "its other cases by every generation",
+}
 # Subschemas removed whole and described: the dialect has no field for them.
 OPAQUE = frozenset({
     "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
@@ -66,4 +71,6 @@ GEMINI = Profile(
     ),
     notes="The default profile. No references, no unions, string-only enums, a fixed set of "
           "formats.",
+    generation="Gemini API; Gemini 2.x and 3",
+    generations=GENERATIONS,
 )

@@ -48,4 +48,6 @@ GEMINI_JSON = Profile(
              "docs/providers.md §1.5"),
     notes="References, unions, null types and additionalProperties are kept; references "
           "are checked and unlisted keywords described.",
+    # GJS-11: one keyword list for every actively supported model since 2025-11
+    generation="Gemini API; every model since 2025-11 (2.x and 3 alike, GEN-04)",
 )

@@ -71,7 +71,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("object shape",
           "Objects are closed and made fully required (strict modes), and `required` names "
           "checked, once every keyword that could add or drop a property has been handled.",
-          ("OBJ008", "OBJ010", "OBJ006", "OBJ009")),
+          ("OBJ008", "OBJ010", "OBJ011", "OBJ006", "OBJ009")),
     Phase("types of what is left",
           "Array and item shape, judged on the node as the keyword rules left it.",
           ("TYP004", "TYP006")),
@@ -173,6 +173,7 @@ OVERRIDES: dict[str, tuple[Override, ...]] = {
         "description over 1,024 characters lists LIM001 first.",
         after="LIM001"),),
     "openai-strict": _STRICT,
+    "deepseek-strict": _STRICT,  # openai-strict's rules, with CON001/CON002/CON007 added
     "anthropic-strict": (*_STRICT, Override(
         ("LIM004",),
         "The request's complexity budget (its optional parameters and unions) is listed "

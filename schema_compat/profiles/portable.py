@@ -34,4 +34,5 @@ PORTABLE = GEMINI._replace(
     notes="Accepted by gemini, vertex, openai and anthropic (non-strict): gemini's schema "
           "rules with the strictest name, tool-count and description limits, and no `null` "
           "type (Vertex).",
+    generation="Gemini 2.x and 3 (Gemini API and Vertex AI), OpenAI, Anthropic",
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .base import Profile
 from .gemini import ENABLED as GEMINI_RULES
-from .gemini import FORMATS, OPAQUE, SCHEMA_FIELDS
+from .gemini import FORMATS, GENERATIONS, OPAQUE, SCHEMA_FIELDS
 from .order import profile_order
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
@@ -50,4 +50,6 @@ VERTEX = Profile(
     notes="Like gemini, but `additionalProperties` and nested `anyOf` are kept; an `anyOf` "
           "node carries no other field (its siblings move into the branches); no `null` "
           "type; 128 tools.",
+    generation="Vertex AI; Gemini 2.x and 3",
+    generations={**GENERATIONS, "UNI007": "Gemini 3 (GEN-02); not reported on 2.x"},
 )

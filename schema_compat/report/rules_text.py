@@ -120,6 +120,10 @@ def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
             _field(console, "warnings here (undocumented or unverified):", " ".join(lowered))
         if p.notes:
             print_hanging(console, Styled("  "), Styled(p.notes))
+        if p.generation:  # docs/providers.md §1.6
+            _field(console, "models:", p.generation)
+        for code, when in sorted(p.generations.items()):
+            _field(console, f"{code} applies to:", when)
         _field(console, "sources:", "; ".join(p.sources), style="dim")
         console.print()
 

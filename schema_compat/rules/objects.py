@@ -127,6 +127,30 @@ def fix_object_without_properties(node: Any, ctx: NodeContext) -> Fixed:
                  (Edit(("properties",), "lossless", "added `properties: {}`"),))
 
 
+# Keywords that already say what an object's other keys may be.
+_OTHER_KEYS = ("additionalProperties", "patternProperties", "unevaluatedProperties",
+               "anyOf", "oneOf", "allOf", "$ref")
+
+
+def detect_closed_by_default(node: Any, ctx: NodeContext) -> Iterable[Hit]:
+    # An object listing no properties (a map, free-form options): where objects are closed
+    # unless said otherwise (xAI, XAI-01), it would take no key at all. One listing its
+    # properties is left as it is: closing it only refuses keys the tool did not declare;
+    # and so is the root, a tool without parameters, which closed means what it says.
+    if isinstance(node, dict) and not ctx.is_root and _allows_object(node.get("type")) \
+            and not node.get("properties") and not any(k in node for k in _OTHER_KEYS):
+        yield Hit("object without `additionalProperties` or `properties`: the provider "
+                  "closes it, so it takes no key at all", (), "additionalProperties",
+                  "lossless")
+
+
+def fix_closed_by_default(node: Any, ctx: NodeContext) -> Fixed:
+    # JSON Schema's own default, written out: validation is unchanged.
+    return Fixed({**node, "additionalProperties": True},
+                 (Edit(("additionalProperties",), "lossless",
+                       "added `additionalProperties: true` (any key, as before)"),))
+
+
 _ADDITIONAL_PROPERTIES = Drop(("additionalProperties",), _additional_hint)
 
 
@@ -457,6 +481,35 @@ RULES: list[Rule] = [
             before={"type": "object"},
             after={"type": "object", "properties": {}},
             sources=("[OAI-10](../providers.md#oai-10)", "spring-projects/spring-ai#4776"),
+        ),
+    ),
+    Rule(
+        code="OBJ011", name="closed-by-default", severity="warning",
+        message="object without `additionalProperties` is closed by the provider",
+        safety="lossless",
+        fix_title="Write out `additionalProperties: true`", detect=detect_closed_by_default,
+        fix=fix_closed_by_default,
+        docs=RuleDocs(
+            what="An object that lists no properties and says nothing of other keys (a map, "
+                 "free-form options). JSON Schema and the MCP server take any key there; "
+                 "xAI closes every object that does not set `additionalProperties: true`, "
+                 "and its tool calls always follow the schema, so the model could send no "
+                 "key at all. An object that lists its properties is not flagged (closing "
+                 "it only refuses keys the tool does not declare), nor the root of a tool "
+                 "without parameters.",
+            error="No error: the request is accepted and the model's arguments for that "
+                  "object are always `{}` (xAI docs: \"`additionalProperties` defaults to "
+                  "`false` and must be set to `true` explicitly\").",
+            fix="Add `additionalProperties: true`, JSON Schema's own default written out: "
+                "the server's schema accepts exactly what it did (lossless).",
+            profile="xai",
+            before={"type": "object", "properties": {"options": {
+                "type": "object", "description": "Extra options, passed on."}}},
+            after={"type": "object", "properties": {"options": {
+                "type": "object", "description": "Extra options, passed on.",
+                "properties": {}, "additionalProperties": True}}},
+            sources=("[XAI-01](../providers.md#xai-01)",
+                     "docs.x.ai/developers/model-capabilities/text/structured-outputs"),
         ),
     ),
     Rule(
