@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..model import Path
+from ..rules.shape import value_type as json_type
 from ..schema.merge import merge_exact
 from .checks import Kind
 from .document import (
@@ -31,7 +32,6 @@ from .document import (
     Document,
     allows_type,
     bound,
-    json_type,
     types_of,
 )
 

@@ -185,19 +185,6 @@ def allows_type(types: tuple[str, ...] | None, kind: str) -> bool:
     return kind in types or (kind == "integer" and "number" in types)
 
 
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
 
 def number_within(node: dict[str, Any], integer: bool) -> Any:
     low, high = bound(node, "min"), bound(node, "max")

@@ -8,7 +8,6 @@ test fails when they are stale.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any
 
@@ -113,15 +112,9 @@ def page(code: str) -> str:
 
 
 def write_docs(directory: str = DOCS_DIR) -> list[str]:
-    os.makedirs(directory, exist_ok=True)
-    pages = generate()
-    for stale in set(os.listdir(directory)) - set(pages):
-        if stale.endswith(".md"):
-            os.remove(os.path.join(directory, stale))
-    for name, text in pages.items():
-        with open(os.path.join(directory, name), "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    return sorted(pages)
+    from .rule_docs import write_pages
+
+    return write_pages(directory, generate())
 
 
 if __name__ == "__main__":

@@ -186,8 +186,13 @@ def write_docs(directory: str) -> list[str]:
     from ..profiles import PROFILES
     from ..rules.registry import ALL_RULES
 
+    return write_pages(directory, generate(PROFILES.values(), ALL_RULES))
+
+
+def write_pages(directory: str, pages: dict[str, str]) -> list[str]:
+    """Write `pages` (file name -> text) into `directory`, removing the `.md` pages it holds
+    that are no longer among them; the names written."""
     os.makedirs(directory, exist_ok=True)
-    pages = generate(PROFILES.values(), ALL_RULES)
     for stale in set(os.listdir(directory)) - set(pages):
         if stale.endswith(".md"):
             os.remove(os.path.join(directory, stale))
