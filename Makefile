@@ -27,7 +27,18 @@ $(STAMP): pyproject.toml $(INIT) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP) ## Create .venv (if missing) and install the package with dev extras
+# xai-sdk pins `packaging<26`, which the dev extra's pre-commit (virtualenv) cannot share: it
+# gets a venv of its own, where tests/test_provider_output.py hands it xai's tools.
+XAI_VENV := .cache/xai-sdk
+XAI_STAMP := $(XAI_VENV)/.installed
+export XAI_SDK_PYTHON := $(CURDIR)/$(XAI_VENV)/bin/python
+
+$(XAI_STAMP):
+	$(PYTHON) -m venv $(XAI_VENV)
+	$(XAI_VENV)/bin/python -m pip install --quiet 'xai-sdk==1.21.0'
+	@touch $(XAI_STAMP)
+
+install: $(STAMP) $(XAI_STAMP) ## Create .venv (if missing) and install the package with dev extras
 	@echo "schema-compat is at $(CURDIR)/$(BIN)/schema-compat (not on PATH; README, Install: pipx install '.[live]' puts it there)"
 
 # The suite runs on every core (pytest-xdist; PYTEST_WORKERS=1 for one process). Tests marked

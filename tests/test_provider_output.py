@@ -106,6 +106,41 @@ def test_openai_compatible_providers_take_the_chat_shape(provider: str) -> None:
         assert entry["function"]["parameters"]["type"] == "object"
 
 
+def test_xai_tools_are_what_the_xai_sdk_builds(tmp_path: Path) -> None:
+    """xAI's own SDK (`xai_sdk.chat.tool(name, description, parameters)`, in a venv of its
+    own: see the Makefile) builds each of our xai entries into its `Tool` message, which
+    carries exactly the name, the description and the parameters we wrote."""
+    import os
+    import subprocess
+
+    python = os.environ.get("XAI_SDK_PYTHON",
+                            str(Path(__file__).resolve().parent.parent / ".cache" / "xai-sdk"
+                                / "bin" / "python"))
+    assert Path(python).exists(), f"{python}: run `make install` (it makes the xai-sdk venv)"
+    functions = [e["function"] for e in provider_tools(_request("xai"), "openai-chat")]
+    given = tmp_path / "tools.json"
+    given.write_text(json.dumps(functions))
+    script = (
+        "import json, sys\n"
+        "from xai_sdk.chat import tool\n"
+        "out = []\n"
+        "for f in json.load(open(sys.argv[1])):\n"
+        "    t = tool(name=f['name'], description=f.get('description', ''),\n"
+        "             parameters=f['parameters'])\n"
+        "    out.append({'name': t.function.name, 'description': t.function.description,\n"
+        "                'parameters': json.loads(t.function.parameters)})\n"
+        "print(json.dumps(out))\n")
+    proc = subprocess.run([python, "-c", script, str(given)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    built = json.loads(proc.stdout)
+    assert len(built) == len(functions) > 60
+    for made, entry in zip(built, functions, strict=True):
+        assert made == {"name": entry["name"], "description": entry.get("description", ""),
+                        "parameters": entry["parameters"]}
+        assert set(entry) <= {"name", "description", "parameters"}  # all the SDK takes
+
+
 def test_openai_responses() -> None:
     from openai.types.responses import FunctionTool, FunctionToolParam
 
