@@ -599,7 +599,11 @@ def test_profiles(cli_here: RunCli) -> None:
     names = [line.split()[0] for line in proc.stdout.splitlines()
              if line and not line[0].isspace()]
     assert "gemini" in names and "gemini-json" in names
-    assert names == list(PROFILES)  # xai, deepseek, deepseek-strict and groq among them
+    # the profiles (xai, deepseek, deepseek-strict and groq among them), then the clients
+    split = names.index("MCP")
+    assert names[:split] == list(PROFILES)
+    assert names[split + 1:] == ["cursor", "windsurf", "vscode", "claude-code", "copilot-cli",
+                                 "gemini-cli", "cline", "continue", "zed"]
     # the Gemini generation each profile describes, and where a rule holds for fewer
     out = " ".join(proc.stdout.split())
     assert "models: Vertex AI; Gemini 2.x and 3" in out
