@@ -216,7 +216,8 @@ class _Inliner:
             break
         for key in entered:
             active[key] -= 1
-        for ref, sib_expanded in reversed(links):
+        for i in range(len(links) - 1, -1, -1):  # innermost first (mypyc: no reversed())
+            link_ref, link_siblings = links[i]
             body = result
             if isinstance(body, bool):
                 body = {} if body else {"not": {}}
@@ -226,11 +227,12 @@ class _Inliner:
             # `body` is the expansion's own new object: trimmed and merged in place
             for k in _DOCUMENT_ONLY.intersection(body):
                 del body[k]
-            if not sib_expanded:
-                events.append(InlineEvent("inlined", path, ref, "lossless", f"inlined `{ref}`"))
+            if not link_siblings:
+                events.append(InlineEvent("inlined", path, link_ref, "lossless",
+                                          f"inlined `{link_ref}`"))
                 result = body
             else:
-                result = self.with_siblings(body, sib_expanded, path, ref)
+                result = self.with_siblings(body, link_siblings, path, link_ref)
         return result
 
     def with_siblings(self, body: dict[str, Any], siblings: dict[str, Any], path: Path,
