@@ -400,7 +400,9 @@ def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset
     kept: list[Any] = []
     edits = []
     for i, e in enumerate(node["type"]):
-        new = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
+        # Any, not `str | None`: an entry naming no type is kept as it is, whatever it is
+        # (the compiled build checks a variable's declared type on every assignment)
+        new: Any = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
         if new is not None and new not in allowed:
             edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
                                                     "list: a type the provider does not take"))
