@@ -13,9 +13,9 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "servers"))
 
 from playground_launch import FS_READ_FILES, PY, cli_env
+from schema_compat.profiles import PROFILES as _PROFILES
 
-PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthropic",
-            "anthropic-strict", "portable"]
+PROFILES = list(_PROFILES)  # every profile has a column, in the registry's order
 FS_TEXT = FS_READ_FILES.read_text(encoding="utf-8")
 ORIGINAL = json.loads(FS_TEXT)["tools"][0]["inputSchema"]
 
