@@ -13,6 +13,7 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "servers"))
 
 from playground_launch import FS_READ_FILES, PY, cli_env
+
 from schema_compat.profiles import PROFILES as _PROFILES
 
 PROFILES = list(_PROFILES)  # every profile has a column, in the registry's order

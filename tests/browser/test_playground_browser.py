@@ -96,7 +96,7 @@ def test_paste_matrix_diff_finding_rule_and_downloads(page: Page, folder: Path) 
             button = page.locator(f'#matrix button[data-provider="{provider}"][data-tool="{i}"]')
             classes = (button.get_attribute("class") or "").split()
             assert expected_cell(tool) in classes, (provider, tool["name"], classes)
-    expect(page.locator("#summary")).to_contain_text("2 tools \u00d7 8 providers")
+    expect(page.locator("#summary")).to_contain_text(f"2 tools \u00d7 {len(PROFILES)} providers")
 
     # read_files' diff for Gemini: the original and the transformed schema, line for line
     page.click('#matrix button[data-provider="gemini"][data-tool="0"]')
