@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .jsonrpc import INTERNAL_ERROR, usable_id
+from .jsonrpc import INTERNAL_ERROR, as_dict, error_message, usable_id
 from .relay import (
     ENVELOPE_KEYS,
     MODERN_PROTOCOL_VERSIONS,
@@ -139,12 +139,8 @@ class Gateway:
             return
         self.request, self.listing, self.plan_error = request, mcp_listing(request), None
         for u in self.upstreams.values():
-            u.relay.schemas.clear()
-            u.relay._validators.clear()  # made from the schemas just cleared
-        for t in request.tools:
-            upstream = self.upstreams.get(t.result.tool.source)
-            if upstream is not None:
-                upstream.relay.schemas[t.result.tool.name] = t.result.tool.schema
+            u.relay.use_schemas({t.result.tool.name: t.result.tool.schema
+                                 for t in request.tools if t.result.tool.source == u.name})
         for d in request.decisions:
             if d.kind != "strict":
                 self.log(f"{d.source}: {d.tool}: {d.kind}: {d.reason}")
@@ -164,13 +160,13 @@ class Gateway:
         method = msg.get("method")
         if not isinstance(method, str):
             return to_client, to_upstream  # an answer to nothing the gateway asked
-        params = _dict(msg.get("params"))
-        meta = _dict(params.get("_meta"))
+        params = as_dict(msg.get("params"))
+        meta = as_dict(params.get("_meta"))
         if isinstance(meta.get(PROTOCOL_VERSION_KEY), str) and method != "server/discover":
             self.client_era = "modern"
         if "id" not in msg:
             if method == "notifications/cancelled":
-                rid = _dict(msg.get("params")).get("requestId")
+                rid = as_dict(msg.get("params")).get("requestId")
                 if rid in self.subscriptions:
                     self.subscriptions.remove(rid)
                 for u in self.upstreams.values():
@@ -189,14 +185,14 @@ class Gateway:
             to_client += self._listen(rid, params)
         elif method == "tools/list":
             if self.plan_error is not None:
-                to_client.append(_error(rid, INTERNAL_ERROR,
+                to_client.append(error_message(rid, INTERNAL_ERROR,
                                         f"schema-compat proxy: {self.plan_error}"))
             else:
                 to_client.append(self._result(rid, {"tools": self.listing}, cacheable=True))
         elif method == "tools/call":
             return self._call(msg, params, meta)
         else:
-            to_client.append(_error(
+            to_client.append(error_message(
                 rid, METHOD_NOT_FOUND,
                 f"schema-compat proxy --config serves the tools of its servers only: "
                 f"{method} is not served (proxy one server with `schema-compat proxy -- CMD` "
@@ -211,7 +207,7 @@ class Gateway:
             isinstance(name, str) else None
         upstream = self.upstreams.get(route[0]) if route is not None else None
         if route is None or upstream is None:
-            return [_error(rid, INVALID_PARAMS, f"Unknown tool: {name}")], []
+            return [error_message(rid, INVALID_PARAMS, f"Unknown tool: {name}")], []
         own_meta = {k: v for k, v in meta.items() if k not in ENVELOPE_KEYS}
         own_meta.update(upstream.envelope())
         forwarded = {k: v for k, v in params.items() if k != "_meta"}
@@ -249,7 +245,7 @@ class Gateway:
     def _listen(self, rid: Any, params: dict[str, Any]) -> list[Message]:
         """A 2026-07-28 client's stream of change notifications: acknowledged with the one
         kind the gateway sends (tool list changes), kept open until cancelled."""
-        wanted = _dict(params.get("notifications")).get("toolsListChanged") is True
+        wanted = as_dict(params.get("notifications")).get("toolsListChanged") is True
         if wanted:
             self.subscriptions.append(rid)
         return [{"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
@@ -292,7 +288,7 @@ class Gateway:
         if "id" in msg:  # the upstream asks the client something: the gateway declined
             if method == "ping":  # every capability when it initialized, but ping
                 return [], [{"jsonrpc": "2.0", "id": msg["id"], "result": {}}]
-            return [], [_error(msg["id"], METHOD_NOT_FOUND,
+            return [], [error_message(msg["id"], METHOD_NOT_FOUND,
                                f"{method} is not offered by schema-compat proxy --config")]
         if method in ("notifications/progress", "notifications/message"):
             out = upstream.relay.from_upstream(msg)
@@ -316,11 +312,3 @@ class Gateway:
         upstream.reason = reason
         self.log(f"{upstream.name}: {reason}; its tools answer with an error from now on")
         return upstream.relay.upstream_closed(f"{upstream.name}: {reason}")
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _error(rid: Any, code: int, message: str) -> Message:
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}

@@ -26,7 +26,7 @@ from typing import Any
 from ..jsonio import MAX_DEPTH, has_surrogate, too_deep
 
 __all__ = ["INTERNAL_ERROR", "INVALID_REQUEST", "MESSAGE_DEPTH", "PARSE_ERROR", "Refused",
-           "read_message", "usable_id"]
+           "as_dict", "error_message", "read_message", "usable_id"]
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -75,6 +75,17 @@ class Refused:
         return {"jsonrpc": "2.0", "id": self.rid, "error": {
             "code": INTERNAL_ERROR,
             "message": f"schema-compat proxy: the answer cannot be relayed: {self.reason}"}}
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """`value` when it is an object, else an empty one: a message's fields are read this way,
+    whatever the sender put there."""
+    return value if isinstance(value, dict) else {}
+
+
+def error_message(rid: Any, code: int, message: str) -> Message:
+    """The JSON-RPC error answer to request `rid`."""
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
 
 
 def read_message(line: bytes) -> Message | Refused | None:

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..mcp_tool import from_mcp
 from ..model import SAFETIES
-from .jsonrpc import INTERNAL_ERROR, usable_id
+from .jsonrpc import INTERNAL_ERROR, as_dict, error_message, usable_id
 
 # JSON-RPC error codes the SDK uses for the same conditions (mcp_types.jsonrpc).
 CONNECTION_CLOSED = -32000
@@ -107,12 +107,13 @@ class Relay:
         method = msg.get("method")
         if "id" in msg and isinstance(method, str):  # a request
             if self.closed_reason is not None:
-                out.to_client.append(_error(msg["id"], CONNECTION_CLOSED, self.closed_reason))
+                out.to_client.append(error_message(msg["id"], CONNECTION_CLOSED,
+                                                   self.closed_reason))
                 return out
             if held_since is not None and held_since + self.timeout <= self.clock():
                 self.log(f"{method}: waited {self.timeout:g}s for the upstream's tools/list; "
                          "answered with an error")
-                out.to_client.append(_error(
+                out.to_client.append(error_message(
                     msg["id"], REQUEST_TIMEOUT,
                     f"schema-compat proxy: the upstream server did not list its tools "
                     f"within {self.timeout:g}s (the proxy lists the tools before the first "
@@ -124,8 +125,8 @@ class Relay:
                 except Exception as exc:  # a bug must not cost the user the call
                     self.log(f"tools/call: not repaired ({type(exc).__name__}: {exc}); "
                              "forwarded as is")
-            params = _dict(msg.get("params"))
-            meta = _dict(params.get("_meta"))
+            params = as_dict(msg.get("params"))
+            meta = as_dict(params.get("_meta"))
             version = meta.get(PROTOCOL_VERSION_KEY)
             if isinstance(version, str) and method != "server/discover":
                 self.era, self.protocol_version = "modern", version
@@ -137,7 +138,7 @@ class Relay:
                 params.get("name") if method == "tools/call" else None,
                 params.get("cursor"), version)
         elif method == "notifications/cancelled":
-            cancelled = _dict(msg.get("params")).get("requestId")
+            cancelled = as_dict(msg.get("params")).get("requestId")
             if usable_id(cancelled):
                 self.pending.pop(cancelled, None)
         out.to_upstream.append(msg)
@@ -219,7 +220,7 @@ class Relay:
             self.log("tools/list_changed: the next listing is transformed anew")
             self.invalidate()
         elif method == "notifications/progress":
-            token = _dict(msg.get("params")).get("progressToken")
+            token = as_dict(msg.get("params")).get("progressToken")
             for p in self.pending.values():
                 if token is not None and p.progress_token == token:
                     p.deadline = self.clock() + self.timeout
@@ -247,6 +248,12 @@ class Relay:
         self._listings[key] = (tools, new_tools)
         self.listed = True
         return {**result, "tools": new_tools}
+
+    def use_schemas(self, schemas: dict[str, Any]) -> None:
+        """Repair calls against `schemas` (tool name -> original input schema): the
+        gateway's plan lists the tools, not this relay."""
+        self.schemas = schemas
+        self._validators.clear()  # made from the schemas replaced
 
     def _transform(self, tools: list[Any]) -> list[Any]:
         from ..engine import run_plan
@@ -334,7 +341,7 @@ class Relay:
                 what = f"{p.method} {p.tool}" if p.tool else p.method
                 self.log(f"{what}: no answer from the upstream within {self.timeout:g}s"
                          f"{arriving(unfinished)}; answered with an error")
-                out.to_client.append(_error(
+                out.to_client.append(error_message(
                     rid, REQUEST_TIMEOUT,
                     f"schema-compat proxy: the upstream server did not answer {p.method} "
                     f"within {self.timeout:g}s{arriving(unfinished)}"))
@@ -349,7 +356,7 @@ class Relay:
         out = Outbox()
         pending = self.pending.pop(rid, None) if usable_id(rid) else None
         if pending is not None:
-            out.to_client.append(_error(
+            out.to_client.append(error_message(
                 rid, INTERNAL_ERROR, f"schema-compat proxy: the upstream server's answer to "
                                      f"{pending.method} cannot be relayed: {reason}"))
         return out
@@ -359,7 +366,7 @@ class Relay:
         self.closed_reason = f"schema-compat proxy: {reason}"
         out = Outbox()
         for rid in list(self.pending):
-            out.to_client.append(_error(rid, CONNECTION_CLOSED, self.closed_reason))
+            out.to_client.append(error_message(rid, CONNECTION_CLOSED, self.closed_reason))
         self.pending.clear()
         return out
 
@@ -375,14 +382,14 @@ async def negotiate(relay: Relay, ask: Ask) -> None:
     version = MODERN_PROTOCOL_VERSIONS[-1]
     for attempt in range(2):
         answer = await ask(relay.own_discover_request(version))
-        error = _dict(answer.get("error")) if answer else {}
+        error = as_dict(answer.get("error")) if answer else {}
         if error.get("code") == UNSUPPORTED_PROTOCOL_VERSION and attempt == 0:
-            supported = _list(_dict(error.get("data")).get("supported"))
+            supported = _list(as_dict(error.get("data")).get("supported"))
             mutual = [v for v in MODERN_PROTOCOL_VERSIONS if v in supported]
             if mutual:
                 version = mutual[-1]
                 continue
-        result = _dict(answer.get("result")) if answer else {}
+        result = as_dict(answer.get("result")) if answer else {}
         mutual = [v for v in MODERN_PROTOCOL_VERSIONS
                   if v in _list(result.get("supportedVersions"))]
         if mutual:
@@ -428,13 +435,5 @@ def arriving(unfinished: int) -> str:
     return f" (a message was still arriving: {size} of it so far)"
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _error(rid: Any, code: int, message: str) -> Message:
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
