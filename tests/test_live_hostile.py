@@ -87,7 +87,7 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
     """A message's chunks reach the SDK together, up to its newline (the SDK joins a long
     line chunk by chunk, in time quadratic in its length), and what is left of a message
     unfinished is counted."""
-    from schema_compat.extract.live_probe import _CountedStdout, _Probe
+    from schema_compat.extract.live_probe import CountedStdout, Probe
 
     chunks = [b'{"a":', b'1', b'}\n{"b"', b':2}\n', b'{"c']
 
@@ -104,8 +104,8 @@ def test_the_sdk_reads_a_long_message_whole() -> None:
             pass
 
     async def read_all() -> tuple[list[bytes], list[int]]:
-        probe = _Probe()
-        stream = _CountedStdout(Chunks(), probe)
+        probe = Probe()
+        stream = CountedStdout(Chunks(), probe)
         got: list[bytes] = []
         unfinished: list[int] = []
         with pytest.raises(anyio.EndOfStream):

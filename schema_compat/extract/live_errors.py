@@ -13,15 +13,15 @@ import anyio
 import httpx2
 
 from .config import ServerSpec
-from .live_exchange import _Closed, _RpcError
-from .live_probe import _Probe
+from .live_exchange import Closed, RpcError
+from .live_probe import Probe
 from .starting import LiveError
 
 _STDERR_LINES = 3
 _STDERR_CHARS = 300
 
 
-def _stderr_tail(errlog: IO[str] | None) -> str:
+def stderr_tail(errlog: IO[str] | None) -> str:
     if errlog is None:
         return ""
     try:
@@ -34,7 +34,7 @@ def _stderr_tail(errlog: IO[str] | None) -> str:
     return tail if len(tail) <= _STDERR_CHARS else "…" + tail[-_STDERR_CHARS:]
 
 
-async def _exit_code(probe: _Probe, wait: float) -> int | None:
+async def exit_code(probe: Probe, wait: float) -> int | None:
     process = probe.process
     if process is None:
         return None
@@ -51,7 +51,7 @@ def _size(count: int) -> str:
     return f"{count / 1000:.1f} kB" if count >= 1000 else f"{count} bytes"
 
 
-def _during(probe: _Probe) -> str:
+def during(probe: Probe) -> str:
     """When the server's stdout ended: during a stage, or in the middle of an answer (the
     bytes of a message not yet ended by its newline)."""
     if probe.unfinished:
@@ -62,8 +62,8 @@ def _during(probe: _Probe) -> str:
     return f"during {probe.stage}"
 
 
-def _exited(code: int | None, stage: str, tail: str, when: str = "") -> LiveError:
-    """The server exited: `when` (`_during`), else during `stage`, with its exit code."""
+def exit_error(code: int | None, stage: str, tail: str, when: str = "") -> LiveError:
+    """The server exited: `when` (`during`), else during `stage`, with its exit code."""
     when = when or ("during start-up" if stage in ("connect", "initialize")
                     else f"during {stage}")
     what = f"the server exited {when}"
@@ -74,7 +74,7 @@ def _exited(code: int | None, stage: str, tail: str, when: str = "") -> LiveErro
     return LiveError(what, "run the command by hand to see why it stops")
 
 
-def _http_failure(spec: ServerSpec, probe: _Probe, said: _RpcError | None = None
+def http_failure(spec: ServerSpec, probe: Probe, said: RpcError | None = None
                   ) -> LiveError | None:
     """The HTTP status that explains a failure, with what the server said in its body."""
     # A streamable HTTP server without a stream of its own answers the client's GET with
@@ -139,9 +139,9 @@ _SDK_STAND_INS = ("Server returned an error response", "Not Found", "Session ter
 _ENDPOINT_HINT = "the SSE server announced this endpoint for messages; see the server's logs"
 
 
-def _leaves(exc: BaseException) -> list[BaseException]:
+def leaves(exc: BaseException) -> list[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
-        return [leaf for sub in exc.exceptions for leaf in _leaves(sub)]
+        return [leaf for sub in exc.exceptions for leaf in leaves(sub)]
     return [exc]
 
 
@@ -156,8 +156,8 @@ def _refused(exc: BaseException) -> bool:
     return False
 
 
-def _connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
-    for leaf in _leaves(exc):
+def connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
+    for leaf in leaves(exc):
         if isinstance(leaf, LiveError):
             return leaf
         if isinstance(leaf, httpx2.ConnectError):
@@ -176,7 +176,7 @@ def _connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
     return None
 
 
-def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
+def no_answer(spec: ServerSpec, probe: Probe, timeout: float) -> LiveError:
     if spec.kind == "stdio" and probe.stray:
         lines = "line" if probe.stray == 1 else "lines"
         return LiveError(f"no answer to {probe.stage if probe.stage != 'connect' else 'initialize'}"
@@ -203,8 +203,8 @@ def _no_answer(spec: ServerSpec, probe: _Probe, timeout: float) -> LiveError:
 
 
 
-def _ours(exc: BaseException) -> BaseException | None:
-    for leaf in _leaves(exc):
-        if isinstance(leaf, LiveError | _RpcError | _Closed):
+def our_failure(exc: BaseException) -> BaseException | None:
+    for leaf in leaves(exc):
+        if isinstance(leaf, LiveError | RpcError | Closed):
             return leaf
     return None

@@ -7,7 +7,7 @@ typed `list_tools` validates the whole listing and rejects it when one tool is m
 while flagging that tool is exactly our job.
 
 Negotiation and listing are one module because they are one conversation through the same
-session, and the SDK's errors of both become the same two (`_Closed`, `_RpcError`).
+session, and the SDK's errors of both become the same two (`Closed`, `RpcError`).
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
@@ -24,17 +24,17 @@ from mcp_types import CONNECTION_CLOSED, Implementation
 from .. import __version__
 from ..model import ServerInfo
 from .config import ServerSpec
-from .live_probe import _Probe
+from .live_probe import Probe
 from .starting import LiveError
 
 MAX_PAGES = 1000
 
 
-class _Closed(Exception):
+class Closed(Exception):
     """The transport closed before the answer came."""
 
 
-class _RpcError(Exception):
+class RpcError(Exception):
     def __init__(self, method: str, code: int, message: str) -> None:
         super().__init__(f"{method}: {message} ({code})")
         self.method, self.code, self.text = method, code, message
@@ -58,20 +58,20 @@ async def _raw_request(session: ClientSession, method: str, params: dict[str, An
         result = await inner._dispatcher.send_raw_request(method, data.get("params"), opts)
     except MCPError as exc:
         if exc.code == CONNECTION_CLOSED:
-            raise _Closed from None
-        raise _RpcError(method, exc.code, exc.message) from None
+            raise Closed from None
+        raise RpcError(method, exc.code, exc.message) from None
     return cast(dict[str, Any], result)
 
 
-async def _negotiate(session: ClientSession, probe: _Probe) -> None:
+async def _negotiate(session: ClientSession, probe: Probe) -> None:
     """As the SDK's client does in `auto` mode: `server/discover`, else `initialize`."""
     probe.stage = "initialize"
     try:
         await negotiate_auto(session)
     except MCPError as exc:
         if exc.code == CONNECTION_CLOSED:
-            raise _Closed from None
-        raise _RpcError("initialize", exc.code, exc.message) from None
+            raise Closed from None
+        raise RpcError("initialize", exc.code, exc.message) from None
     except RuntimeError as exc:  # a version the SDK does not speak
         raise LiveError(f"the server's answer to initialize is unusable: {exc}",
                         "the server speaks a protocol version the MCP SDK does not; "
@@ -90,7 +90,7 @@ def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
         version=who.version if who is not None else "")
 
 
-async def _exchange(session: ClientSession, probe: _Probe, spec: ServerSpec
+async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
                     ) -> tuple[list[Any], ServerInfo]:
     """Negotiate, then read every page of tools/list; returns the raw tools."""
     await _negotiate(session, probe)
@@ -120,7 +120,7 @@ async def _exchange(session: ClientSession, probe: _Probe, spec: ServerSpec
                     "never ends")
 
 
-async def _session_exchange(read: Any, write: Any, probe: _Probe, spec: ServerSpec
+async def session_exchange(read: Any, write: Any, probe: Probe, spec: ServerSpec
                             ) -> tuple[list[Any], ServerInfo]:
     async def on_message(message: Any) -> None:
         if isinstance(message, Exception):  # a stdout line that is not JSON-RPC

@@ -1,33 +1,35 @@
-"""What the SDK's transports let us observe of one live server (`_Probe`: its process, the
-HTTP statuses, the stray stdout lines, the stage reached), and the hooks into the SDK that
-make it observable: its logging silenced, its stdio shutdown graces shortened so that every
-failure ends within --timeout plus about a second, and a handle kept on the process it
-spawns, its stdout counted (each message handed to the SDK whole). Shared with the proxy,
-which talks to its upstream through the same SDK.
+"""What we observe of one live server (`Probe`: its process, the HTTP statuses, the stray
+stdout lines, the stage reached), and the stdio transport that lets us: the SDK's session
+talks to a server process we started ourselves (`stdio_streams`), its stdout counted and
+each message handed over whole; the SDK's logging silenced (`quiet_sdk_logging`, shared
+with the proxy, which reaches HTTP and SSE upstreams through the same SDK).
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
 
 from __future__ import annotations
 
-import contextvars
+import contextlib
 import logging
-from collections.abc import Callable
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import mcp.client.stdio as _sdk_stdio
-from anyio.abc import ByteReceiveStream, ByteSendStream, Process
+from anyio.abc import ByteReceiveStream, Process
+from mcp.shared.message import SessionMessage
+from mcp_types import jsonrpc_message_adapter
 
-# The SDK waits 2 s for a server to exit after its stdin closes, then 2 s more after SIGTERM:
-# too long for a checker that promises to give up within --timeout plus a second.
+# after the server's stdin closes, before SIGTERM to its group; then before SIGKILL
 _SHUTDOWN_GRACE = 0.25
 _LOGGERS = ("mcp", "mcp_types", "httpx2", "httpcore", "httpcore2", "uvicorn", "sse_starlette")
 
 
 @dataclass
-class _Probe:
+class Probe:
     """What the transports let us observe: the stdio process, the HTTP statuses, the lines
     of stdout that were not JSON-RPC."""
 
@@ -37,13 +39,12 @@ class _Probe:
     stage: str = "connect"  # connect -> initialize -> tools/list
     stray: int = 0
     first_stray: str = ""
-    spawned: Any = None  # a stdio server started before the SDK was loaded (`starting`)
     # Ends the exchange at once (over SSE only): an SSE client posts its messages from a
     # task of its own, which only logs a refused post, and would otherwise wait out
     # --timeout.
     stop: Callable[[], None] | None = None
     # the bytes of a message from the stdio server not yet ended by its newline (counted
-    # by `_CountedStdout`): an answer still arriving, or cut off
+    # by `CountedStdout`): an answer still arriving, or cut off
     unfinished: int = 0
 
     def note_stray(self, exc: BaseException) -> None:
@@ -60,46 +61,94 @@ def _stray_text(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-_PROBE: contextvars.ContextVar[_Probe | None] = contextvars.ContextVar("_PROBE", default=None)
-_patched = False
-
-
-def _install_sdk_hooks() -> None:
-    """Silence the SDK's logging; shorten its stdio shutdown; keep a handle on the process
-    and count its stdout (`_CountedProcess`)."""
-    global _patched
+def quiet_sdk_logging() -> None:
+    """Silence the SDK's loggers (and its HTTP clients'): a failure is reported once, in
+    our words, not as the SDK's traceback on stderr."""
     for name in _LOGGERS:
         logger = logging.getLogger(name)
         logger.addHandler(logging.NullHandler())
         logger.propagate = False
         logger.setLevel(logging.CRITICAL + 1)
-    if _patched:
-        return
-    _patched = True
-    if hasattr(_sdk_stdio, "PROCESS_TERMINATION_TIMEOUT"):
-        _sdk_stdio.PROCESS_TERMINATION_TIMEOUT = _SHUTDOWN_GRACE
-    if hasattr(_sdk_stdio, "FORCE_KILL_TIMEOUT"):
-        _sdk_stdio.FORCE_KILL_TIMEOUT = _SHUTDOWN_GRACE
-    original = getattr(_sdk_stdio, "_create_platform_compatible_process", None)
-    if original is None:  # a later SDK: the exit code is then not reported
-        return
-
-    async def create(*args: Any, **kwargs: Any) -> Any:
-        probe = _PROBE.get()
-        if probe is not None and probe.spawned is not None:
-            process, probe.spawned = probe.spawned, None  # already running: see `starting`
-        else:
-            process = await original(*args, **kwargs)
-        if probe is not None:
-            if isinstance(process, Process):  # not the SDK's Windows fallback: left as is
-                process = _CountedProcess(process, probe)
-            probe.process = process
-        return process
-
-    _sdk_stdio._create_platform_compatible_process = create
 
 
-class _CountedStdout(ByteReceiveStream):
+@asynccontextmanager
+async def stdio_streams(process: Process, probe: Probe) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK session's two streams over a stdio server we started (`starting.start`):
+    what the SDK's `stdio_client` does, on a process that is ours, so that the probe holds
+    it (its exit code) and counts its stdout (`CountedStdout`). A line that is not JSON-RPC
+    reaches the session as the exception it raised, as the SDK's transport hands it. On the
+    way out the server's stdin is closed; after `_SHUTDOWN_GRACE` its group gets SIGTERM,
+    and SIGKILL after as long again (the SDK waits 2 s each: too long for a checker that
+    promises to give up within --timeout plus a second)."""
+    assert process.stdin is not None and process.stdout is not None
+    probe.process = process
+    stdin, stdout = process.stdin, CountedStdout(process.stdout, probe)
+    to_session, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write, from_session = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def reader() -> None:
+        ended = (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError,
+                 OSError)
+        async with to_session:
+            with contextlib.suppress(*ended):
+                rest = b""
+                while True:
+                    lines = (rest + await stdout.receive()).split(b"\n")
+                    rest = lines.pop()
+                    for line in lines:
+                        await to_session.send(_parsed(line))
+        with contextlib.suppress(*ended):  # the session is over: a server still writing
+            while True:  # is not kept from reading its stdin's end by a full pipe
+                await stdout.receive()
+
+    async def writer() -> None:
+        try:
+            async with from_session:
+                async for item in from_session:
+                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send(text.encode() + b"\n")
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await to_session.aclose()  # the session sees the connection end
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(reader)
+        tg.start_soon(writer)
+        try:
+            yield read, write
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _stop(process)
+            tg.cancel_scope.cancel()
+
+
+def _parsed(line: bytes) -> SessionMessage | Exception:
+    try:
+        text = line.decode("utf-8", "replace")  # undecodable bytes: a stray line, counted
+        return SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except ValueError as exc:
+        return exc
+
+
+async def _stop(process: Process) -> None:
+    """Close the server's stdin; what stays of it after each grace gets SIGTERM, then
+    SIGKILL (its process group: it was started in a session of its own)."""
+    with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        if process.stdin is not None:
+            await process.stdin.aclose()
+    for signum in (signal.SIGTERM, signal.SIGKILL, None):
+        with anyio.move_on_after(_SHUTDOWN_GRACE):
+            while process.returncode is None:
+                await anyio.sleep(0.01)
+        if process.returncode is not None or signum is None:
+            return
+        with contextlib.suppress(OSError):
+            if os.name == "posix":
+                os.killpg(process.pid, signum)
+            else:
+                process.kill()
+
+
+class CountedStdout(ByteReceiveStream):
     """A server's stdout as the SDK reads it, counted in the probe (how much of a message
     is still unfinished), so that a failure can say a listing was still arriving or was cut
     off rather than "no answer".
@@ -108,7 +157,7 @@ class _CountedStdout(ByteReceiveStream):
     joins a long line to what it holds chunk by chunk, which costs time quadratic in its
     length (a 50 MB listing took 30 s to read; whole, it takes a second)."""
 
-    def __init__(self, stream: ByteReceiveStream, probe: _Probe) -> None:
+    def __init__(self, stream: ByteReceiveStream, probe: Probe) -> None:
         self.stream, self.probe = stream, probe
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
@@ -129,51 +178,3 @@ class _CountedStdout(ByteReceiveStream):
 
     async def aclose(self) -> None:
         await self.stream.aclose()
-
-
-class _CountedProcess(Process):
-    """The spawned server, its stdout counted (`_CountedStdout`); everything else is the
-    process's own (attributes the SDK looks up by name included)."""
-
-    def __init__(self, process: Process, probe: _Probe) -> None:
-        self._inner = process
-        out = process.stdout
-        self._stdout = None if out is None else _CountedStdout(out, probe)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def wait(self) -> int:
-        return await self._inner.wait()
-
-    def terminate(self) -> None:
-        self._inner.terminate()
-
-    def kill(self) -> None:
-        self._inner.kill()
-
-    def send_signal(self, signal: Any) -> None:
-        self._inner.send_signal(signal)
-
-    @property
-    def pid(self) -> int:
-        return self._inner.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self._inner.returncode
-
-    @property
-    def stdin(self) -> ByteSendStream | None:
-        return self._inner.stdin
-
-    @property
-    def stdout(self) -> ByteReceiveStream | None:
-        return self._stdout
-
-    @property
-    def stderr(self) -> ByteReceiveStream | None:
-        return self._inner.stderr

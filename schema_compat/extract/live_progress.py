@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .config import ServerSpec
-from .live_probe import _Probe
+from .live_probe import Probe
 
 _STAGE_WORDS = {"connect": "starting", "initialize": "negotiating", "tools/list": "listing"}
 
 
-def _progress_line(specs: Sequence[ServerSpec], probes: Sequence[_Probe], done: Sequence[bool],
+def progress_line(specs: Sequence[ServerSpec], probes: Sequence[Probe], done: Sequence[bool],
                    width: int) -> str:
     """One line on where each server is: what a user waiting on slow servers wants to see."""
     pending = [(spec, _STAGE_WORDS.get(probe.stage, probe.stage))

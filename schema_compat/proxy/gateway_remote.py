@@ -16,8 +16,8 @@ from typing import Any
 import anyio
 
 from ..extract.config import ServerSpec
-from ..extract.live_errors import _connect_failure, _leaves
-from ..extract.live_probe import _install_sdk_hooks
+from ..extract.live_errors import connect_failure, leaves
+from ..extract.live_probe import quiet_sdk_logging
 from .relay import Message, Relay
 from .remote import _headers, _session, _to_dict, _upstream
 
@@ -30,7 +30,7 @@ class RemoteLink:
 
     def __init__(self, spec: ServerSpec, relay: Relay, on_message: Callable[[Message], None],
                  on_closed: Callable[[str], None]) -> None:
-        _install_sdk_hooks()
+        quiet_sdk_logging()
         self.spec, self.relay = spec, relay
         self.on_message, self.on_closed = on_message, on_closed
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
@@ -60,11 +60,11 @@ class RemoteLink:
                 tg.cancel_scope.cancel()
         except Exception as exc:  # the transport failed: the gateway hears why
             failure = exc
-        known = _connect_failure(self.spec, failure) if failure is not None else None
+        known = connect_failure(self.spec, failure) if failure is not None else None
         if known is not None:
             self.on_closed(f"it cannot be reached: {known.message}")
         elif failure is not None:
-            leaf = _leaves(failure)[0]
+            leaf = leaves(failure)[0]
             self.on_closed(f"its transport failed: {type(leaf).__name__}: {leaf}")
         else:
             self.on_closed("it closed the connection")

@@ -38,8 +38,8 @@ from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
 from ..extract.config import ServerSpec
-from ..extract.live_errors import _connect_failure, _leaves
-from ..extract.live_probe import _install_sdk_hooks
+from ..extract.live_errors import connect_failure, leaves
+from ..extract.live_probe import quiet_sdk_logging
 from .jsonrpc import Refused, read_message
 from .relay import PROTOCOL_VERSION_KEY, Log, Message, Outbox, Relay, own_listing
 
@@ -138,11 +138,11 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
         async def upstream_gone(failure: BaseException | None) -> None:
             upstream.pop("write", None)
             ready.set()
-            known = _connect_failure(spec, failure) if failure is not None else None
+            known = connect_failure(spec, failure) if failure is not None else None
             reason = (f"the upstream server cannot be reached: {known.message}"
                       if known is not None else "the upstream server closed the connection")
             if failure is not None and known is None:
-                leaf = _leaves(failure)[0]
+                leaf = leaves(failure)[0]
                 log(f"upstream transport failed: {type(leaf).__name__}: {leaf}")
             log(reason + "; answering every request with an error")
             for event in waiters.values():
@@ -211,5 +211,5 @@ async def _serve(spec: ServerSpec, relay: Relay, log: Log) -> None:
 
 def serve_remote(spec: ServerSpec, relay: Relay, log: Log) -> None:
     """Run the proxy for a --url or --sse upstream until the client disconnects."""
-    _install_sdk_hooks()
+    quiet_sdk_logging()
     anyio.run(_serve, spec, relay, log)
