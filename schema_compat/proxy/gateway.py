@@ -46,7 +46,7 @@ from .relay import (
 if TYPE_CHECKING:
     from ..planner import NamePrefix, RequestPlan
 
-__all__ = ["GATEWAY_NAME", "Gateway", "GatewayOptions", "Upstream"]
+__all__ = ["GATEWAY_NAME", "Gateway", "GatewayOptions", "Member"]
 
 GATEWAY_NAME = "schema-compat-gateway"
 # The handshake era's revisions, oldest first (mcp_types.version, not imported: see relay.py).
@@ -75,7 +75,7 @@ class GatewayOptions:
             tuple(strict_first), tuple(include), tuple(exclude))
 
 
-class Upstream:
+class Member:
     """One server of the config: its relay (pending calls, deadlines, repair, era), the
     tools it listed (as it listed them) and whether it is served."""
 
@@ -97,24 +97,24 @@ class Gateway:
     """The client's session with the gateway, and the plan over every upstream's tools.
 
     `from_client` and `from_upstream` return what to send where; the transport
-    (gateway_pipes.py) owns the processes, the own requests' answers and the waiting."""
+    (gateway_serve.py) owns the processes, the own requests' answers and the waiting."""
 
     def __init__(self, options: GatewayOptions, log: Log) -> None:
         self.options, self.log = options, log
-        self.upstreams: dict[str, Upstream] = {}
+        self.upstreams: dict[str, Member] = {}
         self.request: RequestPlan | None = None
         self.listing: list[dict[str, Any]] = []
         self.plan_error: str | None = None
         self.client_era: str | None = None  # "legacy", "modern" or None while nobody said
         self.subscriptions: list[Any] = []  # the client's listen streams for tool changes
 
-    def add(self, name: str) -> Upstream:
+    def add(self, name: str) -> Member:
         def log(line: str) -> None:
             self.log(f"{name}: {line}")
 
         relay = Relay(self.options.provider, self.options.timeout, log,
                       lossless_only=self.options.lossless_only)
-        upstream = Upstream(name, relay)
+        upstream = Member(name, relay)
         self.upstreams[name] = upstream
         return upstream
 
@@ -276,7 +276,7 @@ class Gateway:
 
     # --- upstream -> gateway -----------------------------------------------------------
 
-    def from_upstream(self, upstream: Upstream, msg: Message) -> tuple[list[Message],
+    def from_upstream(self, upstream: Member, msg: Message) -> tuple[list[Message],
                                                                        list[Message]]:
         """(to the client, back to this upstream) for one message from an upstream.
         Its list_changed is the transport's to act on (`relist`); its own answers land in
@@ -305,7 +305,7 @@ class Gateway:
             return {**msg, "result": {**result, "resultType": "complete"}}
         return msg
 
-    def upstream_gone(self, upstream: Upstream, reason: str) -> Outbox:
+    def upstream_gone(self, upstream: Member, reason: str) -> Outbox:
         """An upstream that was served exited: its open calls and every later one get an
         error; the others go on."""
         upstream.state = "gone"

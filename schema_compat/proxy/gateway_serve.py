@@ -1,7 +1,7 @@
 """`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
 connected to (HTTP, SSE), each held in a session of the gateway's own, and all of them
-served over the proxy's stdio as one server (the logic is gateway.py's; the line transport
-is pipes.py's, on asyncio alone).
+served over the proxy's stdio as one server (the logic is gateway.py's; each server is an
+`upstream.Upstream`, the loop asyncio's).
 
 Start-up: every upstream is started at once, before the engine is imported; each is then
 initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and listed, all
@@ -13,13 +13,12 @@ server writes to its stderr goes to the log line by line, each line after the se
 name in brackets (`[github] ...`): many servers share one log.
 
 HTTP and SSE servers of the config are reached through the MCP SDK's client transports
-(gateway_remote.py), imported only for a config that has one.
+(remote.py), imported only for a config that has one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import signal
 import subprocess
@@ -28,11 +27,11 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
-from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Upstream
+from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Member
 from .jsonrpc import Refused, read_message
-from .pipes import _encode, _exit_code, _Lines, _read_lines, _stop, _wait_exit
 from .relay import Message, era_name, negotiate
 from .run import kill_group, launch, log_line, open_log, write_log
+from .upstream import Lines, StdioUpstream, Upstream, encode, read_lines
 
 __all__ = ["serve_config", "serve_gateway"]
 
@@ -41,38 +40,23 @@ _MAX_PAGES = 100
 
 
 class _Process:
-    """One upstream: its process (the one serving now: a server restarted for the
-    2026-07-28 era gets a new one) and the writer to its stdin, or for an HTTP or SSE
-    server its connection (`remote`, gateway_remote.py); the futures of the gateway's own
-    requests to it."""
+    """One server of the config: what the gateway knows of it (`upstream`), the `link` it is
+    reached by (a server restarted for the 2026-07-28 era gets a new one), the futures of
+    the gateway's own requests to it, and whether its side has ended (`eof`)."""
 
-    def __init__(self, upstream: Upstream, spec: ServerSpec,
-                 proc: subprocess.Popen[bytes] | None) -> None:
-        self.upstream, self.spec, self.proc = upstream, spec, proc
-        self.writer = _Lines(proc.stdin) if proc is not None and proc.stdin else None
-        self.remote: Any = None  # a RemoteLink
-        self.closed = ""  # why the remote connection ended
+    def __init__(self, upstream: Member, spec: ServerSpec, link: Upstream | None) -> None:
+        self.upstream, self.spec, self.link = upstream, spec, link
         self.waiters: dict[str, asyncio.Future[Message | None]] = {}
         self.eof = asyncio.Event()
-        self.stopped: subprocess.Popen[bytes] | None = None  # the process last stopped
+        self.closed = ""  # why it could not be reached at all (no link)
 
     def send(self, msg: Message) -> None:
-        if self.remote is not None:
-            self.remote.send(msg)
-        elif self.writer is not None:
-            self.writer.write(_encode(msg))
-
-    def exit_code(self) -> int | None:
-        return _exit_code(self.proc) if self.proc is not None else None
+        if self.link is not None:
+            self.link.send(msg)
 
     async def stop(self) -> None:
-        if self.remote is not None:
-            await self.remote.close()
-        if self.writer is not None:
-            self.writer.close()
-        if self.proc is not None and self.proc is not self.stopped:
-            await _stop(self.proc)  # once: its pid is not ours once its group is gone
-            self.stopped = self.proc
+        if self.link is not None:
+            await self.link.stop()
 
 
 def serve_config(path: str, names: Sequence[str], options: GatewayOptions,
@@ -132,15 +116,21 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
                  failed: list[tuple[str, str]], options: GatewayOptions, log: Any,
                  write: Any) -> None:
     loop = asyncio.get_running_loop()
-    client_writer = _Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
+    client_writer = Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
     await client_writer.open()
-    gc.disable()  # the engine's objects live as long as the proxy: see pipes.py
-    try:
-        gateway = Gateway(options, log)
-        processes = [_Process(gateway.add(spec.name), spec, proc) for spec, proc in started]
-    finally:
-        gc.freeze()
-        gc.enable()
+    gateway = Gateway(options, log)
+
+    def stderr_of(name: str) -> Any:
+        def from_line(line: bytes) -> None:
+            text = line.decode("utf-8", "replace").rstrip("\r")
+            if text.strip():
+                write(f"[{name}] {text}\n")
+
+        return from_line
+
+    processes = [_Process(gateway.add(spec.name), spec,
+                          StdioUpstream(proc, stderr_of(spec.name)) if proc else None)
+                 for spec, proc in started]
     for name, reason in failed:
         log(f"{name}: not served: {reason}")
     stop = asyncio.Event()
@@ -150,7 +140,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
 
     def to_client(messages: list[Message]) -> None:
         for msg in messages:
-            client_writer.write(_encode(msg))
+            client_writer.write(encode(msg))
 
     def to_upstream(process: _Process, messages: list[Message]) -> None:
         if process.upstream.state in ("ready", "starting"):
@@ -204,24 +194,16 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         elif refused.rid is not None:
             to_upstream(process, [refused.error()])
 
-    def reader(process: _Process, proc: subprocess.Popen[bytes]) -> Any:
-        def from_line(line: bytes) -> None:
-            if proc is not process.proc:  # the process a restart replaced
+    def reader(process: _Process, link: Upstream) -> Any:
+        def from_line(msg: Message | Refused | None, line: bytes) -> None:
+            if link is not process.link:  # the process a restart replaced
                 return
-            msg = read_message(line)
             if isinstance(msg, Refused):
-                log(f"{process.upstream.name}: refused a line ({msg.reason}): {line[:200]!r}")
+                log(f"{process.upstream.name}: refused a line ({msg.reason})"
+                    + (f": {line[:200]!r}" if line else ""))
                 unreadable(process, msg)
             if isinstance(msg, dict):
                 from_upstream(process, msg)
-
-        return from_line
-
-    def stderr_of(process: _Process) -> Any:
-        def from_line(line: bytes) -> None:
-            text = line.decode("utf-8", "replace").rstrip("\r")
-            if text.strip():
-                write(f"[{process.upstream.name}] {text}\n")
 
         return from_line
 
@@ -244,48 +226,33 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         return ask
 
     async def exited(process: _Process) -> str:
-        if process.proc is None:
-            return process.closed or "it closed the connection"
-        code = await _wait_exit(process.proc, 0.5)
-        return f"it exited with exit code {code}" if code is not None else \
-            "it closed its stdout but kept running"
+        if process.link is None:
+            return process.closed
+        return f"it {await process.link.reason()}"
 
     async def attach(process: _Process) -> None:
-        if process.proc is None:
+        if process.link is None:
             try:
-                from .gateway_remote import RemoteLink
+                from .remote import RemoteUpstream
             except ImportError as exc:  # the SDK comes with the `live` extra
                 process.closed = (f"a {process.spec.kind} server needs the MCP SDK (the live "
                                   f"extra), which is not installed ({exc})")
                 process.eof.set()
                 return
-
-            def closed(reason: str) -> None:
-                process.closed = reason
-                upstream_eof(process, None)()
-
-            process.remote = RemoteLink(process.spec, process.upstream.relay,
-                                        lambda msg: from_upstream(process, msg), closed)
-            process.remote.start()
-            return
-        assert process.writer is not None and process.proc.stdout is not None
-        await process.writer.open()
-        if process.proc.stderr is not None:
-            await _read_lines(process.proc.stderr, stderr_of(process), lambda: None, ())
-        await _read_lines(process.proc.stdout, reader(process, process.proc),
-                          upstream_eof(process, process.proc),
-                          (client_writer, process.writer))
+            process.link = RemoteUpstream(process.spec)
+        link = process.link
+        await link.start(process.upstream.relay, reader(process, link),
+                         upstream_eof(process, link), (client_writer,))
 
     async def restart(process: _Process) -> None:
         """The same server in a new process: one that refused `initialize` may have
         settled its connection's era, so the 2026-07-28 era is asked of a fresh one (an
         HTTP server is asked on the same connection: each request stands alone)."""
-        if process.proc is None:
+        if not isinstance(process.link, StdioUpstream):
             return
         await process.stop()
-        process.proc = launch(process.spec, subprocess.PIPE)
-        assert process.proc.stdin is not None
-        process.writer = _Lines(process.proc.stdin)
+        process.link = StdioUpstream(launch(process.spec, subprocess.PIPE),
+                                     stderr_of(process.spec.name))
         process.eof = asyncio.Event()
         await attach(process)
 
@@ -296,7 +263,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             reason = await _handshake(process, ask_of(process))
             if reason is not None and reason.startswith(_REFUSED) and not process.eof.is_set():
                 log(f"{upstream.name}: {reason}; asking "
-                    f"{'a new process' if process.proc else 'it'} for the 2026-07-28 era")
+                    f"{'a new process' if isinstance(process.link, StdioUpstream) else 'it'}"
+                    " for the 2026-07-28 era")
                 await restart(process)
                 reason = await _modern(process, ask_of(process), reason)
             if reason is None:
@@ -331,9 +299,9 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         gateway.replan()
         to_client(gateway.tools_changed())
 
-    def upstream_eof(process: _Process, proc: subprocess.Popen[bytes] | None) -> Any:
+    def upstream_eof(process: _Process, link: Upstream | None) -> Any:
         def on_eof() -> None:
-            if proc is not process.proc:
+            if link is not process.link:
                 return
             process.eof.set()
             for future in process.waiters.values():
@@ -363,12 +331,13 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
                 out = process.upstream.relay.expire()
                 to_client(out.to_client)
                 to_upstream(process, out.to_upstream)
-                if process.exit_code() is not None and not process.eof.is_set():
-                    upstream_eof(process, process.proc)()
+                if process.link is not None and process.link.exited() and \
+                        not process.eof.is_set():
+                    upstream_eof(process, process.link)()
 
     for process in processes:
         await attach(process)
-    await _read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
+    await read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
                       from_client, stop.set, (client_writer,))
     if os.name == "posix":
         loop.add_signal_handler(signal.SIGTERM, stop.set)

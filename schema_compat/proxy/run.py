@@ -1,9 +1,9 @@
 """`schema-compat proxy`: the log, the upstream's start, and the choice of transport.
 
 A stdio upstream is started first thing, in the environment the proxy itself runs in (which
-an MCP client's `env` block for the proxy has already set) with `--env` on top, and served
-by `pipes.py` on asyncio alone. A `--url` or `--sse` upstream goes through the MCP SDK's
-client transports (`remote.py`), imported only then.
+an MCP client's `env` block for the proxy has already set) with `--env` on top; a `--url`
+or `--sse` upstream goes through the MCP SDK's client transports (`remote.py`), imported
+only then. Either is served by `single.py`.
 
 Nothing is written to stdout but JSON-RPC: the log goes to stderr or `--log FILE`.
 """
@@ -59,23 +59,25 @@ class Proxy:
             return relay
 
         try:
+            import asyncio
+
+            from .single import serve_single
+            from .upstream import StdioUpstream, Upstream
+
             if self.proc is not None:
-                import asyncio
+                upstream: Upstream = StdioUpstream(self.proc)
+            else:
+                try:
+                    from .remote import RemoteUpstream
+                except ImportError as exc:
+                    from ..commands.inputs import LIVE_EXTRA_HINT
 
-                from .pipes import serve_pipes
-
-                asyncio.run(serve_pipes(self.proc, make_relay, self.log))
-                return 0
-            try:
-                from .remote import serve_remote
-            except ImportError as exc:
-                from ..commands.inputs import LIVE_EXTRA_HINT
-
-                print(f"schema-compat: error: the proxy needs the MCP SDK for --url and "
-                      f"--sse, which is not installed ({exc}) ({LIVE_EXTRA_HINT})",
-                      file=sys.stderr)
-                return 2
-            serve_remote(spec, make_relay(), self.log)
+                    print(f"schema-compat: error: the proxy needs the MCP SDK for --url and "
+                          f"--sse, which is not installed ({exc}) ({LIVE_EXTRA_HINT})",
+                          file=sys.stderr)
+                    return 2
+                upstream = RemoteUpstream(spec)
+            asyncio.run(serve_single(upstream, make_relay, self.log))
             return 0
         finally:
             self.abandon()
@@ -89,7 +91,7 @@ class Proxy:
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL to a started upstream's process group when the upstream still runs (an error
-    kept `serve_pipes` from stopping it in order): the upstream and any child it started in
+    kept the serve loop from stopping it in order): the upstream and any child it started in
     its group."""
     if proc.poll() is not None:  # stopped in order, or gone long ago: its pid is not ours
         return
@@ -147,7 +149,7 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
 
 
 def _stop_upstream_on_sigterm(proc: subprocess.Popen[bytes]) -> None:
-    """Until `serve_pipes` makes SIGTERM end the session (while the engine is imported),
+    """Until the serve loop makes SIGTERM end the session (while the engine is imported),
     SIGTERM stops the upstream's group, SIGKILL after a grace period, and exits 143: the
     default would leave an upstream that ignores SIGTERM and end of input running."""
     if os.name != "posix" or threading.current_thread() is not threading.main_thread():
