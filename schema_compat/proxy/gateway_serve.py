@@ -46,7 +46,6 @@ class _Process:
 
     def __init__(self, upstream: Member, spec: ServerSpec, link: Upstream | None) -> None:
         self.upstream, self.spec, self.link = upstream, spec, link
-        self.waiters: dict[str, asyncio.Future[Message | None]] = {}
         self.eof = asyncio.Event()
         self.closed = ""  # why it could not be reached at all (no link)
 
@@ -176,19 +175,17 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         to_client(answers)
         to_upstream(process, back)
         rid = msg.get("id")
-        if isinstance(rid, str) and rid in process.waiters and "method" not in msg:
-            answer = process.upstream.relay.own_answers.pop(rid, None)
-            if not process.waiters[rid].done():
-                process.waiters[rid].set_result(answer)
+        own = process.upstream.relay.own_answers
+        if "method" not in msg and isinstance(rid, str) and rid in own and process.link:
+            process.link.answered(rid, own.pop(rid))
 
     def unreadable(process: _Process, refused: Refused) -> None:
         """Who waits for a message the upstream sent malformed hears of it now: the
         gateway's own request, the client's call, or the upstream for its request."""
-        waiter = process.waiters.get(refused.rid) if refused.answer else None
-        if waiter is not None:
-            if not waiter.done():
-                waiter.set_result(None)
-        elif refused.answer:
+        if refused.answer and process.link is not None and \
+                process.link.answered(refused.rid, None):
+            return
+        if refused.answer:
             answers = process.upstream.relay.unreadable_answer(refused.rid, refused.reason)
             to_client(answers.to_client)
         elif refused.rid is not None:
@@ -209,19 +206,12 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
 
     def ask_of(process: _Process) -> Any:
         async def ask(msg: Message) -> Message | None:
-            if process.eof.is_set():
+            if process.eof.is_set() or process.link is None:
                 return None
-            rid = msg["id"]
-            future: asyncio.Future[Message | None] = loop.create_future()
-            process.waiters[rid] = future
-            process.send(msg)
             try:
-                return await asyncio.wait_for(future, options.timeout)
+                return await process.link.request(process.upstream.relay, msg, options.timeout)
             except TimeoutError:
                 return None
-            finally:
-                process.waiters.pop(rid, None)
-                process.upstream.relay.own_answers.pop(rid, None)
 
         return ask
 
@@ -304,9 +294,8 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             if link is not process.link:
                 return
             process.eof.set()
-            for future in process.waiters.values():
-                if not future.done():
-                    future.set_result(None)
+            if link is not None:
+                link.ended()
             if not stop.is_set() and process.upstream.state == "ready":
                 tasks.append(asyncio.ensure_future(gone(process)))
 

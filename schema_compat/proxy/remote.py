@@ -48,6 +48,7 @@ class RemoteUpstream(Upstream):
     """One connection to an HTTP or SSE server; `why` says how it ended."""
 
     def __init__(self, spec: ServerSpec) -> None:
+        super().__init__()
         quiet_sdk_logging()
         self.spec = spec
         self.queue: asyncio.Queue[Message] = asyncio.Queue()

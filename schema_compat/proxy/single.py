@@ -40,7 +40,6 @@ async def serve_single(upstream: Upstream, make_relay: Callable[[], Relay], log:
     """Relay between the proxy's stdin/stdout and `upstream` until the client closes stdin
     (or the proxy gets SIGTERM)."""
     loop = asyncio.get_running_loop()
-    waiters: dict[str, asyncio.Future[Message | None]] = {}
     stop = asyncio.Event()
     gone = asyncio.Event()
 
@@ -56,19 +55,12 @@ async def serve_single(upstream: Upstream, make_relay: Callable[[], Relay], log:
     async def ask(msg: Message) -> Message | None:
         if relay.closed_reason is not None:
             return None
-        rid = msg["id"]
-        future: asyncio.Future[Message | None] = loop.create_future()
-        waiters[rid] = future
-        upstream.send(msg)
         try:
-            return await asyncio.wait_for(future, relay.timeout)
+            return await upstream.request(relay, msg, relay.timeout)
         except TimeoutError:
             log(f"{msg['method']}: no answer from the upstream within {relay.timeout:g}s"
                 + arriving(upstream.unfinished()))
             return None
-        finally:
-            waiters.pop(rid, None)
-            relay.own_answers.pop(rid, None)
 
     async def upstream_gone() -> None:
         if gone.is_set():
@@ -77,9 +69,7 @@ async def serve_single(upstream: Upstream, make_relay: Callable[[], Relay], log:
         reason = "the upstream server " + await upstream.reason()
         log(reason + "; answering every request with an error")
         deliver(relay.upstream_closed(reason))
-        for future in waiters.values():
-            if not future.done():
-                future.set_result(None)
+        upstream.ended()
         if upstream.exited():  # what it left in its group goes now, not at the session's
             await upstream.stop()  # end (when its pid may have been given to another group)
 
@@ -87,21 +77,17 @@ async def serve_single(upstream: Upstream, make_relay: Callable[[], Relay], log:
         if isinstance(msg, Refused):
             log(f"refused a line from the upstream ({msg.reason})"
                 + (f": {line[:200]!r}" if line else ""))
-            if msg.answer and msg.rid in waiters:
-                if not waiters[msg.rid].done():
-                    waiters[msg.rid].set_result(None)
-            elif msg.answer:
-                deliver(relay.unreadable_answer(msg.rid, msg.reason))
+            if msg.answer:  # to the proxy's own request, or to the client's
+                if not upstream.answered(msg.rid, None):
+                    deliver(relay.unreadable_answer(msg.rid, msg.reason))
             elif msg.rid is not None:  # its request: the upstream waits for an answer
                 upstream.send(msg.error())
         if not isinstance(msg, dict):
             return
         deliver(relay.from_upstream(msg), msg, line + b"\n" if line else b"")
         rid = msg.get("id")
-        if isinstance(rid, str) and rid in waiters and "method" not in msg:
-            answer = relay.own_answers.pop(rid, None)
-            if not waiters[rid].done():
-                waiters[rid].set_result(answer)
+        if "method" not in msg and isinstance(rid, str) and rid in relay.own_answers:
+            upstream.answered(rid, relay.own_answers.pop(rid))
 
     def upstream_eof() -> None:
         if not stop.is_set():  # else the proxy stopped it: no news

@@ -43,8 +43,42 @@ _TERM_GRACE = 0.02
 class Upstream:
     """One MCP server the proxy talks to. `start` wires it: each message it sends goes to
     `on_message`, and `on_closed` is called once when its side ends; `send` queues a
-    message (`line`: the message's own JSON line, when the proxy has it); `reason` says
-    why it ended (after a subject: "exited with exit code 3"); `stop` ends it, once."""
+    message (`line`: the message's own JSON line, when the proxy has it); `request` sends
+    one of the proxy's own and waits for its answer; `reason` says why it ended (after a
+    subject: "exited with exit code 3"); `stop` ends it, once."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[Any, asyncio.Future[Message | None]] = {}
+
+    async def request(self, relay: Any, msg: Message, timeout: float) -> Message | None:
+        """Send the proxy's own request `msg` (a listing, the gateway's handshake) and wait
+        at most `timeout` seconds for the answer, which the relay keeps in `own_answers`
+        (`answered`). None when the answer was unreadable or the upstream ended;
+        TimeoutError when none came."""
+        rid = msg["id"]
+        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = future
+        self.send(msg)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self.waiting.pop(rid, None)
+            relay.own_answers.pop(rid, None)
+
+    def answered(self, rid: Any, answer: Message | None) -> bool:
+        """End the wait for the answer to `rid` with `answer` (None: it was unreadable);
+        whether the proxy was waiting for it."""
+        future = self.waiting.get(rid) if isinstance(rid, (str, int)) else None
+        if future is None:
+            return False
+        if not future.done():
+            future.set_result(answer)
+        return True
+
+    def ended(self) -> None:
+        """The upstream's side ended: no request of the proxy's gets an answer now."""
+        for rid in list(self.waiting):
+            self.answered(rid, None)
 
     async def start(self, relay: Any, on_message: OnMessage, on_closed: Callable[[], None],
                     batch: tuple[Lines, ...]) -> None:
@@ -80,6 +114,7 @@ class StdioUpstream(Upstream):
     def __init__(self, proc: subprocess.Popen[bytes],
                  on_stderr: Callable[[bytes], None] | None = None) -> None:
         assert proc.stdin is not None
+        super().__init__()
         self.proc, self.on_stderr = proc, on_stderr
         self.writer = Lines(proc.stdin)
         self.reader: LineReader | None = None
