@@ -117,6 +117,10 @@ async def stdio_streams(process: Process, probe: Probe) -> AsyncIterator[tuple[A
             yield read, write
         finally:
             with anyio.CancelScope(shield=True):
+                # the reader goes on to drain the server's stdout: a server blocked
+                # writing to it would not see its stdin close
+                for stream in (read, write, to_session, from_session):
+                    await stream.aclose()
                 await _stop(process)
             tg.cancel_scope.cancel()
 
