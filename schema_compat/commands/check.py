@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
-from .plans import per_tool_ignores, provider_names, provider_plan, resolve_settings
+from .providers import per_tool_ignores, provider_names, provider_plan, resolve_settings
 from .running import make_report, run_tools
 
 if TYPE_CHECKING:
@@ -145,10 +145,10 @@ def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
              requests: RequestSettings, errors: list[SourceError],
              loaded: list[LoadedSource]) -> Report:
     """One profile's report: each tool checked as it is sent (strict or not, as the
-    planner decides and the listing says: planner/checked.py), and each request's limits.
+    planner decides and the listing says: requests/check.py), and each request's limits.
     Only the JSON report shows transformed schemas and each change: not keeping them
     bounds the memory."""
-    from ..planner.checked import check_sent
+    from ..requests.check import check_sent
     from .requests import check_requests
 
     # a strict budget reads the schemas sent strict; they are dropped after

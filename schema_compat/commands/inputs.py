@@ -229,7 +229,7 @@ def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list
     tools = [t for s in loaded for t in s.tools]
     if not patterns:
         return tools
-    from ..planner.request import matches
+    from ..requests.request import matches
 
     chosen = [t for t in tools if any(matches(t, p) for p in patterns)]
     if not chosen and tools:

@@ -18,13 +18,13 @@ from ..options import NAME_PREFIX, REQUEST
 from ..profiles.clients import get_client
 from .exits import fail
 from .inputs import LiveOpts
-from .plans import resolve_settings
+from .providers import resolve_settings
 
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..model import RequestInfo, ToolDef, ToolResult
-    from ..planner import RequestPlan
+    from ..requests import RequestPlan
 
 
 class RequestOpts(NamedTuple):
@@ -76,7 +76,7 @@ def exclude_tools(tools: list[ToolDef], patterns: list[str]) -> list[ToolDef]:
     exits 2."""
     if not patterns:
         return tools
-    from ..planner.request import matches
+    from ..requests.request import matches
 
     for pattern in patterns:
         if not any(matches(t, pattern) for t in tools):
@@ -121,15 +121,15 @@ def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "
                    sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
                    ) -> tuple[RequestInfo, ...]:
     """Each request's limits with their use as the tools are sent (`sent`: whether each
-    tool by (source, index) is sent strict and its schema then, planner/checked.py; without
+    tool by (source, index) is sent strict and its schema then, requests/check.py; without
     it, as published, every tool strict under a strict budget), and the names transform
     would have to change (after the client's `name_prefix`), as `renamed` decisions. A
     request is shown when it spans several sources, has a strict budget, or a limit is
     exceeded or a name must change."""
     from ..model import Decision, RequestInfo
-    from ..planner import request_limits, strict_budget
-    from ..planner.names import prefixed, server_name, settle
-    from ..planner.request import label
+    from ..requests import request_limits, strict_budget
+    from ..requests.names import prefixed, server_name, settle
+    from ..requests.request import label
 
     profile = plan.profile
     budget = strict_budget(profile) is not None
@@ -156,7 +156,7 @@ def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
                   to: str | None) -> bool:
     """Whether a transform plans its requests: a strict budget, several sources in one
     request, a tool count past the limit, or an option only the planner reads."""
-    from ..planner import max_tools, strict_budget
+    from ..requests import max_tools, strict_budget
 
     if to or settings.planned() or strict_budget(plan.profile) is not None:
         return True
@@ -171,8 +171,8 @@ def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
     """Each request planned with the plan's rules (the rules of its profile it leaves out
     are left out for every profile the planner uses); a request the planner refuses (too
     many tools) exits 2 with its message."""
-    from ..planner import PlanError
-    from ..planner import plan as make_request
+    from ..requests import PlanError
+    from ..requests import plan as make_request
 
     results: list[ToolResult] = []
     plans = []

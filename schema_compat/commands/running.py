@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .plans import per_tool_plans
+from .providers import per_tool_plans
 
 if TYPE_CHECKING:
     from ..engine import Plan

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .exits import EXIT_USAGE, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
-from .plans import one_provider_plan, per_tool_plans
+from .providers import one_provider_plan, per_tool_plans
 from .running import busy, make_report, run_tools
 
 if TYPE_CHECKING:

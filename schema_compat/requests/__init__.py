@@ -1,7 +1,7 @@
 """The request planner: what a client sends at once, made into a request the provider
 accepts (strict budgets, unique valid names, tool counts), every decision with its reason.
 
-    from schema_compat.planner import plan
+    from schema_compat.requests import plan
     request = plan({"github": github_tools, "notion": notion_tools}, "anthropic-strict")
     request.tools        # each tool as sent: name, strict flag, transformed schema
     request.limits       # each request-level limit with its use ("strict tools 20/20")

@@ -140,6 +140,6 @@ def per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None
 
 def per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
     """A function giving each tool its plan: the base rules less its per-tool ignores."""
-    from ..planner.request import tool_plans
+    from ..requests.request import tool_plans
 
     return tool_plans(plan, per_tool)
