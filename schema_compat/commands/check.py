@@ -104,8 +104,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
-    reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
-               ._replace(client=client or "", client_from=client_from) for pl in plans]
+    reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded,
+                        client or "", client_from) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     originals = None
@@ -143,7 +143,7 @@ def inferred_client(loaded: list[LoadedSource]) -> tuple[str | None, str]:
 def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
              per_tool: dict[str, list[str]] | None, json_out: bool,
              requests: RequestSettings, errors: list[SourceError],
-             loaded: list[LoadedSource]) -> Report:
+             loaded: list[LoadedSource], client: str, client_from: str) -> Report:
     """One profile's report: each tool checked as it is sent (strict or not, as the
     planner decides and the listing says: requests/check.py), and each request's limits.
     Only the JSON report shows transformed schemas and each change: not keeping them
@@ -161,8 +161,10 @@ def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
     results = checked.results if json_out or not keep else [
         r._replace(transformed_schema=None) for r in checked.results]
     return make_report(plan.profile.name, results, errors, loaded,
-                       lossless_only=plan.lossless_only)._replace(
-        requests=check_requests(groups, plan, requests.name_prefix, checked.sent))
+                       requests=check_requests(groups, plan, requests.name_prefix,
+                                               checked.sent),
+                       lossless_only=plan.lossless_only, client=client,
+                       client_from=client_from)
 
 
 def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSettings,

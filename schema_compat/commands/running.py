@@ -14,7 +14,7 @@ from .providers import per_tool_plans
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..model import Report, SourceError, ToolResult
+    from ..model import Report, RequestInfo, SourceError, ToolResult
 
 
 def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
@@ -51,11 +51,14 @@ def busy(count: int, spin: bool = True) -> Iterator[None]:
 
 def make_report(provider: str, results: list[ToolResult], errors: list[SourceError],
                 loaded: list[LoadedSource] | None = None, *,
-                lossless_only: bool = False) -> Report:
-    """`loaded` adds what each live server said of its protocol to the report;
-    `lossless_only`, that the run refused every fix that is not lossless."""
+                requests: tuple[RequestInfo, ...] = (), lossless_only: bool = False,
+                client: str = "", client_from: str = "") -> Report:
+    """The report, built once with all it holds: `loaded` adds what each live server said
+    of its protocol; `requests`, each request's limits and decisions; `lossless_only`, that
+    the run refused every fix that is not lossless; `client`, the MCP client whose limits
+    joined the provider's and `client_from`, the config it was inferred from."""
     from ..model import Report
 
     servers = tuple(s.server for s in loaded or () if s.server is not None)
-    return Report(provider, tuple(results), tuple(errors), servers,
-                  lossless_only=lossless_only)
+    return Report(provider, tuple(results), tuple(errors), servers, requests,
+                  lossless_only=lossless_only, client=client, client_from=client_from)

@@ -81,9 +81,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         results, infos, text = planned
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
-        report = make_report(plan.profile.name, results, errors,
-                             lossless_only=plan.lossless_only)._replace(
-            requests=infos, client=plan.profile.client)
+        report = make_report(plan.profile.name, results, errors, requests=infos,
+                             lossless_only=plan.lossless_only, client=plan.profile.client)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
         return _finish(report, text, output, json_out, quiet, errors, clashes)
