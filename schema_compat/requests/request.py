@@ -13,6 +13,7 @@ import fnmatch
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..mcp_tool import tooldefs
 from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
@@ -22,8 +23,8 @@ from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 from .strict import Candidate, choose, declared, gain
 
 if TYPE_CHECKING:
-    from ..api import ToolLike
     from ..engine import Plan as EnginePlan
+    from ..mcp_tool import ToolLike
 
 # Rules whose work is per request: the planner does it over the whole request instead.
 PLANNER_CODES = ("NAM001", "NAM002", "LIM001", "LIM004")
@@ -40,18 +41,16 @@ def matches(tool: ToolDef, pattern: str) -> bool:
                                                                             pattern)
 
 
-def as_tooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
+def astooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
                 ) -> list[ToolDef]:
     """ToolDefs of a request: a mapping gives each server's tools (its key their source)."""
-    from ..api import _tooldefs
-
     if isinstance(tools, Mapping):
         out: list[ToolDef] = []
         for server, listed in tools.items():
             out += [ToolDef(t.name, t.schema, t.description, str(server), t.index, t.raw,
-                            t.schema_optional) for t in _tooldefs(listed)]
+                            t.schema_optional) for t in tooldefs(listed)]
         return out
-    return _tooldefs(tools)
+    return tooldefs(tools)
 
 
 def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
@@ -175,7 +174,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         raise PlanError(f"unknown provider {provider!r}")
     if name_prefix not in PREFIXES:
         raise PlanError(f"unknown name prefix {name_prefix!r} (one of {', '.join(PREFIXES)})")
-    every = as_tooldefs(tools)
+    every = astooldefs(tools)
     chosen, dropped = select(every, include, exclude)
     decisions = [Decision(t.source, t.name, "excluded", "excluded by the tool globs")
                  for t in dropped]
