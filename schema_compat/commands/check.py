@@ -15,7 +15,7 @@ from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
 from .providers import per_tool_ignores, provider_names, provider_plan, resolve_settings
-from .running import make_report, run_tools
+from .running import busy, make_report
 
 if TYPE_CHECKING:
     from ..engine import Plan
@@ -148,19 +148,13 @@ def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
     planner decides and the listing says: requests/check.py), and each request's limits.
     Only the JSON report shows transformed schemas and each change: not keeping them
     bounds the memory."""
-    from ..requests.check import check_sent
+    from ..requests.check import check_as_sent
     from .requests import check_requests
 
-    # a strict budget reads the schemas sent strict; they are dropped after
-    keep = json_out or plan.profile.strict_budget is not None
-    checked = check_sent(tools, groups, plan,
-                         lambda ts, pl, pick: run_tools(list(ts), pl, per_tool,
-                                                        keep_schemas=keep,
-                                                        keep_changes=json_out, plan_for=pick),
-                         per_tool, requests.strict_first)
-    results = checked.results if json_out or not keep else [
-        r._replace(transformed_schema=None) for r in checked.results]
-    return make_report(plan.profile.name, results, errors, loaded,
+    with busy(len(tools)):
+        checked = check_as_sent(tools, groups, plan, per_tool, requests.strict_first,
+                                keep_schemas=json_out, keep_changes=json_out)
+    return make_report(plan.profile.name, checked.results, errors, loaded,
                        requests=check_requests(groups, plan, requests.name_prefix,
                                                checked.sent),
                        lossless_only=plan.lossless_only, client=client,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .providers import per_tool_plans
@@ -18,23 +18,16 @@ if TYPE_CHECKING:
 
 
 def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-              keep_schemas: bool = True, keep_changes: bool = True,
-              plan_for: Callable[[Any], Plan] | None = None) -> list[ToolResult]:
-    """The engine's results; without `keep_changes`, changes that are not lossy are kept
-    only as counts (see `compact_changes`), for reports that show no more. `plan_for`
-    gives each tool its plan (else the plan less its per-tool ignores)."""
-    from ..engine import iter_plan, run_plan
+              keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+    """The engine's results, each tool under the plan less its per-tool ignores; without
+    `keep_changes`, changes that are not lossy are kept only as counts (`gathered`)."""
+    from ..engine import iter_plan
+    from ..output.results import gathered
 
-    if plan_for is None and per_tool:
-        plan_for = per_tool_plans(plan, per_tool)
+    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
     with busy(len(tools)):
-        if keep_changes:
-            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
-        from ..output.results import compact_changes
-
-        shared: dict[Any, Any] = {}
-        return [compact_changes(r, shared)
-                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
+        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas),
+                        keep_changes)
 
 
 @contextlib.contextmanager

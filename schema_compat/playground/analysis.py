@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import make_plan, run_plan
+from ..engine import make_plan
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from ..output.provider import TARGETS
 from ..paths import jsonpath, pointer
@@ -259,13 +259,12 @@ class Workspace:
     def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
         started, cpu = time.perf_counter(), _cpu_time()
         tools = list(source.tools)
-        from ..requests.check import check_sent
+        from ..requests.check import check_as_sent
 
         per_tool = self.settings.per_tool_ignores
         # each tool checked as it is sent, as `check` does (strict or not, requests/check.py)
-        checked = {name: check_sent(tools, [tools] if tools else [], plan,
-                                    lambda ts, pl, pick: run_plan(list(ts), pl, pick),
-                                    per_tool, self.settings.strict_first)
+        checked = {name: check_as_sent(tools, [tools] if tools else [], plan, per_tool,
+                                       self.settings.strict_first)
                    for name, plan in self._plans.items()}
         results = {name: c.results for name, c in checked.items()}
         run = Run(secrets.token_hex(8), source, errors, results, self._plans,

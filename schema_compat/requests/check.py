@@ -22,25 +22,20 @@ sent (`sent`), so they agree with `transform`'s.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Change, Finding, Severity, ToolDef, ToolResult
 from .request import PLANNER_CODES, budget_choices, tool_plans
 from .strict import declared
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
     from ..engine import Plan
 
-    # The engine's run over one listing: its tools, the base plan, each tool's plan.
-    Runner: TypeAlias = Callable[[Sequence[ToolDef], Plan, Callable[[ToolDef], Plan] | None],
-                                 list[ToolResult]]
 # The per-request rules a strict budget leaves to the planner.
 BUDGET_CODES = ("LIM001", "LIM004")
 Key = tuple[str, int]
 
-__all__ = ["BUDGET_CODES", "Checked", "check_sent"]
+__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent"]
 
 
 def _without(base: Plan, codes: Sequence[str]) -> Plan:
@@ -63,14 +58,12 @@ def _non_strict_plan(base: Plan) -> Plan:
                      or base.profile.non_strict, None, left_out, base.lossless_only)
 
 
-class Checked:
+class AsSent(NamedTuple):
     """A check's results with each tool checked as it is sent; `sent` gives, for each tool
     of a profile with a strict flag, (sent strict, the schema sent) by (source, index)."""
 
-    def __init__(self, results: list[ToolResult], sent: Mapping[Key, tuple[bool, Any]]
-                 ) -> None:
-        self.results = results
-        self.sent = sent
+    results: list[ToolResult]
+    sent: Mapping[Key, tuple[bool, Any]]
 
 
 def _picker(base: Plan, plain: Plan | None, off: set[Key],
@@ -89,25 +82,35 @@ def _picker(base: Plan, plain: Plan | None, off: set[Key],
     return plan_for
 
 
-def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
-               run: Runner, per_tool: Mapping[str, Sequence[str]] | None = None,
-               strict_first: Sequence[str] = ()) -> Checked:
+def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
+                  per_tool: Mapping[str, Sequence[str]] | None = None,
+                  strict_first: Sequence[str] = (), *, keep_schemas: bool = True,
+                  keep_changes: bool = True) -> AsSent:
     """Check `tools` (in the request `groups` the check found) under `base`, each tool as
-    it is sent: see the module's docstring. `run` is the engine's run over a listing."""
+    it is sent: see the module's docstring. `keep_schemas` and `keep_changes` are the
+    engine's (a strict budget reads the schemas sent strict, so it keeps them)."""
+    from ..engine import iter_plan
+    from ..output.results import gathered
+
+    def run(plan: Plan, plan_for: Callable[[ToolDef], Plan] | None) -> list[ToolResult]:
+        # a strict budget reads the schemas sent strict: kept until `sent` holds them
+        keep = keep_schemas or plan.profile.strict_budget is not None
+        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep), keep_changes)
+
     profile = base.profile
     if not profile.non_strict:
-        return Checked(run(tools, base, tool_plans(base, per_tool)), {})
+        return AsSent(run(base, tool_plans(base, per_tool)), {})
     flags = declared(tools)
     off = {(t.source, t.index) for t, f in zip(tools, flags, strict=True) if f is False}
     plain = _non_strict_plan(base)
     budget = profile.strict_budget
     if budget is None:
-        results = run(tools, base, _picker(base, plain, off, per_tool))
-        return Checked(results, {(r.tool.source, r.tool.index):
+        results = run(base, _picker(base, plain, off, per_tool))
+        return AsSent(results, {(r.tool.source, r.tool.index):
                                  ((r.tool.source, r.tool.index) not in off,
                                   r.transformed_schema) for r in results})
     strict_plan = _without(base, BUDGET_CODES)
-    results = run(tools, strict_plan, _picker(strict_plan, plain, off, per_tool))
+    results = run(strict_plan, _picker(strict_plan, plain, off, per_tool))
     at = {(t.source, t.index): i for i, t in enumerate(tools)}
     flag_of = {(t.source, t.index): f for t, f in zip(tools, flags, strict=True)}
     decided: dict[Key, tuple[Finding, str]] = {}
@@ -126,8 +129,7 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
     if decided:
         # the whole listing again, each tool under the plan it is sent with: the name
         # rules still see every earlier name of its source
-        results = run(tools, strict_plan,
-                      _picker(strict_plan, plain, off | set(decided), per_tool))
+        results = run(strict_plan, _picker(strict_plan, plain, off | set(decided), per_tool))
         for i, r in enumerate(results):
             found = decided.get((r.tool.source, r.tool.index))
             if found is not None:
@@ -140,7 +142,9 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
     sent = {(r.tool.source, r.tool.index): (
         (r.tool.source, r.tool.index) not in off and (r.tool.source, r.tool.index)
         not in decided, r.transformed_schema) for r in results}
-    return Checked(results, sent)
+    if not keep_schemas:
+        results = [r._replace(transformed_schema=None) for r in results]
+    return AsSent(results, sent)
 
 
 def _without_findings(result: ToolResult, codes: Sequence[str]) -> ToolResult:
