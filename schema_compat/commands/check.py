@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
-from .inputs import LiveOpts, files_read, load_inputs, select_tools
+from .inputs import LiveOpts, discover_live, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
 from .providers import per_tool_ignores, provider_names, provider_plan, resolve_settings
 from .running import busy, make_report
@@ -89,7 +89,9 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
         sources = settings.sources
         print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
               f"{settings.file})", file=sys.stderr)
-    loaded, errors = load_inputs(sources, live, discover=True)
+    if not sources and not live.given():  # the client configs here, found once
+        live = discover_live(live)
+    loaded, errors = load_inputs(sources, live)
     client = client.lower() if client else None
     if client is None:  # the client whose config was read, when they all say one
         client, client_from = inferred_client(loaded)
@@ -116,7 +118,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
                           on_terminal,
-                          lambda: _rerun(options._replace(sources=sources, client=client),
+                          lambda: _rerun(options._replace(sources=sources, live=live,
+                                                         client=client),
                                          {*given, "client"} if client else given))
     if not (listed and on_terminal):
         print_errors(errors)
@@ -206,18 +209,13 @@ _CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "
 
 def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
     """The arguments with which `transform` and `diff` read the same input as this check:
-    its sources and the options it was given that both commands take, the client configs
-    it found by itself as --config."""
+    its sources and the options it was given that both commands take (the client configs
+    it found by itself are its --config)."""
     from ..options import COMMANDS, Option
     from ..report.text import Rerun
 
     values = {**options._asdict(), **options.live._asdict()}
     sources = list(options.sources or [])
-    found: list[str] = []
-    if not sources and not options.live.given():
-        from ..extract.config import discover_configs
-
-        found = discover_configs(".")
 
     def args(command: str) -> list[str]:
         out = list(sources)
@@ -225,9 +223,7 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
             if not isinstance(param, Option) or param.param not in _CARRIED:
                 continue
             value = values[param.param]
-            if param.param == "config" and found:
-                value = found
-            elif param.param not in given and value == param.default:
+            if param.param not in given and value == param.default:
                 continue
             if param.param in _SECRET_AFTER:
                 value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]
