@@ -151,15 +151,14 @@ def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
     planner decides and the listing says: requests/check.py), and each request's limits.
     Only the JSON report shows transformed schemas and each change: not keeping them
     bounds the memory."""
-    from ..requests.check import check_as_sent
-    from .requests import check_requests
+    from ..requests.check import check_as_sent, request_infos
 
     with busy(len(tools)):
         checked = check_as_sent(tools, groups, plan, per_tool, requests.strict_first,
                                 keep_schemas=json_out, keep_changes=json_out)
     return make_report(plan.profile.name, checked.results, errors, loaded,
-                       requests=check_requests(groups, plan, requests.name_prefix,
-                                               checked.sent),
+                       requests=request_infos(groups, plan, requests.name_prefix,
+                                              checked.sent),
                        lossless_only=plan.lossless_only, client=client,
                        client_from=client_from)
 

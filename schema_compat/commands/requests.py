@@ -11,7 +11,7 @@ own (the behaviour before requests were planned).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import NAME_PREFIX, REQUEST
@@ -23,7 +23,7 @@ from .providers import resolve_settings
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..model import RequestInfo, ToolDef, ToolResult
+    from ..model import ToolDef, ToolResult
     from ..requests import RequestPlan
 
 
@@ -96,60 +96,6 @@ def request_groups(loaded: list[LoadedSource], tools: list[ToolDef], mode: str,
         key = f"\0{configs[t.source]}" if t.source in configs else t.source
         groups.setdefault(key, []).append(t)
     return list(groups.values())
-
-
-def _clashes(tools: list[ToolDef]) -> tuple[str, ...]:
-    seen: dict[str, int] = {}
-    for t in tools:
-        seen[t.name] = seen.get(t.name, 0) + 1
-    return tuple(sorted(n for n, count in seen.items() if count > 1))
-
-
-def _flagged_per_tool(group: list[ToolDef], wanted: list[tuple[str, str]], i: int,
-                      profile: Any) -> bool:
-    """Whether the tool's own findings already say why its name must change: its name is
-    invalid without any prefix (NAM001), or an earlier tool of its own source wants the
-    same name (NAM002). Only what crosses sources or comes of the prefix is the request's."""
-    tool = group[i]
-    if not profile.name_regex.fullmatch(tool.name):
-        return True
-    return any(group[j].source == tool.source and wanted[j][1] == wanted[i][1]
-               for j in range(i))
-
-
-def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none",
-                   sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
-                   ) -> tuple[RequestInfo, ...]:
-    """Each request's limits with their use as the tools are sent (`sent`: whether each
-    tool by (source, index) is sent strict and its schema then, requests/check.py; without
-    it, as published, every tool strict under a strict budget), and the names transform
-    would have to change (after the client's `name_prefix`), as `renamed` decisions. A
-    request is shown when it spans several sources, has a strict budget, or a limit is
-    exceeded or a name must change."""
-    from ..model import Decision, RequestInfo
-    from ..requests import request_limits, strict_budget
-    from ..requests.names import prefixed, server_name, settle
-    from ..requests.request import label
-
-    profile = plan.profile
-    budget = strict_budget(profile) is not None
-    out = []
-    for group in groups:
-        limits = request_limits(profile, [
-            (label(t), *(sent.get((t.source, t.index), (budget, t.schema)) if sent
-                         else (budget, t.schema))) for t in group])
-        sources = tuple(dict.fromkeys(t.source for t in group))
-        clashes = _clashes(group) if len(sources) > 1 else ()
-        wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,
-                                                   name_prefix))  # type: ignore[arg-type]
-                  for t in group]
-        renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
-                        for i, (t, named) in enumerate(zip(group, settle(wanted, profile),
-                                                           strict=True))
-                        if named.code and not _flagged_per_tool(group, wanted, i, profile))
-        if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
-            out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
-    return tuple(out)
 
 
 def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,

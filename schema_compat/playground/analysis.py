@@ -119,15 +119,15 @@ class Run:
 
     def report(self, provider: str) -> Report:
         """What `check --json` reports: each tool, and the request they make together."""
-        from ..commands.requests import check_requests
+        from ..requests.check import request_infos
 
         results = self.results_of(provider)
         servers = (self.source.server,) if self.source.server is not None else ()
         groups = [list(self.tools)] if self.tools else []
         plan = self.plans[provider]
         return Report(provider, tuple(results), tuple(self.errors), servers,
-                      check_requests(groups, plan, self.settings.name_prefix,
-                                     self.sent_as.get(provider)),
+                      request_infos(groups, plan, self.settings.name_prefix,
+                                    self.sent_as.get(provider)),
                       lossless_only=plan.lossless_only)
 
     def request(self, provider: str) -> RequestPlan:

@@ -24,8 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model import Change, Finding, Severity, ToolDef, ToolResult
-from .request import PLANNER_CODES, budget_choices, tool_plans
+from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
+from .budgets import strict_budget
+from .names import held_twice, prefixed, server_name, settle
+from .request import PLANNER_CODES, budget_choices, label, request_limits, tool_plans
 from .strict import declared
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 BUDGET_CODES = ("LIM001", "LIM004")
 Key = tuple[str, int]
 
-__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent"]
+__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent", "request_infos"]
 
 
 def _without(base: Plan, codes: Sequence[str]) -> Plan:
@@ -171,3 +173,45 @@ def _decision(strict: ToolResult, code: str, reason: str, fallback: str
     return (Finding(code, RULES[code].name, severity, (), f"not sent strict: {reason}", None,
                     f"send it without `strict`, its schema for `{fallback}`", "hinted",
                     "tool", "wider", "kept"), reason)
+
+
+def _flagged_per_tool(group: Sequence[ToolDef], wanted: list[tuple[str, str]], i: int,
+                      profile: Any) -> bool:
+    """Whether the tool's own findings already say why its name must change: its name is
+    invalid without any prefix (NAM001), or an earlier tool of its own source wants the
+    same name (NAM002). Only what crosses sources or comes of the prefix is the request's."""
+    tool = group[i]
+    if not profile.name_regex.fullmatch(tool.name):
+        return True
+    return any(group[j].source == tool.source and wanted[j][1] == wanted[i][1]
+               for j in range(i))
+
+
+def request_infos(groups: Sequence[Sequence[ToolDef]], plan: Plan, name_prefix: str = "none",
+                   sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
+                   ) -> tuple[RequestInfo, ...]:
+    """Each request's limits with their use as the tools are sent (`sent`: whether each
+    tool by (source, index) is sent strict and its schema then, `check_as_sent`; without
+    it, as published, every tool strict under a strict budget), and the names transform
+    would have to change (after the client's `name_prefix`), as `renamed` decisions. A
+    request is shown when it spans several sources, has a strict budget, or a limit is
+    exceeded or a name must change."""
+    profile = plan.profile
+    budget = strict_budget(profile) is not None
+    out = []
+    for group in groups:
+        limits = request_limits(profile, [
+            (label(t), *(sent.get((t.source, t.index), (budget, t.schema)) if sent
+                         else (budget, t.schema))) for t in group])
+        sources = tuple(dict.fromkeys(t.source for t in group))
+        clashes = held_twice(t.name for t in group) if len(sources) > 1 else ()
+        wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,
+                                                   name_prefix))  # type: ignore[arg-type]
+                  for t in group]
+        renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
+                        for i, (t, named) in enumerate(zip(group, settle(wanted, profile),
+                                                           strict=True))
+                        if named.code and not _flagged_per_tool(group, wanted, i, profile))
+        if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
+            out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
+    return tuple(out)

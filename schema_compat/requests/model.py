@@ -14,6 +14,7 @@ from ..model import (
     ToolDef,
     ToolResult,
 )
+from .names import held_twice
 
 
 class PlanError(ValueError):
@@ -86,10 +87,7 @@ class RequestPlan(NamedTuple):
 
     def clashes(self) -> tuple[str, ...]:
         """The names more than one tool of the request asked for (each settled apart)."""
-        seen: dict[str, int] = {}
-        for t in self.tools:
-            seen[t.result.tool.name] = seen.get(t.result.tool.name, 0) + 1
-        return tuple(sorted(n for n, count in seen.items() if count > 1))
+        return held_twice(t.result.tool.name for t in self.tools)
 
     def info(self) -> RequestInfo:
         """The request as the reports show it."""
