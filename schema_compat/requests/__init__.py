@@ -15,11 +15,11 @@ from __future__ import annotations
 # the request as it is sent (re-exported: the planner's users build requests with them)
 from ..output.provider import TARGETS, mcp_listing, provider_tools
 from ..profiles import StrictBudget
+from ..rules.limits import gain
 from .budgets import max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
 from .request import PLANNER_CODES, plan, request_limits
-from .strict import gain
 
 __all__ = ["PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
            "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",

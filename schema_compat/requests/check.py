@@ -8,8 +8,9 @@ sent without `strict`) and, under a strict budget, plans the rest as `transform`
 - a tool its entry sends without `strict` is checked for the profile's non-strict
   counterpart (`Profile.non_strict`), and counts in no strict budget;
 - under a strict budget, the other tools are checked strict without the per-request rules
-  (LIM001, LIM004), then `strict.choose` decides, from the same figures the planner reads,
-  which of them are sent strict. Each one it sends without `strict` is checked as such,
+  (LIM001, LIM004), then `rules.limits.choose_strict` decides, from the same figures the
+  planner reads, which of them are sent strict. Each one it sends without `strict` is
+  checked as such,
   with one finding for the decision (its code the planner's; an error when sending it
   strict is refused, the strict budget or the tool's own errors, info when strict decoding
   would only gain nothing) whose fix is the one `transform` makes: send it without
@@ -27,8 +28,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
 from .budgets import strict_budget
 from .names import held_twice, prefixed, server_name, settle
-from .request import PLANNER_CODES, budget_choices, label, request_limits, tool_plans
-from .strict import declared
+from .request import (
+    PLANNER_CODES,
+    budget_choices,
+    declared,
+    label,
+    request_limits,
+    tool_plans,
+)
 
 if TYPE_CHECKING:
     from ..engine import Plan

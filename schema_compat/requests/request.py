@@ -2,9 +2,10 @@
 
 Per tool, the engine fixes the schema for the profile (as `transform` does); per request,
 the planner settles what the engine cannot see from one tool: which tools are sent strict
-within the budgets (strict.py), the names (names.py), and the tool count, which it never
-meets by dropping tools: past the provider's limit it stops with a `PlanError` that lists
-the servers with their tool counts, and `include`/`exclude` globs choose.
+within the budgets (LIM001's and LIM004's fix, `rules.limits.choose_strict`), the names
+(names.py), and the tool count, which it never meets by dropping tools: past the provider's
+limit it stops with a `PlanError` that lists the servers with their tool counts, and
+`include`/`exclude` globs choose.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ import fnmatch
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..extract.shapes import sent_strict
 from ..mcp_tool import tooldefs
 from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
+from ..rules.limits import Candidate, choose_strict, gain
 from .budgets import costs, max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
-from .strict import Candidate, choose, declared, gain
 
 if TYPE_CHECKING:
     from ..engine import Plan as EnginePlan
@@ -51,6 +53,20 @@ def astooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
                             t.schema_optional) for t in tooldefs(listed)]
         return out
     return tooldefs(tools)
+
+
+def declared(tools: Sequence[ToolDef]) -> list[bool | None]:
+    """Whether each tool's own entry sends it strict, read per source (one listing each)
+    as `extract.shapes.sent_strict` reads a listing; None where its listing says nothing."""
+    by_source: dict[str, list[int]] = {}
+    for i, t in enumerate(tools):
+        by_source.setdefault(t.source, []).append(i)
+    out: list[bool | None] = [None] * len(tools)
+    for positions in by_source.values():
+        for i, flag in zip(positions, sent_strict([tools[i].raw for i in positions]),
+                           strict=True):
+            out[i] = flag
+    return out
 
 
 def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
@@ -242,7 +258,7 @@ def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
                    ) -> list[tuple[bool, str, str]]:
     """(sent strict, the reason, the rule code of a non-strict decision) for each tool of
     one request, from its strict result; `declared` is what each tool's entry says
-    (`strict.declared`). `check` asks the same, so both send the same tools strict."""
+    (`declared`). `check` asks the same, so both send the same tools strict."""
     candidates = []
     flags = declared if declared is not None else [None] * len(tools)
     for i, (tool, result, flag) in enumerate(zip(tools, results, flags, strict=True)):
@@ -252,7 +268,7 @@ def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
         optional, unions = costs(result.transformed_schema)
         candidates.append(Candidate(i, label(tool), tool.name, gain(tool.schema), optional,
                                     unions, blocked, flag))
-    choices = choose(candidates, budget, strict_first)
+    choices = choose_strict(candidates, budget, strict_first)
     out = []
     for c, choice in zip(candidates, choices, strict=True):
         if choice.strict or c.declared is False:
