@@ -102,9 +102,9 @@ def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
                   to: str | None) -> bool:
     """Whether a transform plans its requests: a strict budget, several sources in one
     request, a tool count past the limit, or an option only the planner reads."""
-    from ..requests import max_tools, strict_budget
+    from ..requests import max_tools
 
-    if to or settings.planned() or strict_budget(plan.profile) is not None:
+    if to or settings.planned() or plan.profile.strict_budget is not None:
         return True
     limit = max_tools(plan.profile)
     return any(len({t.source for t in g}) > 1 or (limit is not None and len(g) > limit)

@@ -158,12 +158,12 @@ class Run:
         """Each tool as `transform --provider PROVIDER` writes it: planned when the
         profile has a strict budget or the listing is past its tool count (commands/
         requests.py `needs_planner`), else as checked."""
-        from ..requests import max_tools, strict_budget
+        from ..requests import max_tools
 
         results = self.results_of(provider)
         profile = self.plans[provider].profile
         limit = max_tools(profile)
-        if strict_budget(profile) is None and (limit is None or len(results) <= limit) \
+        if profile.strict_budget is None and (limit is None or len(results) <= limit) \
                 and not self.settings.planned():
             return results
         return [t.result for t in self.request(provider).tools]

@@ -8,6 +8,10 @@ accepts (strict budgets, unique valid names, tool counts), every decision with i
     request.name_map     # sent name -> the tool's own name
     request.route(name)  # (server, the tool's own name) a call goes to
     provider_tools(request, "anthropic")  # the `tools` value of the request body
+
+`transform` plans each request (request.py `plan`); `check` checks each tool as it is sent
+and shows each request's limits (check.py). Names are settled in names.py; which tools stay
+strict under a budget is LIM001's and LIM004's fix, `rules.limits.choose_strict`.
 """
 
 from __future__ import annotations
@@ -16,12 +20,10 @@ from __future__ import annotations
 from ..output.provider import TARGETS, mcp_listing, provider_tools
 from ..profiles import StrictBudget
 from ..rules.limits import gain
-from .budgets import max_tools, strict_budget
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
-from .request import PLANNER_CODES, plan, request_limits
+from .request import PLANNER_CODES, max_tools, plan, request_limits
 
 __all__ = ["PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
            "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",
-           "max_tools", "mcp_listing", "plan", "provider_tools", "request_limits", "server_name",
-           "strict_budget"]
+           "max_tools", "mcp_listing", "plan", "provider_tools", "request_limits", "server_name"]

@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
-from .budgets import strict_budget
 from .names import held_twice, prefixed, server_name, settle
 from .request import (
     PLANNER_CODES,
@@ -204,7 +203,7 @@ def request_infos(groups: Sequence[Sequence[ToolDef]], plan: Plan, name_prefix: 
     request is shown when it spans several sources, has a strict budget, or a limit is
     exceeded or a name must change."""
     profile = plan.profile
-    budget = strict_budget(profile) is not None
+    budget = profile.strict_budget is not None
     out = []
     for group in groups:
         limits = request_limits(profile, [

@@ -19,8 +19,7 @@ from ..mcp_tool import tooldefs
 from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
-from ..rules.limits import Candidate, choose_strict, gain
-from .budgets import costs, max_tools, strict_budget
+from ..rules.limits import Candidate, choose_strict, gain, tally_complexity
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 
@@ -99,17 +98,37 @@ def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
             "`exclude-tools` in the settings file")
 
 
+def max_tools(profile: Profile) -> int | None:
+    """The number of tools one request may declare. A profile with a strict budget counts
+    its strict tools there (its `max_tools` is that budget), not all tools: only a client's
+    count (`client_max_tools`) limits all of them."""
+    return profile.client_max_tools if profile.strict_budget is not None else profile.max_tools
+
+
+def costs(schema: Any) -> tuple[int, int]:
+    """(optional parameters, parameters with `anyOf` or a type list) of one schema, counted
+    as rule LIM004 counts them, so the planner and the check agree."""
+    found = tally_complexity(schema)
+    return found["optional"], found["unions"]
+
+
 def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
                    ) -> list[Limit]:
     """Each request-level limit of the profile with its use, for tools given in request
-    order as (label, sent strict, schema sent)."""
+    order as (label, sent strict, schema sent).
+
+    A client sends the tools of all its servers in one request, so these limits are per
+    request, not per tool (docs/providers.md §7 "Request-level limits side by side"). Their
+    figures are the profiles' (`Profile.max_tools`, `Profile.strict_budget`, with the ids of
+    their sources): a tool count (OpenAI 128, Vertex AI 128, Gemini API 512; none documented
+    for Anthropic), and for Anthropic strict tool use the budgets its strict tools share."""
     out: list[Limit] = []
     limit = max_tools(profile)
     if limit is not None:
         over = tuple(lab for i, (lab, _, _) in enumerate(entries) if i >= limit)
         out.append(Limit("tools", "tools", len(entries), limit,
                          profile.max_tools_source, over))
-    budget = strict_budget(profile)
+    budget = profile.strict_budget
     if budget is not None:
         count = optional = unions = 0
         over_count: list[str] = []
@@ -200,7 +219,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
     base = make_plan(profile, select_rules, ignore, lossless_only)
     results = run_plan(chosen, base, tool_plans(base, per_tool_ignores))
-    budget = strict_budget(profile)
+    budget = profile.strict_budget
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
     codes: list[str] = [""] * len(chosen)
