@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .providers import per_tool_plans
+from ..requests.request import tool_plans
 
 if TYPE_CHECKING:
     from ..engine import Plan
@@ -24,7 +24,7 @@ def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | Non
     from ..engine import iter_plan
     from ..output.results import gathered
 
-    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
+    plan_for = tool_plans(plan, per_tool)
     with busy(len(tools)):
         return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas),
                         keep_changes)

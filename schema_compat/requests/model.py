@@ -7,10 +7,8 @@ from typing import NamedTuple
 
 from ..model import (
     Decision,
-    Report,
     RequestInfo,
     RequestLimit,
-    SourceError,
     ToolDef,
     ToolResult,
 )
@@ -94,7 +92,3 @@ class RequestPlan(NamedTuple):
         sources = tuple(dict.fromkeys(t.result.tool.source for t in self.tools))
         return RequestInfo(sources, self.limits, self.clashes(), self.decisions,
                            self.name_prefix)
-
-    def report(self, errors: tuple[SourceError, ...] = ()) -> Report:
-        return Report(self.provider, tuple(t.result for t in self.tools), errors,
-                      requests=(self.info(),))
