@@ -17,9 +17,9 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from .api import ToolLike, check, load_tools, transform
     from .model import Change, Finding, Report, SourceError, ToolDef, ToolResult
-    from .planner import plan
     from .profiles import PROFILES
     from .repair_args import repair
+    from .requests import plan
 
 __all__ = [
     "PROFILES",
@@ -56,7 +56,7 @@ def __getattr__(name: str) -> Any:
 
         return PROFILES
     if name == "plan":  # the request planner: what a client sends at once
-        from .planner import plan
+        from .requests import plan
 
         return plan
     if name == "repair":

@@ -8,16 +8,13 @@ typed records (named tuples) of `schema_compat.model`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from .engine import run
-from .mcp_tool import SdkTool, from_mcp, from_sdk
+from .mcp_tool import ToolLike, tooldefs
 from .model import Report, SourceError, ToolDef, ToolResult
 
 __all__ = ["ToolLike", "check", "load_tools", "transform"]
-
-ToolLike = ToolDef | Mapping[str, Any] | SdkTool
 
 
 def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
@@ -28,38 +25,12 @@ def load_tools(*paths: str) -> tuple[list[ToolDef], list[SourceError]]:
     return [t for s in sources for t in s.tools], errors
 
 
-def _tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
-    """ToolDefs for the engine, each tool read as a file's would be (`mcp_tool`); a schema
-    nested deeper than the file loader accepts is refused here too (ValueError), since the
-    engine's walkers recurse and would hit RecursionError."""
-    from .jsonio import MAX_DEPTH, too_deep
-
-    if isinstance(tools, Mapping | str | bytes):
-        raise TypeError("tools must be a sequence of tools (a `tools/list` result's "
-                        "`tools` list), not a single mapping or string")
-    out = []
-    for i, t in enumerate(tools):
-        if isinstance(t, ToolDef):
-            out.append(t)
-        elif isinstance(t, Mapping):
-            out.append(from_mcp(t, i))
-        elif isinstance(t, SdkTool):
-            out.append(from_sdk(t, i))
-        else:
-            raise TypeError(f"tools[{i}] is a {type(t).__name__}: expected an MCP tool dict, "
-                            "a ToolDef or an mcp.types.Tool")
-        if too_deep(out[-1].schema):
-            raise ValueError(f"tool {out[-1].name!r}: input schema nested deeper than "
-                             f"{MAX_DEPTH} levels")
-    return out
-
-
 def check(tools: Sequence[ToolLike], provider: str = "gemini", *,
           select: list[str] | None = None, ignore: list[str] | None = None) -> Report:
     """Findings for each tool against one provider: `report.results[i].findings`, each with
     its rule code, severity, path and fix safety; `results[i].status` says whether the
     provider would accept the tool as published."""
-    return Report(provider, tuple(run(_tooldefs(tools), provider, select=select,
+    return Report(provider, tuple(run(tooldefs(tools), provider, select=select,
                                       ignore=ignore)))
 
 
@@ -73,5 +44,5 @@ def transform(tools: Sequence[ToolLike], provider: str = "gemini", *,
     `lossless_only=True` applies only lossless changes: the arguments the transformed schema
     accepts are exactly those the original accepts, and nothing is renamed.
     """
-    return run(_tooldefs(tools), provider, select=select, ignore=ignore,
+    return run(tooldefs(tools), provider, select=select, ignore=ignore,
                lossless_only=lossless_only)

@@ -17,13 +17,13 @@ MCP listing of several sources and the request planner's MCP listing write the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .model import ToolDef
 
-__all__ = ["SdkTool", "empty_schema", "from_mcp", "from_sdk", "mcp_entry", "placeholder_name",
-           "tool_def"]
+__all__ = ["SdkTool", "ToolLike", "empty_schema", "from_mcp", "from_sdk", "mcp_entry",
+           "placeholder_name", "tool_def", "tooldefs"]
 
 
 @runtime_checkable
@@ -32,6 +32,10 @@ class SdkTool(Protocol):
 
     name: str
     input_schema: Any
+
+
+# What the library takes as a tool: an MCP tool dict, a ToolDef or the SDK's `Tool`.
+ToolLike = ToolDef | Mapping[str, Any] | SdkTool
 
 
 def placeholder_name(index: int) -> str:
@@ -70,6 +74,32 @@ def from_sdk(tool: SdkTool, index: int, source: str = "") -> ToolDef:
                               if callable(dump) else {"name": tool.name})
     return tool_def(tool.name, tool.input_schema, getattr(tool, "description", None),
                     index=index, source=source, raw=raw)
+
+
+def tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
+    """ToolDefs for the engine, each tool read as a file's would be (`mcp_tool`); a schema
+    nested deeper than the file loader accepts is refused here too (ValueError), since the
+    engine's walkers recurse and would hit RecursionError."""
+    from .jsonio import MAX_DEPTH, too_deep
+
+    if isinstance(tools, Mapping | str | bytes):
+        raise TypeError("tools must be a sequence of tools (a `tools/list` result's "
+                        "`tools` list), not a single mapping or string")
+    out = []
+    for i, t in enumerate(tools):
+        if isinstance(t, ToolDef):
+            out.append(t)
+        elif isinstance(t, Mapping):
+            out.append(from_mcp(t, i))
+        elif isinstance(t, SdkTool):
+            out.append(from_sdk(t, i))
+        else:
+            raise TypeError(f"tools[{i}] is a {type(t).__name__}: expected an MCP tool dict, "
+                            "a ToolDef or an mcp.types.Tool")
+        if too_deep(out[-1].schema):
+            raise ValueError(f"tool {out[-1].name!r}: input schema nested deeper than "
+                             f"{MAX_DEPTH} levels")
+    return out
 
 
 def empty_schema() -> dict[str, Any]:

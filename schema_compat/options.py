@@ -356,7 +356,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         *PROXY_GATEWAY),
 }
 
-# The commands whose settings a settings file fills in (commands/plans.py's resolve_settings),
+# The commands whose settings a settings file fills in (commands/providers.py's resolve_settings),
 # and the settings in the order `check --show-config` lists them.
 READS_SETTINGS = ("check", "transform", "diff")
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,

@@ -202,7 +202,7 @@ def _check_value(key: str, value: Any, where: str) -> Any:
             raise SettingsError(f"{where} must be {what}")
         return {str(k): _str_list(v, f"{where}.{k}", "a list of rule codes")
                 for k, v in value.items()}
-    if option.kind == "value":  # a name, checked by the command (commands/plans.py)
+    if option.kind == "value":  # a name, checked by the command (commands/providers.py)
         if not isinstance(value, str) or not value.strip():
             raise SettingsError(f"{where} must be {what}")
         return value.strip().lower()

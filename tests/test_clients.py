@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from schema_compat.planner import PlanError, plan
 from schema_compat.profiles import PROFILES
 from schema_compat.profiles.clients import CLIENTS, client_of_config, with_client
+from schema_compat.requests import PlanError, plan
 
 # A raw stdio MCP server (standard library only) listing the tools of the JSON file it is
 # given: enough for `check` to list a config's server live.

@@ -12,8 +12,8 @@ import pytest
 from schema_compat import transform
 from schema_compat.extract import load_source_text
 from schema_compat.output.document import transformed_document
-from schema_compat.planner import plan, provider_tools
 from schema_compat.profiles import PROFILES
+from schema_compat.requests import plan, provider_tools
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}},
                           "required": ["q"]}

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 from schema_compat.api import load_tools
 from schema_compat.entry import main
 from schema_compat.mcp_tool import empty_schema
-from schema_compat.planner import PlannedTool, RequestPlan, plan, provider_tools
+from schema_compat.requests import PlannedTool, RequestPlan, plan, provider_tools
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 SOURCES = [CORPUS / "github-mcp-server-toolsnaps-v1.10.1-3-g64a49f34.json",

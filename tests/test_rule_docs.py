@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from schema_compat.api import _tooldefs
 from schema_compat.engine import run
+from schema_compat.mcp_tool import tooldefs
 from schema_compat.model import ToolDef, ToolResult
 from schema_compat.profiles import PROFILES
 from schema_compat.report.rule_docs import (
@@ -34,7 +34,7 @@ def _profile(rule: Rule) -> str:
 
 
 def _run(rule: Rule, case: Any) -> list[ToolResult]:
-    tools = _tooldefs(case["tools"]) if rule.scope == "tool" else [ToolDef("example", case)]
+    tools = tooldefs(case["tools"]) if rule.scope == "tool" else [ToolDef("example", case)]
     return run(tools, _profile(rule))
 
 

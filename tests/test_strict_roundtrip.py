@@ -18,8 +18,8 @@ from inprocess import run_main
 
 from schema_compat.entry import main
 from schema_compat.extract.shapes import declared_strict, sent_strict
-from schema_compat.planner.strict import SENT_PLAIN
 from schema_compat.profiles import PROFILES
+from schema_compat.rules.limits import SENT_PLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"

@@ -19,8 +19,8 @@ from mcp.types import Tool
 from schema_compat import check, transform
 from schema_compat.extract import load_source_text
 from schema_compat.model import ToolDef
-from schema_compat.planner import mcp_listing, plan
 from schema_compat.proxy.relay import Relay
+from schema_compat.requests import mcp_listing, plan
 
 OBJ: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}}}
 

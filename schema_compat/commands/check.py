@@ -12,10 +12,10 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
-from .inputs import LiveOpts, files_read, load_inputs, select_tools
+from .inputs import LiveOpts, discover_live, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
-from .plans import per_tool_ignores, provider_names, provider_plan, resolve_settings
-from .running import make_report, run_tools
+from .providers import per_tool_ignores, provider_names, provider_plan, resolve_settings
+from .running import busy, make_report
 
 if TYPE_CHECKING:
     from ..engine import Plan
@@ -89,7 +89,9 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
         sources = settings.sources
         print(f"schema-compat: no SOURCE given; checking {', '.join(sources)} (sources in "
               f"{settings.file})", file=sys.stderr)
-    loaded, errors = load_inputs(sources, live, discover=True)
+    if not sources and not live.given():  # the client configs here, found once
+        live = discover_live(live)
+    loaded, errors = load_inputs(sources, live)
     client = client.lower() if client else None
     if client is None:  # the client whose config was read, when they all say one
         client, client_from = inferred_client(loaded)
@@ -104,8 +106,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
-    reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded)
-               ._replace(client=client or "", client_from=client_from) for pl in plans]
+    reports = [_checked(tools, groups, pl, per_tool, json_out, requests, errors, loaded,
+                        client or "", client_from) for pl in plans]
     if write_baseline:
         _write_baseline(write_baseline, reports, errors)
     originals = None
@@ -116,7 +118,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     on_terminal = sys.stdout.isatty()
     listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
                           on_terminal,
-                          lambda: _rerun(options._replace(sources=sources, client=client),
+                          lambda: _rerun(options._replace(sources=sources, live=live,
+                                                         client=client),
                                          {*given, "client"} if client else given))
     if not (listed and on_terminal):
         print_errors(errors)
@@ -143,26 +146,21 @@ def inferred_client(loaded: list[LoadedSource]) -> tuple[str | None, str]:
 def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
              per_tool: dict[str, list[str]] | None, json_out: bool,
              requests: RequestSettings, errors: list[SourceError],
-             loaded: list[LoadedSource]) -> Report:
+             loaded: list[LoadedSource], client: str, client_from: str) -> Report:
     """One profile's report: each tool checked as it is sent (strict or not, as the
-    planner decides and the listing says: planner/checked.py), and each request's limits.
+    planner decides and the listing says: requests/check.py), and each request's limits.
     Only the JSON report shows transformed schemas and each change: not keeping them
     bounds the memory."""
-    from ..planner.checked import check_sent
-    from .requests import check_requests
+    from ..requests.check import check_as_sent, request_infos
 
-    # a strict budget reads the schemas sent strict; they are dropped after
-    keep = json_out or plan.profile.strict_budget is not None
-    checked = check_sent(tools, groups, plan,
-                         lambda ts, pl, pick: run_tools(list(ts), pl, per_tool,
-                                                        keep_schemas=keep,
-                                                        keep_changes=json_out, plan_for=pick),
-                         per_tool, requests.strict_first)
-    results = checked.results if json_out or not keep else [
-        r._replace(transformed_schema=None) for r in checked.results]
-    return make_report(plan.profile.name, results, errors, loaded,
-                       lossless_only=plan.lossless_only)._replace(
-        requests=check_requests(groups, plan, requests.name_prefix, checked.sent))
+    with busy(len(tools)):
+        checked = check_as_sent(tools, groups, plan, per_tool, requests.strict_first,
+                                keep_schemas=json_out, keep_changes=json_out)
+    return make_report(plan.profile.name, checked.results, errors, loaded,
+                       requests=request_infos(groups, plan, requests.name_prefix,
+                                              checked.sent),
+                       lossless_only=plan.lossless_only, client=client,
+                       client_from=client_from)
 
 
 def _requests(loaded: list[LoadedSource], tools: list[Any], requests: RequestSettings,
@@ -210,18 +208,13 @@ _CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "
 
 def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
     """The arguments with which `transform` and `diff` read the same input as this check:
-    its sources and the options it was given that both commands take, the client configs
-    it found by itself as --config."""
+    its sources and the options it was given that both commands take (the client configs
+    it found by itself are its --config)."""
     from ..options import COMMANDS, Option
     from ..report.text import Rerun
 
     values = {**options._asdict(), **options.live._asdict()}
     sources = list(options.sources or [])
-    found: list[str] = []
-    if not sources and not options.live.given():
-        from ..extract.config import discover_configs
-
-        found = discover_configs(".")
 
     def args(command: str) -> list[str]:
         out = list(sources)
@@ -229,9 +222,7 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
             if not isinstance(param, Option) or param.param not in _CARRIED:
                 continue
             value = values[param.param]
-            if param.param == "config" and found:
-                value = found
-            elif param.param not in given and value == param.default:
+            if param.param not in given and value == param.default:
                 continue
             if param.param in _SECRET_AFTER:
                 value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]

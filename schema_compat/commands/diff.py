@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .exits import EXIT_OK, EXIT_USAGE, fail, print_errors
 from .inputs import LiveOpts, load_inputs, one_tool
-from .plans import one_provider_plan
+from .providers import one_provider_plan
 from .running import make_report, run_tools
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..report.styled import printable
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
 from .inputs import LiveOpts, load_inputs
-from .plans import provider_plan
+from .providers import provider_plan
 from .running import run_tools
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ from typing import NamedTuple, NoReturn
 from ..options import DEFAULT_PROVIDER, TIMEOUT
 from .exits import EXIT_OK, fail, print_errors
 from .inputs import LiveOpts, load_inputs, split_pair
-from .plans import provider_names
+from .providers import provider_names
 
 SETTINGS = ".schema-compat.toml"
 PRE_COMMIT = ".pre-commit-config.yaml"

@@ -48,29 +48,44 @@ def options_of(kind: Callable[..., _Options], values: dict[str, Any]) -> _Option
     return kind(**rest, live=LiveOpts(**live))
 
 
-def load_inputs(sources: list[str] | None, live: LiveOpts | None = None, *,
-                discover: bool = False) -> tuple[list[LoadedSource], list[SourceError]]:
-    """Every tool of the files and live servers given; with `discover` and neither, the MCP
-    client configs in the current directory."""
-    from ..extract.files import load_sources
-
-    live = live or LiveOpts()
+def _check_live(sources: list[str] | None, live: LiveOpts) -> None:
+    """Options that only go with another one exit 2 naming it."""
     if (live.env or live.cwd) and not live.server:
         fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
     if live.header and not (live.url or live.sse):
         fail("--header applies to --url and --sse", "add --url URL")
     if live.name and not live.config and (sources or live.given()):
         fail("--name picks servers of --config", "add --config FILE")
-    if not sources and not live.given():
-        configs = _discover() if discover else []
-        if not configs:
-            from ..extract.config import CONFIG_CANDIDATES
 
-            fail("no SOURCE given" + (" and no MCP client config here (looked for "
-                                      f"{', '.join(CONFIG_CANDIDATES)})" if discover else ""),
-                 "pass a JSON file, a directory, - to read stdin, --server, --url, --sse "
-                 "or --config")
-        live = LiveOpts(config=configs, name=live.name, timeout=live.timeout)
+
+_NO_SOURCE = "pass a JSON file, a directory, - to read stdin, --server, --url, --sse or --config"
+
+
+def discover_live(live: LiveOpts) -> LiveOpts:
+    """`check` with no SOURCE: the MCP client configs in the current directory, as if given
+    with --config (found once: the report's hints name them too); exits 2 when there is
+    none."""
+    from ..extract.config import CONFIG_CANDIDATES, discover_configs
+
+    _check_live(None, live)
+    found = discover_configs(".")
+    if not found:
+        fail("no SOURCE given and no MCP client config here (looked for "
+             f"{', '.join(CONFIG_CANDIDATES)})", _NO_SOURCE)
+    print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
+          file=sys.stderr)
+    return LiveOpts(config=found, name=live.name, timeout=live.timeout)
+
+
+def load_inputs(sources: list[str] | None, live: LiveOpts | None = None
+                ) -> tuple[list[LoadedSource], list[SourceError]]:
+    """Every tool of the files and live servers given."""
+    from ..extract.files import load_sources
+
+    live = live or LiveOpts()
+    _check_live(sources, live)
+    if not sources and not live.given():
+        fail("no SOURCE given", _NO_SOURCE)
     loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])
     if live.given():
         more, more_errors = _load_live(live)
@@ -135,17 +150,6 @@ def one_tool(chosen: list[Any], name: str) -> Any:
         fail(f"{len(same)} tools are named {name!r} in {first.source} (at index {places})",
              "give each tool a name of its own")
     return first
-
-
-def _discover() -> list[str]:
-    """With no SOURCE, the MCP client configs in the current directory; says what it found."""
-    from ..extract.config import discover_configs
-
-    found = discover_configs(".")
-    if found:
-        print(f"schema-compat: no SOURCE given; checking the servers in {', '.join(found)}",
-              file=sys.stderr)
-    return found
 
 
 def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
@@ -229,7 +233,7 @@ def select_tools(loaded: list[LoadedSource], patterns: list[str] | None) -> list
     tools = [t for s in loaded for t in s.tools]
     if not patterns:
         return tools
-    from ..planner.request import matches
+    from ..requests.request import matches
 
     chosen = [t for t in tools if any(matches(t, p) for p in patterns)]
     if not chosen and tools:

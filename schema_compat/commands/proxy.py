@@ -51,7 +51,7 @@ def run_proxy(options: ProxyOptions) -> None:
             fail("--config serves the servers of a client config: give no -- CMD, --url, "
                  "--sse, --header, --env or --cwd with it",
                  "e.g. schema-compat proxy --config .mcp.json --provider openai")
-        from ..planner import PREFIXES
+        from ..requests import PREFIXES
 
         if name_prefix not in PREFIXES:
             fail(f"unknown --name-prefix {name_prefix!r}", f"one of: {', '.join(PREFIXES)}")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_errors
 from .inputs import LiveOpts, load_inputs, one_tool
-from .plans import provider_plan
+from .providers import provider_plan
 from .running import run_tools
 
 if TYPE_CHECKING:

@@ -11,20 +11,20 @@ own (the behaviour before requests were planned).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import NAME_PREFIX, REQUEST
 from ..profiles.clients import get_client
 from .exits import fail
 from .inputs import LiveOpts
-from .plans import resolve_settings
+from .providers import resolve_settings
 
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..model import RequestInfo, ToolDef, ToolResult
-    from ..planner import RequestPlan
+    from ..model import ToolDef, ToolResult
+    from ..requests import RequestPlan
 
 
 class RequestOpts(NamedTuple):
@@ -76,7 +76,7 @@ def exclude_tools(tools: list[ToolDef], patterns: list[str]) -> list[ToolDef]:
     exits 2."""
     if not patterns:
         return tools
-    from ..planner.request import matches
+    from ..requests.request import matches
 
     for pattern in patterns:
         if not any(matches(t, pattern) for t in tools):
@@ -98,67 +98,13 @@ def request_groups(loaded: list[LoadedSource], tools: list[ToolDef], mode: str,
     return list(groups.values())
 
 
-def _clashes(tools: list[ToolDef]) -> tuple[str, ...]:
-    seen: dict[str, int] = {}
-    for t in tools:
-        seen[t.name] = seen.get(t.name, 0) + 1
-    return tuple(sorted(n for n, count in seen.items() if count > 1))
-
-
-def _flagged_per_tool(group: list[ToolDef], wanted: list[tuple[str, str]], i: int,
-                      profile: Any) -> bool:
-    """Whether the tool's own findings already say why its name must change: its name is
-    invalid without any prefix (NAM001), or an earlier tool of its own source wants the
-    same name (NAM002). Only what crosses sources or comes of the prefix is the request's."""
-    tool = group[i]
-    if not profile.name_regex.fullmatch(tool.name):
-        return True
-    return any(group[j].source == tool.source and wanted[j][1] == wanted[i][1]
-               for j in range(i))
-
-
-def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none",
-                   sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
-                   ) -> tuple[RequestInfo, ...]:
-    """Each request's limits with their use as the tools are sent (`sent`: whether each
-    tool by (source, index) is sent strict and its schema then, planner/checked.py; without
-    it, as published, every tool strict under a strict budget), and the names transform
-    would have to change (after the client's `name_prefix`), as `renamed` decisions. A
-    request is shown when it spans several sources, has a strict budget, or a limit is
-    exceeded or a name must change."""
-    from ..model import Decision, RequestInfo
-    from ..planner import request_limits, strict_budget
-    from ..planner.names import prefixed, server_name, settle
-    from ..planner.request import label
-
-    profile = plan.profile
-    budget = strict_budget(profile) is not None
-    out = []
-    for group in groups:
-        limits = request_limits(profile, [
-            (label(t), *(sent.get((t.source, t.index), (budget, t.schema)) if sent
-                         else (budget, t.schema))) for t in group])
-        sources = tuple(dict.fromkeys(t.source for t in group))
-        clashes = _clashes(group) if len(sources) > 1 else ()
-        wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,
-                                                   name_prefix))  # type: ignore[arg-type]
-                  for t in group]
-        renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
-                        for i, (t, named) in enumerate(zip(group, settle(wanted, profile),
-                                                           strict=True))
-                        if named.code and not _flagged_per_tool(group, wanted, i, profile))
-        if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
-            out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
-    return tuple(out)
-
-
 def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
                   to: str | None) -> bool:
     """Whether a transform plans its requests: a strict budget, several sources in one
     request, a tool count past the limit, or an option only the planner reads."""
-    from ..planner import max_tools, strict_budget
+    from ..requests import max_tools
 
-    if to or settings.planned() or strict_budget(plan.profile) is not None:
+    if to or settings.planned() or plan.profile.strict_budget is not None:
         return True
     limit = max_tools(plan.profile)
     return any(len({t.source for t in g}) > 1 or (limit is not None and len(g) > limit)
@@ -171,8 +117,8 @@ def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
     """Each request planned with the plan's rules (the rules of its profile it leaves out
     are left out for every profile the planner uses); a request the planner refuses (too
     many tools) exits 2 with its message."""
-    from ..planner import PlanError
-    from ..planner import plan as make_request
+    from ..requests import PlanError
+    from ..requests import plan as make_request
 
     results: list[ToolResult] = []
     plans = []

@@ -6,35 +6,28 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .plans import per_tool_plans
+from ..requests.request import tool_plans
 
 if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..model import Report, SourceError, ToolResult
+    from ..model import Report, RequestInfo, SourceError, ToolResult
 
 
 def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
-              keep_schemas: bool = True, keep_changes: bool = True,
-              plan_for: Callable[[Any], Plan] | None = None) -> list[ToolResult]:
-    """The engine's results; without `keep_changes`, changes that are not lossy are kept
-    only as counts (see `compact_changes`), for reports that show no more. `plan_for`
-    gives each tool its plan (else the plan less its per-tool ignores)."""
-    from ..engine import iter_plan, run_plan
+              keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
+    """The engine's results, each tool under the plan less its per-tool ignores; without
+    `keep_changes`, changes that are not lossy are kept only as counts (`gathered`)."""
+    from ..engine import iter_plan
+    from ..output.results import gathered
 
-    if plan_for is None and per_tool:
-        plan_for = per_tool_plans(plan, per_tool)
+    plan_for = tool_plans(plan, per_tool)
     with busy(len(tools)):
-        if keep_changes:
-            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
-        from ..output.results import compact_changes
-
-        shared: dict[Any, Any] = {}
-        return [compact_changes(r, shared)
-                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
+        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas),
+                        keep_changes)
 
 
 @contextlib.contextmanager
@@ -51,11 +44,14 @@ def busy(count: int, spin: bool = True) -> Iterator[None]:
 
 def make_report(provider: str, results: list[ToolResult], errors: list[SourceError],
                 loaded: list[LoadedSource] | None = None, *,
-                lossless_only: bool = False) -> Report:
-    """`loaded` adds what each live server said of its protocol to the report;
-    `lossless_only`, that the run refused every fix that is not lossless."""
+                requests: tuple[RequestInfo, ...] = (), lossless_only: bool = False,
+                client: str = "", client_from: str = "") -> Report:
+    """The report, built once with all it holds: `loaded` adds what each live server said
+    of its protocol; `requests`, each request's limits and decisions; `lossless_only`, that
+    the run refused every fix that is not lossless; `client`, the MCP client whose limits
+    joined the provider's and `client_from`, the config it was inferred from."""
     from ..model import Report
 
     servers = tuple(s.server for s in loaded or () if s.server is not None)
-    return Report(provider, tuple(results), tuple(errors), servers,
-                  lossless_only=lossless_only)
+    return Report(provider, tuple(results), tuple(errors), servers, requests,
+                  lossless_only=lossless_only, client=client, client_from=client_from)

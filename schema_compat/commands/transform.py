@@ -10,10 +10,11 @@ import sys
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..requests.request import tool_plans
 from .exits import EXIT_USAGE, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
-from .plans import one_provider_plan, per_tool_plans
+from .providers import one_provider_plan
 from .running import busy, make_report, run_tools
 
 if TYPE_CHECKING:
@@ -81,9 +82,8 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         results, infos, text = planned
         if text is None:
             text = dump_json(transformed_document(loaded, results, plan.profile))
-        report = make_report(plan.profile.name, results, errors,
-                             lossless_only=plan.lossless_only)._replace(
-            requests=infos, client=plan.profile.client)
+        report = make_report(plan.profile.name, results, errors, requests=infos,
+                             lossless_only=plan.lossless_only, client=plan.profile.client)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
         return _finish(report, text, output, json_out, quiet, errors, clashes)
@@ -191,7 +191,7 @@ def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan
     from ..output.document import document_pieces
     from ..output.results import Taken
 
-    plan_for = per_tool_plans(plan, per_tool) if per_tool else None
+    plan_for = tool_plans(plan, per_tool)
     taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
     if output or not json_out:
         pieces = document_pieces(loaded, tools, taken, plan.profile)

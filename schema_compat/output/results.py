@@ -9,11 +9,11 @@ those are kept as one shared record per rule and effect (`compact_changes`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..model import Change, ToolResult
 
-__all__ = ["Taken", "compact_changes", "lean"]
+__all__ = ["Taken", "compact_changes", "gathered", "lean"]
 
 
 class Taken:
@@ -79,3 +79,12 @@ def compact_changes(result: ToolResult,
         for c in result.changes
     )
     return result._replace(changes=changes)
+
+
+def gathered(results: Iterable[ToolResult], keep_changes: bool) -> list[ToolResult]:
+    """The engine's results as a report keeps them: whole with `keep_changes` (the JSON
+    report lists every change), else with `compact_changes`, taken one at a time."""
+    if keep_changes:
+        return list(results)
+    shared: dict[tuple[str, ...], Change] = {}
+    return [compact_changes(r, shared) for r in results]

@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import make_plan, run_plan
+from ..engine import make_plan
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from ..output.provider import TARGETS
 from ..paths import jsonpath, pointer
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..engine import Plan
     from ..extract.files import LoadedSource
-    from ..planner import RequestPlan
+    from ..requests import RequestPlan
     from ..settings import Settings
 
 __all__ = ["KEEP_RUNS", "NO_SETTINGS", "InputError", "PageSettings", "Run", "Workspace",
@@ -56,7 +56,7 @@ class PageSettings(NamedTuple):
 
     @classmethod
     def of(cls, settings: Settings) -> PageSettings:
-        from ..commands.plans import provider_names
+        from ..commands.providers import provider_names
 
         def given(key: str) -> bool:
             return settings.values[key].origin != "default"
@@ -91,7 +91,7 @@ class Run:
         self.errors = errors
         self.results = results
         # per profile with a strict flag: each tool sent strict or not, and its schema
-        # then (planner/checked.py), which the request's limits count
+        # then (requests/check.py), which the request's limits count
         self.sent_as = sent or {}
         self.plans = plans
         self.elapsed = elapsed  # wall-clock seconds of the checks, every profile
@@ -119,21 +119,21 @@ class Run:
 
     def report(self, provider: str) -> Report:
         """What `check --json` reports: each tool, and the request they make together."""
-        from ..commands.requests import check_requests
+        from ..requests.check import request_infos
 
         results = self.results_of(provider)
         servers = (self.source.server,) if self.source.server is not None else ()
         groups = [list(self.tools)] if self.tools else []
         plan = self.plans[provider]
         return Report(provider, tuple(results), tuple(self.errors), servers,
-                      check_requests(groups, plan, self.settings.name_prefix,
-                                     self.sent_as.get(provider)),
+                      request_infos(groups, plan, self.settings.name_prefix,
+                                    self.sent_as.get(provider)),
                       lossless_only=plan.lossless_only)
 
     def request(self, provider: str) -> RequestPlan:
         """The listing as one request to `provider`, planned (strict budgets, names, the
         tool count) as `transform` plans it; InputError when the planner refuses it."""
-        from ..planner import PlanError, plan
+        from ..requests import PlanError, plan
 
         self.results_of(provider)
         chosen, page = self.plans[provider], self.settings
@@ -158,12 +158,12 @@ class Run:
         """Each tool as `transform --provider PROVIDER` writes it: planned when the
         profile has a strict budget or the listing is past its tool count (commands/
         requests.py `needs_planner`), else as checked."""
-        from ..planner import max_tools, strict_budget
+        from ..requests import max_tools
 
         results = self.results_of(provider)
         profile = self.plans[provider].profile
         limit = max_tools(profile)
-        if strict_budget(profile) is None and (limit is None or len(results) <= limit) \
+        if profile.strict_budget is None and (limit is None or len(results) <= limit) \
                 and not self.settings.planned():
             return results
         return [t.result for t in self.request(provider).tools]
@@ -259,13 +259,12 @@ class Workspace:
     def add(self, source: LoadedSource, errors: list[SourceError]) -> Run:
         started, cpu = time.perf_counter(), _cpu_time()
         tools = list(source.tools)
-        from ..planner.checked import check_sent
+        from ..requests.check import check_as_sent
 
         per_tool = self.settings.per_tool_ignores
-        # each tool checked as it is sent, as `check` does (strict or not, planner/checked.py)
-        checked = {name: check_sent(tools, [tools] if tools else [], plan,
-                                    lambda ts, pl, pick: run_plan(list(ts), pl, pick),
-                                    per_tool, self.settings.strict_first)
+        # each tool checked as it is sent, as `check` does (strict or not, requests/check.py)
+        checked = {name: check_as_sent(tools, [tools] if tools else [], plan, per_tool,
+                                       self.settings.strict_first)
                    for name, plan in self._plans.items()}
         results = {name: c.results for name, c in checked.items()}
         run = Run(secrets.token_hex(8), source, errors, results, self._plans,

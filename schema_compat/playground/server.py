@@ -210,7 +210,7 @@ def serve(port: int, *, open_browser: bool, directory: str, config: list[str],
 
     The nearest settings file (`.schema-compat.toml`, as `check` finds it from here) applies
     to every listing the page checks; a bad one exits 2 naming the file and key."""
-    from ..commands.plans import resolve_settings
+    from ..commands.providers import resolve_settings
 
     settings = PageSettings.of(resolve_settings(()))
     try:

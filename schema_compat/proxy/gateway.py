@@ -8,7 +8,7 @@ answers the client itself:
 - the client's handshake (`initialize`, or `server/discover` and the 2026-07-28 envelope)
   is answered here, offering tools (with `listChanged`) and nothing else;
 - `tools/list` is the request planner's listing of every upstream's tools
-  (`planner.plan({server: tools}, provider)`): schemas transformed, names made unique and
+  (`requests.plan({server: tools}, provider)`): schemas transformed, names made unique and
   valid for the provider, in one page;
 - a `tools/call` goes to the upstream the planner's route names, under the tool's own name,
   through that upstream's `Relay` (the single proxy's logic), which repairs the arguments
@@ -44,7 +44,7 @@ from .relay import (
 )
 
 if TYPE_CHECKING:
-    from ..planner import NamePrefix, RequestPlan
+    from ..requests import NamePrefix, RequestPlan
 
 __all__ = ["GATEWAY_NAME", "Gateway", "GatewayOptions", "Member"]
 
@@ -123,7 +123,7 @@ class Gateway:
     def replan(self) -> None:
         """Plan the tools of every upstream served as one request, and give each relay
         the original schemas its calls are repaired against."""
-        from ..planner import PlanError, mcp_listing, plan
+        from ..requests import PlanError, mcp_listing, plan
 
         served = {u.name: u.tools for u in self.upstreams.values() if u.state == "ready"}
         try:

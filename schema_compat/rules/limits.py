@@ -10,13 +10,17 @@ document rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import fnmatch
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Hit, NodeContext, Rule, RuleDocs
 from .shape import is_object_schema
+
+if TYPE_CHECKING:
+    from ..profiles.base import StrictBudget
 
 
 def detect_too_many_tools(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -110,6 +114,134 @@ def detect_strict_complexity(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
                       + f"; strict tool use allows {limit} per request", (), None)
 
 
+# LIM001 and LIM004 under a strict budget: the request planner (requests/) sends the tools
+# past the budgets without `strict`, chosen here.
+
+
+def gain(schema: Any) -> int:
+    """What strict decoding gains on a schema (`choose_strict` reads it)."""
+    score = 0
+    for path, node in iter_nodes(schema):
+        if not isinstance(node, dict):
+            continue
+        if path and isinstance(node.get("properties"), dict) and node["properties"]:
+            score += 2
+        if "enum" in node or "const" in node:
+            score += 2
+        req = node.get("required")
+        if isinstance(req, list) and isinstance(node.get("properties"), dict):
+            score += sum(1 for r in req if isinstance(r, str) and r in node["properties"])
+    return score
+
+
+class Candidate(NamedTuple):
+    position: int  # in the request
+    label: str  # "server/tool", for globs and messages
+    name: str  # the tool's own name
+    gain: int
+    optional: int
+    unions: int
+    blocked: str  # why it cannot be strict at all ("" when it can)
+    # what its entry says (extract.shapes.sent_strict): True counts as a strict_first
+    # match, False keeps it non-strict, None leaves it to the policy
+    declared: bool | None = None
+
+
+SENT_PLAIN = "its entry sends it without `strict`"
+
+
+class Choice(NamedTuple):
+    strict: bool
+    reason: str
+
+
+def _first_match(candidate: Candidate, globs: Sequence[str]) -> int | None:
+    for i, pattern in enumerate(globs):
+        if fnmatch.fnmatchcase(candidate.name, pattern) or fnmatch.fnmatchcase(
+                candidate.label, pattern):
+            return i
+    return None
+
+
+def choose_strict(candidates: Sequence[Candidate], budget: StrictBudget,
+                  strict_first: Sequence[str] = ()) -> list[Choice]:
+    """LIM001's and LIM004's fix under a strict budget: which tools of one request are
+    sent with `strict: true`, one choice per candidate in the candidates' order; the others
+    are sent without it, their schemas for the budget's fallback profile.
+
+    The policy (deterministic: it reads only the tools, their order and the user's globs):
+
+    1. A tool can be strict only when its strict schema has no error left and, alone, fits
+       every budget.
+    2. Candidates are taken in this order: the tools matching a `strict_first` glob (in the
+       order of the globs, then of the request); then by what strict decoding gains on them,
+       most first (`gain`); then by what they cost of the budgets, least first; then in
+       request order.
+    3. Each candidate in turn is made strict if it still fits the strict-tool, optional-
+       parameter and union budgets; otherwise it is sent non-strict, and the next one is
+       tried (a smaller one may still fit).
+    4. A tool on which strict decoding gains nothing (no parameter it would enforce) is sent
+       non-strict unless a `strict_first` glob names it or its entry says `strict: true`: it
+       would only use up a strict slot.
+    5. A tool whose entry sends it without `strict` (`extract.shapes.sent_strict`: so
+       `transform`'s own output reads back as it was planned) stays non-strict.
+
+    Strict decoding guarantees arguments that match the schema; it gains most where a model
+    gets a schema wrong without it: nested objects, enums, required fields. So `gain` counts
+    2 for each nested object with properties, 2 for each `enum` or `const`, and 1 for each
+    required property, anywhere in the schema as the client lists it.
+    """
+    def order(c: Candidate) -> tuple[int, int, int, int, int]:
+        glob = _first_match(c, strict_first)
+        first = glob is not None or c.declared is True
+        return (0 if first else 1, glob or 0, -c.gain, c.optional + c.unions, c.position)
+
+    out: list[Choice | None] = [None] * len(candidates)
+    count = optional = unions = 0
+    for c in sorted(candidates, key=order):
+        glob = _first_match(c, strict_first)
+        wanted = glob is not None or c.declared is True
+        if c.declared is False:
+            out[c.position] = Choice(False, SENT_PLAIN)
+            continue
+        if c.blocked:
+            out[c.position] = Choice(False, c.blocked)
+            continue
+        if c.optional > budget.optional or c.unions > budget.unions:
+            what = (f"{c.optional} optional parameters" if c.optional > budget.optional
+                    else f"{c.unions} parameters with `anyOf` or a type list")
+            limit = budget.optional if c.optional > budget.optional else budget.unions
+            out[c.position] = Choice(False, f"it alone has {what}; strict tool use allows "
+                                            f"{limit} per request")
+            continue
+        if c.gain == 0 and not wanted:
+            out[c.position] = Choice(False, "strict decoding would enforce nothing here (no "
+                                            "nested object, enum or required parameter)")
+            continue
+        full = []
+        if count + 1 > budget.strict_tools:
+            full.append(f"{budget.strict_tools} strict tools")
+        if optional + c.optional > budget.optional:
+            full.append(f"{optional} of {budget.optional} optional parameters, this tool "
+                        f"adding {c.optional}")
+        if unions + c.unions > budget.unions:
+            full.append(f"{unions} of {budget.unions} union parameters, this tool adding "
+                        f"{c.unions}")
+        if full:
+            out[c.position] = Choice(False, "the strict budget is spent (" + "; ".join(full)
+                                     + f"; {budget.source})")
+            continue
+        count += 1
+        optional += c.optional
+        unions += c.unions
+        why = (f"matches --strict-first {strict_first[glob]!r}" if glob is not None
+               else "its entry says `strict: true`" if c.declared
+               else f"gain {c.gain} from strict decoding")
+        out[c.position] = Choice(True, f"{why}; costs {c.optional} optional and {c.unions} "
+                                       "union parameters of the budget")
+    return [c if c is not None else Choice(False, "") for c in out]
+
+
 RULES: list[Rule] = [
     Rule(
         code="LIM001", name="too-many-tools", severity="error", scope="tool",
@@ -126,7 +258,8 @@ RULES: list[Rule] = [
             fix="Send a subset (`--tool` selects some); the docs advise 10-20 active tools. "
                 "Under `anthropic-strict`, `transform` sends the tools past the 20 strict "
                 "ones without `strict` (hinted), and `check` says so of each, as this "
-                "code; as info where strict decoding would enforce nothing on the tool.",
+                "code; as info where strict decoding would enforce nothing on the tool. "
+                "Which tools stay strict is chosen by `choose_strict` in `rules/limits.py`.",
             before=doc_examples.many_tools(21), passing=doc_examples.many_tools(20),
             profile="anthropic-strict",
             sources=("[GEM-18](../providers.md#gem-18)", "google-gemini/gemini-cli#19083"),
@@ -173,7 +306,8 @@ RULES: list[Rule] = [
                  "flagged, and every later one that adds to it.",
             error="400 invalid_request_error (schema too complex).",
             fix="`transform` sends the tool without `strict` (hinted: wider, kept), its "
-                "schema for `anthropic`. Else mark fewer tools strict, send fewer tools per "
+                "schema for `anthropic`; which tools stay strict is chosen by `choose_strict` "
+                "in `rules/limits.py`. Else mark fewer tools strict, send fewer tools per "
                 "request, or require more parameters.",
             before=doc_examples.union_params(17), passing=doc_examples.union_params(16),
             sources=("[ANTS-05](../providers.md#ants-05)", "genkit-ai/genkit#5230"),

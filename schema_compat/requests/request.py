@@ -2,9 +2,10 @@
 
 Per tool, the engine fixes the schema for the profile (as `transform` does); per request,
 the planner settles what the engine cannot see from one tool: which tools are sent strict
-within the budgets (strict.py), the names (names.py), and the tool count, which it never
-meets by dropping tools: past the provider's limit it stops with a `PlanError` that lists
-the servers with their tool counts, and `include`/`exclude` globs choose.
+within the budgets (LIM001's and LIM004's fix, `rules.limits.choose_strict`), the names
+(names.py), and the tool count, which it never meets by dropping tools: past the provider's
+limit it stops with a `PlanError` that lists the servers with their tool counts, and
+`include`/`exclude` globs choose.
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ import fnmatch
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..extract.shapes import sent_strict
+from ..mcp_tool import tooldefs
 from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
-from .budgets import costs, max_tools, strict_budget
+from ..rules.limits import Candidate, choose_strict, gain, tally_complexity
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
-from .strict import Candidate, choose, declared, gain
 
 if TYPE_CHECKING:
-    from ..api import ToolLike
     from ..engine import Plan as EnginePlan
+    from ..mcp_tool import ToolLike
 
 # Rules whose work is per request: the planner does it over the whole request instead.
 PLANNER_CODES = ("NAM001", "NAM002", "LIM001", "LIM004")
@@ -40,18 +42,30 @@ def matches(tool: ToolDef, pattern: str) -> bool:
                                                                             pattern)
 
 
-def as_tooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
+def astooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
                 ) -> list[ToolDef]:
     """ToolDefs of a request: a mapping gives each server's tools (its key their source)."""
-    from ..api import _tooldefs
-
     if isinstance(tools, Mapping):
         out: list[ToolDef] = []
         for server, listed in tools.items():
             out += [ToolDef(t.name, t.schema, t.description, str(server), t.index, t.raw,
-                            t.schema_optional) for t in _tooldefs(listed)]
+                            t.schema_optional) for t in tooldefs(listed)]
         return out
-    return _tooldefs(tools)
+    return tooldefs(tools)
+
+
+def declared(tools: Sequence[ToolDef]) -> list[bool | None]:
+    """Whether each tool's own entry sends it strict, read per source (one listing each)
+    as `extract.shapes.sent_strict` reads a listing; None where its listing says nothing."""
+    by_source: dict[str, list[int]] = {}
+    for i, t in enumerate(tools):
+        by_source.setdefault(t.source, []).append(i)
+    out: list[bool | None] = [None] * len(tools)
+    for positions in by_source.values():
+        for i, flag in zip(positions, sent_strict([tools[i].raw for i in positions]),
+                           strict=True):
+            out[i] = flag
+    return out
 
 
 def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
@@ -84,17 +98,37 @@ def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
             "`exclude-tools` in the settings file")
 
 
+def max_tools(profile: Profile) -> int | None:
+    """The number of tools one request may declare. A profile with a strict budget counts
+    its strict tools there (its `max_tools` is that budget), not all tools: only a client's
+    count (`client_max_tools`) limits all of them."""
+    return profile.client_max_tools if profile.strict_budget is not None else profile.max_tools
+
+
+def costs(schema: Any) -> tuple[int, int]:
+    """(optional parameters, parameters with `anyOf` or a type list) of one schema, counted
+    as rule LIM004 counts them, so the planner and the check agree."""
+    found = tally_complexity(schema)
+    return found["optional"], found["unions"]
+
+
 def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
                    ) -> list[Limit]:
     """Each request-level limit of the profile with its use, for tools given in request
-    order as (label, sent strict, schema sent)."""
+    order as (label, sent strict, schema sent).
+
+    A client sends the tools of all its servers in one request, so these limits are per
+    request, not per tool (docs/providers.md §7 "Request-level limits side by side"). Their
+    figures are the profiles' (`Profile.max_tools`, `Profile.strict_budget`, with the ids of
+    their sources): a tool count (OpenAI 128, Vertex AI 128, Gemini API 512; none documented
+    for Anthropic), and for Anthropic strict tool use the budgets its strict tools share."""
     out: list[Limit] = []
     limit = max_tools(profile)
     if limit is not None:
         over = tuple(lab for i, (lab, _, _) in enumerate(entries) if i >= limit)
         out.append(Limit("tools", "tools", len(entries), limit,
                          profile.max_tools_source, over))
-    budget = strict_budget(profile)
+    budget = profile.strict_budget
     if budget is not None:
         count = optional = unions = 0
         over_count: list[str] = []
@@ -175,7 +209,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         raise PlanError(f"unknown provider {provider!r}")
     if name_prefix not in PREFIXES:
         raise PlanError(f"unknown name prefix {name_prefix!r} (one of {', '.join(PREFIXES)})")
-    every = as_tooldefs(tools)
+    every = astooldefs(tools)
     chosen, dropped = select(every, include, exclude)
     decisions = [Decision(t.source, t.name, "excluded", "excluded by the tool globs")
                  for t in dropped]
@@ -185,7 +219,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
     base = make_plan(profile, select_rules, ignore, lossless_only)
     results = run_plan(chosen, base, tool_plans(base, per_tool_ignores))
-    budget = strict_budget(profile)
+    budget = profile.strict_budget
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
     codes: list[str] = [""] * len(chosen)
@@ -243,7 +277,7 @@ def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
                    ) -> list[tuple[bool, str, str]]:
     """(sent strict, the reason, the rule code of a non-strict decision) for each tool of
     one request, from its strict result; `declared` is what each tool's entry says
-    (`strict.declared`). `check` asks the same, so both send the same tools strict."""
+    (`declared`). `check` asks the same, so both send the same tools strict."""
     candidates = []
     flags = declared if declared is not None else [None] * len(tools)
     for i, (tool, result, flag) in enumerate(zip(tools, results, flags, strict=True)):
@@ -253,7 +287,7 @@ def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
         optional, unions = costs(result.transformed_schema)
         candidates.append(Candidate(i, label(tool), tool.name, gain(tool.schema), optional,
                                     unions, blocked, flag))
-    choices = choose(candidates, budget, strict_first)
+    choices = choose_strict(candidates, budget, strict_first)
     out = []
     for c, choice in zip(candidates, choices, strict=True):
         if choice.strict or c.declared is False:

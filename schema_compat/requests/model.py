@@ -7,13 +7,12 @@ from typing import NamedTuple
 
 from ..model import (
     Decision,
-    Report,
     RequestInfo,
     RequestLimit,
-    SourceError,
     ToolDef,
     ToolResult,
 )
+from .names import held_twice
 
 
 class PlanError(ValueError):
@@ -86,17 +85,10 @@ class RequestPlan(NamedTuple):
 
     def clashes(self) -> tuple[str, ...]:
         """The names more than one tool of the request asked for (each settled apart)."""
-        seen: dict[str, int] = {}
-        for t in self.tools:
-            seen[t.result.tool.name] = seen.get(t.result.tool.name, 0) + 1
-        return tuple(sorted(n for n, count in seen.items() if count > 1))
+        return held_twice(t.result.tool.name for t in self.tools)
 
     def info(self) -> RequestInfo:
         """The request as the reports show it."""
         sources = tuple(dict.fromkeys(t.result.tool.source for t in self.tools))
         return RequestInfo(sources, self.limits, self.clashes(), self.decisions,
                            self.name_prefix)
-
-    def report(self, errors: tuple[SourceError, ...] = ()) -> Report:
-        return Report(self.provider, tuple(t.result for t in self.tools), errors,
-                      requests=(self.info(),))

@@ -16,7 +16,7 @@ import pytest
 from schema_compat.api import load_tools
 from schema_compat.engine import make_plan, run_plan
 from schema_compat.model import ToolDef
-from schema_compat.planner import PlanError, RequestPlan, plan
+from schema_compat.requests import PlanError, RequestPlan, plan
 
 HERE = Path(__file__).resolve().parent
 CASES: list[dict[str, Any]] = json.loads((HERE / "data" / "cases" / "planner.json").read_text())
@@ -124,7 +124,7 @@ def test_routes_map_both_ways() -> None:
 def test_merged_listing_for_a_proxy() -> None:
     """One MCP listing of several servers: sent names, transformed schemas, the tools' other
     fields kept; each sent name routes back to its server and the tool's own name."""
-    from schema_compat.planner import mcp_listing
+    from schema_compat.requests import mcp_listing
 
     ref = {"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}},
            "$defs": {"P": {"type": "string"}}}

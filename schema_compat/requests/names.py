@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from ..profiles import Profile
@@ -34,6 +34,14 @@ class Named(NamedTuple):
     name: str  # the name sent
     reason: str  # why it differs from the client's name ("" when kept)
     code: str  # NAM001 (invalid) or NAM002 (duplicate); "" when kept
+
+
+def held_twice(names: Iterable[str]) -> tuple[str, ...]:
+    """The names asked for by more than one tool of a request, sorted."""
+    seen: dict[str, int] = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    return tuple(sorted(n for n, count in seen.items() if count > 1))
 
 
 def server_name(source: str) -> str:

@@ -8,8 +8,9 @@ sent without `strict`) and, under a strict budget, plans the rest as `transform`
 - a tool its entry sends without `strict` is checked for the profile's non-strict
   counterpart (`Profile.non_strict`), and counts in no strict budget;
 - under a strict budget, the other tools are checked strict without the per-request rules
-  (LIM001, LIM004), then `strict.choose` decides, from the same figures the planner reads,
-  which of them are sent strict. Each one it sends without `strict` is checked as such,
+  (LIM001, LIM004), then `rules.limits.choose_strict` decides, from the same figures the
+  planner reads, which of them are sent strict. Each one it sends without `strict` is
+  checked as such,
   with one finding for the decision (its code the planner's; an error when sending it
   strict is refused, the strict budget or the tool's own errors, info when strict decoding
   would only gain nothing) whose fix is the one `transform` makes: send it without
@@ -22,25 +23,27 @@ sent (`sent`), so they agree with `transform`'s.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model import Change, Finding, Severity, ToolDef, ToolResult
-from .request import PLANNER_CODES, budget_choices, tool_plans
-from .strict import declared
+from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
+from .names import held_twice, prefixed, server_name, settle
+from .request import (
+    PLANNER_CODES,
+    budget_choices,
+    declared,
+    label,
+    request_limits,
+    tool_plans,
+)
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
     from ..engine import Plan
 
-    # The engine's run over one listing: its tools, the base plan, each tool's plan.
-    Runner: TypeAlias = Callable[[Sequence[ToolDef], Plan, Callable[[ToolDef], Plan] | None],
-                                 list[ToolResult]]
 # The per-request rules a strict budget leaves to the planner.
 BUDGET_CODES = ("LIM001", "LIM004")
 Key = tuple[str, int]
 
-__all__ = ["BUDGET_CODES", "Checked", "check_sent"]
+__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent", "request_infos"]
 
 
 def _without(base: Plan, codes: Sequence[str]) -> Plan:
@@ -63,14 +66,12 @@ def _non_strict_plan(base: Plan) -> Plan:
                      or base.profile.non_strict, None, left_out, base.lossless_only)
 
 
-class Checked:
+class AsSent(NamedTuple):
     """A check's results with each tool checked as it is sent; `sent` gives, for each tool
     of a profile with a strict flag, (sent strict, the schema sent) by (source, index)."""
 
-    def __init__(self, results: list[ToolResult], sent: Mapping[Key, tuple[bool, Any]]
-                 ) -> None:
-        self.results = results
-        self.sent = sent
+    results: list[ToolResult]
+    sent: Mapping[Key, tuple[bool, Any]]
 
 
 def _picker(base: Plan, plain: Plan | None, off: set[Key],
@@ -89,25 +90,35 @@ def _picker(base: Plan, plain: Plan | None, off: set[Key],
     return plan_for
 
 
-def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
-               run: Runner, per_tool: Mapping[str, Sequence[str]] | None = None,
-               strict_first: Sequence[str] = ()) -> Checked:
+def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
+                  per_tool: Mapping[str, Sequence[str]] | None = None,
+                  strict_first: Sequence[str] = (), *, keep_schemas: bool = True,
+                  keep_changes: bool = True) -> AsSent:
     """Check `tools` (in the request `groups` the check found) under `base`, each tool as
-    it is sent: see the module's docstring. `run` is the engine's run over a listing."""
+    it is sent: see the module's docstring. `keep_schemas` and `keep_changes` are the
+    engine's (a strict budget reads the schemas sent strict, so it keeps them)."""
+    from ..engine import iter_plan
+    from ..output.results import gathered
+
+    def run(plan: Plan, plan_for: Callable[[ToolDef], Plan] | None) -> list[ToolResult]:
+        # a strict budget reads the schemas sent strict: kept until `sent` holds them
+        keep = keep_schemas or plan.profile.strict_budget is not None
+        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep), keep_changes)
+
     profile = base.profile
     if not profile.non_strict:
-        return Checked(run(tools, base, tool_plans(base, per_tool)), {})
+        return AsSent(run(base, tool_plans(base, per_tool)), {})
     flags = declared(tools)
     off = {(t.source, t.index) for t, f in zip(tools, flags, strict=True) if f is False}
     plain = _non_strict_plan(base)
     budget = profile.strict_budget
     if budget is None:
-        results = run(tools, base, _picker(base, plain, off, per_tool))
-        return Checked(results, {(r.tool.source, r.tool.index):
+        results = run(base, _picker(base, plain, off, per_tool))
+        return AsSent(results, {(r.tool.source, r.tool.index):
                                  ((r.tool.source, r.tool.index) not in off,
                                   r.transformed_schema) for r in results})
     strict_plan = _without(base, BUDGET_CODES)
-    results = run(tools, strict_plan, _picker(strict_plan, plain, off, per_tool))
+    results = run(strict_plan, _picker(strict_plan, plain, off, per_tool))
     at = {(t.source, t.index): i for i, t in enumerate(tools)}
     flag_of = {(t.source, t.index): f for t, f in zip(tools, flags, strict=True)}
     decided: dict[Key, tuple[Finding, str]] = {}
@@ -126,8 +137,7 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
     if decided:
         # the whole listing again, each tool under the plan it is sent with: the name
         # rules still see every earlier name of its source
-        results = run(tools, strict_plan,
-                      _picker(strict_plan, plain, off | set(decided), per_tool))
+        results = run(strict_plan, _picker(strict_plan, plain, off | set(decided), per_tool))
         for i, r in enumerate(results):
             found = decided.get((r.tool.source, r.tool.index))
             if found is not None:
@@ -140,7 +150,9 @@ def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], ba
     sent = {(r.tool.source, r.tool.index): (
         (r.tool.source, r.tool.index) not in off and (r.tool.source, r.tool.index)
         not in decided, r.transformed_schema) for r in results}
-    return Checked(results, sent)
+    if not keep_schemas:
+        results = [r._replace(transformed_schema=None) for r in results]
+    return AsSent(results, sent)
 
 
 def _without_findings(result: ToolResult, codes: Sequence[str]) -> ToolResult:
@@ -167,3 +179,45 @@ def _decision(strict: ToolResult, code: str, reason: str, fallback: str
     return (Finding(code, RULES[code].name, severity, (), f"not sent strict: {reason}", None,
                     f"send it without `strict`, its schema for `{fallback}`", "hinted",
                     "tool", "wider", "kept"), reason)
+
+
+def _flagged_per_tool(group: Sequence[ToolDef], wanted: list[tuple[str, str]], i: int,
+                      profile: Any) -> bool:
+    """Whether the tool's own findings already say why its name must change: its name is
+    invalid without any prefix (NAM001), or an earlier tool of its own source wants the
+    same name (NAM002). Only what crosses sources or comes of the prefix is the request's."""
+    tool = group[i]
+    if not profile.name_regex.fullmatch(tool.name):
+        return True
+    return any(group[j].source == tool.source and wanted[j][1] == wanted[i][1]
+               for j in range(i))
+
+
+def request_infos(groups: Sequence[Sequence[ToolDef]], plan: Plan, name_prefix: str = "none",
+                   sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
+                   ) -> tuple[RequestInfo, ...]:
+    """Each request's limits with their use as the tools are sent (`sent`: whether each
+    tool by (source, index) is sent strict and its schema then, `check_as_sent`; without
+    it, as published, every tool strict under a strict budget), and the names transform
+    would have to change (after the client's `name_prefix`), as `renamed` decisions. A
+    request is shown when it spans several sources, has a strict budget, or a limit is
+    exceeded or a name must change."""
+    profile = plan.profile
+    budget = profile.strict_budget is not None
+    out = []
+    for group in groups:
+        limits = request_limits(profile, [
+            (label(t), *(sent.get((t.source, t.index), (budget, t.schema)) if sent
+                         else (budget, t.schema))) for t in group])
+        sources = tuple(dict.fromkeys(t.source for t in group))
+        clashes = held_twice(t.name for t in group) if len(sources) > 1 else ()
+        wanted = [(server_name(t.source), prefixed(server_name(t.source), t.name,
+                                                   name_prefix))  # type: ignore[arg-type]
+                  for t in group]
+        renamed = tuple(Decision(t.source, t.name, "renamed", f"{named.reason} by transform")
+                        for i, (t, named) in enumerate(zip(group, settle(wanted, profile),
+                                                           strict=True))
+                        if named.code and not _flagged_per_tool(group, wanted, i, profile))
+        if len(sources) > 1 or budget or renamed or any(lim.over for lim in limits):
+            out.append(RequestInfo(sources, tuple(limits), clashes, renamed, name_prefix))
+    return tuple(out)

@@ -136,10 +136,3 @@ def per_tool_ignores(table: dict[str, list[str]]) -> dict[str, list[str]] | None
             fail(f"unknown rule {bad[0]!r} in per-tool-ignores for {pattern!r}",
                  "`schema-compat rules` lists the codes")
     return table or None
-
-
-def per_tool_plans(plan: Plan, per_tool: dict[str, list[str]]) -> Any:
-    """A function giving each tool its plan: the base rules less its per-tool ignores."""
-    from ..planner.request import tool_plans
-
-    return tool_plans(plan, per_tool)
