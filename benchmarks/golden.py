@@ -7,6 +7,9 @@ A redesign that keeps behaviour leaves `diff -r` of two such folders empty:
     .venv/bin/python -m benchmarks.golden /tmp/golden-after    # on the new one
     diff -r /tmp/golden-before /tmp/golden-after
 
+Run it from any checkout beside ../shared (a worktree's ../shared may be a link to it): the
+inputs are named relative to the checkout, so two checkouts write the same bytes.
+
 Inputs: every JSON file under tests/data (each alone), ../shared/corpus (each file alone) and
 80 generated Pydantic-style models (one listing). For each, three command lines run in this
 process through `python -m schema_compat` (the same entry as the installed script):
@@ -80,6 +83,7 @@ def _name(source: Path) -> str:
 
 def main(target: Path, only: list[str], chosen: list[str]) -> int:
     os.environ.update({"NO_COLOR": "1", "COLUMNS": "100"})
+    os.chdir(ROOT)
     os.environ.pop("FORCE_COLOR", None)
     os.environ.pop("SCHEMA_COMPAT_DEBUG", None)
     target.mkdir(parents=True, exist_ok=True)
@@ -92,15 +96,18 @@ def main(target: Path, only: list[str], chosen: list[str]) -> int:
         inputs = [p for p in _inputs(models) if not only or any(o in _name(p) for o in only)]
         for n, source in enumerate(inputs):
             name = _name(source)
+            # relative to the checkout: a report wraps the path it names, so an absolute
+            # path (a worktree's is longer) would move every line break after it
+            given = os.path.relpath(source, ROOT)
             lines: list[str] = []
             for profile in profiles:
                 for lossless in ([], ["--lossless-only"]):
                     for command in (["check"], ["transform", "--json"], ["transform"]):
-                        args = [*command, "-p", profile, *lossless, str(source)]
+                        args = [*command, "-p", profile, *lossless, given]
                         code, out, err = _run(args)
                         text = f"$ {' '.join(args)}\n[exit {code}]\n{out}\n[stderr]\n{err}\n"
                         lines.append(_STAMP.sub('"generated_at": "-"', text)
-                                     .replace(str(source), name))
+                                     .replace(given, name))
             out_file = target / (name.replace("/", "__") + ".txt")
             out_file.write_text("".join(lines), encoding="utf-8")
             print(f"[{n + 1}/{len(inputs)}] {name}", file=sys.__stderr__, flush=True)
