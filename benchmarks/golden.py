@@ -87,7 +87,8 @@ def main(target: Path, only: list[str], chosen: list[str]) -> int:
     os.environ.pop("FORCE_COLOR", None)
     os.environ.pop("SCHEMA_COMPAT_DEBUG", None)
     target.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=ROOT / ".cache") as tmp:  # a path of one length
         models = Path(tmp) / "generated-models.json"
         tools = [{"name": f"model_{i}", "description": f"Generated model {i}.", "inputSchema": s}
                  for i, s in enumerate(pydantic_schemas(80))]
