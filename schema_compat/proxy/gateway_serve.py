@@ -1,7 +1,17 @@
-"""`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
+"""The proxy's one serve loop (`serve_members`), on asyncio: the client on the proxy's stdio,
+each member an `upstream.Upstream`, the message logic gateway.py's. Nothing waits for an
+answer but the proxy's own requests, so concurrent requests overlap as they would without
+the proxy; a watchdog gives requests past --timeout (reset by their progress) an error, so
+a hung upstream never hangs the client; when an upstream ends, its open requests get one.
+
+`schema-compat proxy -- CMD` (or --url, --sse; run.py) is a gateway of one in pass-through:
+the client's own session is relayed, each message through the one `Relay`, a line the relay
+did not change written as it came; a tools/call before any listing makes the proxy list the
+tools itself first, the client's later lines held meanwhile and released in order.
+
+`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
 connected to (HTTP, SSE), each held in a session of the gateway's own, and all of them
-served over the proxy's stdio as one server (the logic is gateway.py's; each server is an
-`upstream.Upstream`, the loop asyncio's).
+served as one server.
 
 Start-up: every upstream is started at once, before the engine is imported; each is then
 initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and listed, all
