@@ -97,10 +97,14 @@ class Gateway:
     """The client's session with the gateway, and the plan over every upstream's tools.
 
     `from_client` and `from_upstream` return what to send where; the transport
-    (gateway_serve.py) owns the processes, the own requests' answers and the waiting."""
+    (gateway_serve.py) owns the processes, the own requests' answers and the waiting.
 
-    def __init__(self, options: GatewayOptions, log: Log) -> None:
-        self.options, self.log = options, log
+    `passthrough`: the single-server proxy, a gateway of one that relays the client's own
+    session with its server (the handshake, resources, prompts, any other message) through
+    that server's relay, and neither plans nor answers anything itself."""
+
+    def __init__(self, options: GatewayOptions, log: Log, *, passthrough: bool = False) -> None:
+        self.options, self.log, self.passthrough = options, log, passthrough
         self.upstreams: dict[str, Member] = {}
         self.request: RequestPlan | None = None
         self.listing: list[dict[str, Any]] = []
@@ -112,7 +116,8 @@ class Gateway:
         def log(line: str) -> None:
             self.log(f"{name}: {line}")
 
-        relay = Relay(self.options.provider, self.options.timeout, log,
+        relay = Relay(self.options.provider, self.options.timeout,
+                      self.log if self.passthrough else log,
                       lossless_only=self.options.lossless_only)
         upstream = Member(name, relay)
         self.upstreams[name] = upstream
@@ -152,11 +157,17 @@ class Gateway:
 
     # --- client -> gateway -------------------------------------------------------------
 
-    def from_client(self, msg: Message) -> tuple[list[Message], list[tuple[str, Message]]]:
-        """(to the client, [(upstream, message)]) for one message from the client.
-        tools/list and tools/call are given only once every upstream is settled."""
+    def from_client(self, msg: Message, came: float | None = None
+                    ) -> tuple[list[Message], list[tuple[str, Message]]]:
+        """(to the client, [(upstream, message)]) for one message from the client (which
+        `came` at that time, when it was held). tools/list and tools/call are given only
+        once every upstream is settled."""
         to_client: list[Message] = []
         to_upstream: list[tuple[str, Message]] = []
+        if self.passthrough:
+            only = next(iter(self.upstreams.values()))
+            out = only.relay.from_client(msg, came)
+            return out.to_client, [(only.name, m) for m in out.to_upstream]
         method = msg.get("method")
         if not isinstance(method, str):
             return to_client, to_upstream  # an answer to nothing the gateway asked
@@ -282,6 +293,9 @@ class Gateway:
         Its list_changed is the transport's to act on (`relist`); its own answers land in
         its relay's `own_answers`."""
         method = msg.get("method")
+        if self.passthrough:
+            out = upstream.relay.from_upstream(msg)
+            return out.to_client, out.to_upstream
         if method is None:
             out = upstream.relay.from_upstream(msg)
             return [self._in_client_era(m) for m in out.to_client], out.to_upstream
@@ -305,10 +319,14 @@ class Gateway:
             return {**msg, "result": {**result, "resultType": "complete"}}
         return msg
 
-    def upstream_gone(self, upstream: Member, reason: str) -> Outbox:
-        """An upstream that was served exited: its open calls and every later one get an
-        error; the others go on."""
+    def upstream_gone(self, upstream: Member, how: str) -> Outbox:
+        """An upstream that was served ended (`how`: "exited with exit code 3"): its open
+        requests and every later one get an error; the others go on."""
         upstream.state = "gone"
-        upstream.reason = reason
-        self.log(f"{upstream.name}: {reason}; its tools answer with an error from now on")
-        return upstream.relay.upstream_closed(f"{upstream.name}: {reason}")
+        if self.passthrough:
+            upstream.reason = f"the upstream server {how}"
+            self.log(f"{upstream.reason}; answering every request with an error")
+            return upstream.relay.upstream_closed(upstream.reason)
+        upstream.reason = f"it {how}"
+        self.log(f"{upstream.name}: {upstream.reason}; its tools answer with an error from now on")
+        return upstream.relay.upstream_closed(f"{upstream.name}: {upstream.reason}")

@@ -1,7 +1,17 @@
-"""`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
+"""The proxy's one serve loop (`serve_members`), on asyncio: the client on the proxy's stdio,
+each member an `upstream.Upstream`, the message logic gateway.py's. Nothing waits for an
+answer but the proxy's own requests, so concurrent requests overlap as they would without
+the proxy; a watchdog gives requests past --timeout (reset by their progress) an error, so
+a hung upstream never hangs the client; when an upstream ends, its open requests get one.
+
+`schema-compat proxy -- CMD` (or --url, --sse; run.py) is a gateway of one in pass-through:
+the client's own session is relayed, each message through the one `Relay`, a line the relay
+did not change written as it came; a tools/call before any listing makes the proxy list the
+tools itself first, the client's later lines held meanwhile and released in order.
+
+`schema-compat proxy --config FILE`: every server of a client config started (stdio) or
 connected to (HTTP, SSE), each held in a session of the gateway's own, and all of them
-served over the proxy's stdio as one server (the logic is gateway.py's; each server is an
-`upstream.Upstream`, the loop asyncio's).
+served as one server.
 
 Start-up: every upstream is started at once, before the engine is imported; each is then
 initialized (the handshake era, or 2026-07-28 when it refuses `initialize`) and listed, all
@@ -19,39 +29,50 @@ HTTP and SSE servers of the config are reached through the MCP SDK's client tran
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import IO, Any
 
 from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
-from .gateway import GATEWAY_NAME, HANDSHAKE_VERSIONS, Gateway, GatewayOptions, Member
+from .gateway import (
+    GATEWAY_NAME,
+    HANDSHAKE_VERSIONS,
+    TOOL_METHODS,
+    Gateway,
+    GatewayOptions,
+    Member,
+)
 from .jsonrpc import Refused, read_message
-from .relay import Message, era_name, negotiate
+from .relay import Message, arriving, era_name, negotiate, own_listing
 from .run import kill_group, launch, log_line, open_log, write_log
-from .upstream import Lines, StdioUpstream, Upstream, encode, read_lines
+from .upstream import Lines, OnMessage, StdioUpstream, Upstream, encode, read_lines
 
-__all__ = ["serve_config", "serve_gateway"]
+__all__ = ["serve_config", "serve_gateway", "serve_members", "stderr_to"]
 
 _TICK = 0.1
 _MAX_PAGES = 100
+_ORPHAN_GRACE = 0.3  # an upstream exited, its stdout held open by a child of its own
 
 
 class _Process:
-    """One server of the config: what the gateway knows of it (`upstream`), the `link` it is
-    reached by (a server restarted for the 2026-07-28 era gets a new one), the futures of
-    the gateway's own requests to it, and whether its side has ended (`eof`)."""
+    """One member: what the gateway knows of it (`upstream`), the `link` it is reached by
+    (a server restarted for the 2026-07-28 era gets a new one), and whether its side has
+    ended (`eof`)."""
 
     def __init__(self, upstream: Member, spec: ServerSpec, link: Upstream | None) -> None:
         self.upstream, self.spec, self.link = upstream, spec, link
         self.eof = asyncio.Event()
         self.closed = ""  # why it could not be reached at all (no link)
+        self.exited_at = 0.0  # when its process was first seen exited
 
-    def send(self, msg: Message) -> None:
+    def send(self, msg: Message, line: bytes = b"") -> None:
         if self.link is not None:
-            self.link.send(msg)
+            self.link.send(msg, line)
 
     async def stop(self) -> None:
         if self.link is not None:
@@ -92,88 +113,144 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
     def write(text: str) -> None:
         write_log(sink, text)
 
-    started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]] = []
+    gateway = Gateway(options, log)
+    members: list[tuple[Member, ServerSpec, Upstream | None]] = []
+    procs: list[subprocess.Popen[bytes]] = []
     failed: list[tuple[str, str]] = list(refused)
     for spec in specs:
         if spec.kind != "stdio":
-            started.append((spec, None))  # connected once the loop runs
+            members.append((gateway.add(spec.name), spec, None))  # connected once it runs
             continue
         try:
-            started.append((spec, launch(spec, subprocess.PIPE)))
+            procs.append(launch(spec, subprocess.PIPE))
         except CommandError as exc:
             failed.append((spec.name, f"{exc.message} ({exc.hint})"))
+            continue
+        members.append((gateway.add(spec.name), spec,
+                        StdioUpstream(procs[-1], stderr_to(write, spec.name))))
+    for name, reason in failed:
+        log(f"{name}: not served: {reason}")
     try:
-        asyncio.run(_serve(started, failed, options, log, write))
+        asyncio.run(serve_members(gateway, members, write))
     finally:
-        for _, proc in started:
-            if proc is not None:
-                kill_group(proc)
+        for proc in procs:
+            kill_group(proc)
     return 0
 
 
-async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]],
-                 failed: list[tuple[str, str]], options: GatewayOptions, log: Any,
-                 write: Any) -> None:
+def stderr_to(write: Callable[[str], None], name: str) -> Callable[[bytes], None]:
+    """Each line a server of the config writes to its stderr, to the log after its name
+    in brackets (`[github] ...`): many servers share one log."""
+    def from_line(line: bytes) -> None:
+        text = line.decode("utf-8", "replace").rstrip("\r")
+        if text.strip():
+            write(f"[{name}] {text}\n")
+
+    return from_line
+
+
+async def serve_members(gateway: Gateway,
+                        members: Sequence[tuple[Member, ServerSpec, Upstream | None]],
+                        write: Callable[[str], None]) -> None:
+    """The one serve loop: the proxy's stdio to the client, each member's `Upstream` on the
+    other side (None: an HTTP or SSE server, connected to here), until the client closes
+    stdin or the proxy gets SIGTERM. A gateway of one in `passthrough` relays the client's
+    own session: nothing is settled first, and a tools/call before any listing makes the
+    proxy list the tools itself (the client's lines held meanwhile, released in order)."""
     loop = asyncio.get_running_loop()
+    log = gateway.log
+    passthrough = gateway.passthrough
     client_writer = Lines(os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False))
     await client_writer.open()
-    gateway = Gateway(options, log)
-
-    def stderr_of(name: str) -> Any:
-        def from_line(line: bytes) -> None:
-            text = line.decode("utf-8", "replace").rstrip("\r")
-            if text.strip():
-                write(f"[{name}] {text}\n")
-
-        return from_line
-
-    processes = [_Process(gateway.add(spec.name), spec,
-                          StdioUpstream(proc, stderr_of(spec.name)) if proc else None)
-                 for spec, proc in started]
-    for name, reason in failed:
-        log(f"{name}: not served: {reason}")
+    processes = [_Process(member, spec, link) for member, spec, link in members]
     stop = asyncio.Event()
     ready = asyncio.Event()
     tasks: list[asyncio.Future[Any]] = []
-    held: list[Message] = []  # tools requests that came before the upstreams were settled
+    # client lines, each with when it came, that wait: tools requests for the upstreams to
+    # be settled, or (pass-through) everything after a call that needs the proxy's listing
+    held: list[tuple[bytes, float]] = []
+    by_name = {p.upstream.name: p for p in processes}
+    clock = processes[0].upstream.relay.clock if processes else time.monotonic
 
-    def to_client(messages: list[Message]) -> None:
+    def to_client(messages: list[Message], original: Message | None = None,
+                  line: bytes = b"") -> None:
+        """`original` goes on as `line`, the line it came in, when there is one."""
         for msg in messages:
-            client_writer.write(encode(msg))
+            client_writer.write(line if line and msg is original else encode(msg))
 
-    def to_upstream(process: _Process, messages: list[Message]) -> None:
+    def to_upstream(process: _Process, messages: list[Message],
+                    original: Message | None = None, line: bytes = b"") -> None:
         if process.upstream.state in ("ready", "starting"):
             for msg in messages:
-                process.send(msg)
+                process.send(msg, line if msg is original else b"")
 
-    by_name = {p.upstream.name: p for p in processes}
+    def refuse(refused: Refused) -> None:
+        """A malformed message from the client gets its JSON-RPC error; when it answered
+        the upstream's request (pass-through), the upstream gets one too."""
+        log(f"refused a message from the client: {refused.reason}")
+        to_client([refused.error()])
+        if passthrough and (failed := refused.asker_error()) is not None:
+            to_upstream(processes[0], [failed])
+
+    def waits(msg: Message) -> bool:
+        if passthrough:
+            return processes[0].upstream.relay.needs_listing(msg)
+        return msg.get("method") in TOOL_METHODS and not ready.is_set()
 
     def from_client(line: bytes) -> None:
+        if held and passthrough:
+            held.append((line, clock()))
+            return
         msg = read_message(line)
         if isinstance(msg, Refused):
-            log(f"refused a message from the client: {msg.reason}")
-            to_client([msg.error()])
+            refuse(msg)
         if not isinstance(msg, dict):
             return
-        if msg.get("method") in ("tools/list", "tools/call") and not ready.is_set():
-            held.append(msg)
+        if waits(msg):
+            held.append((line, clock()))
+            if passthrough:
+                tasks.append(asyncio.ensure_future(release()))
             return
-        handle(msg)
+        handle(msg, line + b"\n")
 
-    def handle(msg: Message) -> None:
-        answers, forwards = gateway.from_client(msg)
-        to_client(answers)
+    def handle(msg: Message, line: bytes, came: float | None = None) -> None:
+        answers, forwards = gateway.from_client(msg, came)
+        to_client(answers, msg, line)
         for name, forwarded in forwards:
-            to_upstream(by_name[name], [forwarded])
+            to_upstream(by_name[name], [forwarded], msg, line)
 
-    def from_upstream(process: _Process, msg: Message) -> None:
-        if msg.get("method") == "notifications/tools/list_changed" and "id" not in msg:
+    async def release() -> None:
+        """The held lines go on, in order, once what they wait for is done: every upstream
+        settled, or (pass-through) the proxy's own listing, which --timeout bounds together
+        with the call (its time counts from when it came)."""
+        if passthrough:
+            relay = processes[0].upstream.relay
+            budget = max(held[0][1] + relay.timeout - clock(), 0)
+            with contextlib.suppress(Exception):  # whatever the listing did, calls go on
+                await asyncio.wait_for(own_listing(relay, ask_of(processes[0])), budget)
+        lines = held[:]
+        held.clear()
+        for index, (line, came) in enumerate(lines):
+            msg = read_message(line)
+            if isinstance(msg, Refused):
+                refuse(msg)
+            if not isinstance(msg, dict):
+                continue
+            if index and waits(msg):  # a later call, after list_changed: list again
+                held.extend(lines[index:])
+                tasks.append(asyncio.ensure_future(release()))
+                return
+            handle(msg, line + b"\n", came if passthrough else None)
+
+    def from_upstream(process: _Process, msg: Message, line: bytes) -> None:
+        if not passthrough and "id" not in msg and \
+                msg.get("method") == "notifications/tools/list_changed":
             if process.upstream.state == "ready":
                 tasks.append(asyncio.ensure_future(relist(process)))
             return
         answers, back = gateway.from_upstream(process.upstream, msg)
-        to_client(answers)
-        to_upstream(process, back)
+        to_client(answers, msg, line)
+        to_upstream(process, back, msg, line)
         rid = msg.get("id")
         own = process.upstream.relay.own_answers
         if "method" not in msg and isinstance(rid, str) and rid in own and process.link:
@@ -181,44 +258,50 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
 
     def unreadable(process: _Process, refused: Refused) -> None:
         """Who waits for a message the upstream sent malformed hears of it now: the
-        gateway's own request, the client's call, or the upstream for its request."""
+        proxy's own request, the client's, or the upstream for its request."""
         if refused.answer and process.link is not None and \
                 process.link.answered(refused.rid, None):
             return
         if refused.answer:
-            answers = process.upstream.relay.unreadable_answer(refused.rid, refused.reason)
-            to_client(answers.to_client)
+            out = process.upstream.relay.unreadable_answer(refused.rid, refused.reason)
+            to_client(out.to_client)
+            to_upstream(process, out.to_upstream)
         elif refused.rid is not None:
             to_upstream(process, [refused.error()])
 
-    def reader(process: _Process, link: Upstream) -> Any:
+    def reader(process: _Process, link: Upstream) -> OnMessage:
         def from_line(msg: Message | Refused | None, line: bytes) -> None:
             if link is not process.link:  # the process a restart replaced
                 return
             if isinstance(msg, Refused):
-                log(f"{process.upstream.name}: refused a line ({msg.reason})"
-                    + (f": {line[:200]!r}" if line else ""))
+                process.upstream.relay.log(f"refused a line from the upstream ({msg.reason})"
+                                           + (f": {line[:200]!r}" if line else ""))
                 unreadable(process, msg)
             if isinstance(msg, dict):
-                from_upstream(process, msg)
+                from_upstream(process, msg, line + b"\n" if line else b"")
 
         return from_line
 
-    def ask_of(process: _Process) -> Any:
+    def ask_of(process: _Process) -> Callable[[Message], Awaitable[Message | None]]:
         async def ask(msg: Message) -> Message | None:
-            if process.eof.is_set() or process.link is None:
+            relay = process.upstream.relay
+            if process.eof.is_set() or process.link is None or \
+                    relay.closed_reason is not None:
                 return None
             try:
-                return await process.link.request(process.upstream.relay, msg, options.timeout)
+                return await process.link.request(relay, msg, relay.timeout)
             except TimeoutError:
+                relay.log(f"{msg['method']}: no answer from the upstream within "
+                          f"{relay.timeout:g}s" + arriving(process.link.unfinished()))
                 return None
 
         return ask
 
-    async def exited(process: _Process) -> str:
+    async def how(process: _Process) -> str:
+        """How its side ended: "exited with exit code 3"."""
         if process.link is None:
             return process.closed
-        return f"it {await process.link.reason()}"
+        return await process.link.reason()
 
     async def attach(process: _Process) -> None:
         if process.link is None:
@@ -242,7 +325,7 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             return
         await process.stop()
         process.link = StdioUpstream(launch(process.spec, subprocess.PIPE),
-                                     stderr_of(process.spec.name))
+                                     stderr_to(write, process.spec.name))
         process.eof = asyncio.Event()
         await attach(process)
 
@@ -260,13 +343,13 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
             if reason is None:
                 tools = await _list(process, ask_of(process))
                 if tools is None:
-                    reason = f"it did not list its tools within {options.timeout:g}s"
+                    reason = f"it did not list its tools within {gateway.options.timeout:g}s"
                 else:
                     upstream.tools = tools
         except Exception as exc:  # a bug must not cost the other upstreams
             reason = f"{type(exc).__name__}: {exc}"
         if reason is not None and process.eof.is_set():
-            reason = await exited(process)
+            reason = process.closed if process.link is None else f"it {await how(process)}"
         if reason is None:
             upstream.state = "ready"
             era = era_name(upstream.relay.era)
@@ -289,9 +372,9 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         gateway.replan()
         to_client(gateway.tools_changed())
 
-    def upstream_eof(process: _Process, link: Upstream | None) -> Any:
+    def upstream_eof(process: _Process, link: Upstream | None) -> Callable[[], None]:
         def on_eof() -> None:
-            if link is not process.link:
+            if link is not process.link or process.eof.is_set():
                 return
             process.eof.set()
             if link is not None:
@@ -302,40 +385,48 @@ async def _serve(started: list[tuple[ServerSpec, subprocess.Popen[bytes] | None]
         return on_eof
 
     async def gone(process: _Process) -> None:
-        out = gateway.upstream_gone(process.upstream, await exited(process))
+        out = gateway.upstream_gone(process.upstream, await how(process))
         to_client(out.to_client)
+        if process.link is not None and process.link.exited():
+            await process.stop()  # what it left in its group goes now, not at the session's
+            # end (when its pid may have been given to another group)
 
     async def settle() -> None:
         await asyncio.gather(*(connect(p) for p in processes))
         gateway.replan()
         ready.set()
-        for msg in held:
-            handle(msg)
-        held.clear()
+        await release()
 
     async def watchdog() -> None:
         while True:
             await asyncio.sleep(_TICK)
             for process in processes:
-                out = process.upstream.relay.expire()
+                link = process.link
+                out = process.upstream.relay.expire(link.unfinished() if link else 0)
                 to_client(out.to_client)
                 to_upstream(process, out.to_upstream)
-                if process.link is not None and process.link.exited() and \
-                        not process.eof.is_set():
-                    upstream_eof(process, process.link)()
+                if link is not None and link.exited() and not process.eof.is_set():
+                    # its stdout may be held open by a process it started: a moment for that
+                    process.exited_at = process.exited_at or time.monotonic()
+                    if time.monotonic() - process.exited_at > _ORPHAN_GRACE:
+                        upstream_eof(process, link)()
 
     for process in processes:
+        if passthrough:
+            process.upstream.state = "ready"
         await attach(process)
+    writers = [w for p in processes if p.link is not None for w in p.link.writers()]
     await read_lines(os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False),
-                      from_client, stop.set, (client_writer,))
+                      from_client, stop.set, (client_writer, *writers))
     if os.name == "posix":
         loop.add_signal_handler(signal.SIGTERM, stop.set)
-    tasks.append(asyncio.ensure_future(settle()))
+    if not passthrough:
+        tasks.append(asyncio.ensure_future(settle()))
     tasks.append(asyncio.ensure_future(watchdog()))
     try:
         await stop.wait()
     finally:
-        for task in tasks:
+        for task in tasks:  # the session is over: an upstream's exit is no news
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(p.stop() for p in processes))

@@ -3,7 +3,8 @@
 A stdio upstream is started first thing, in the environment the proxy itself runs in (which
 an MCP client's `env` block for the proxy has already set) with `--env` on top; a `--url`
 or `--sse` upstream goes through the MCP SDK's client transports (`remote.py`), imported
-only then. Either is served by `single.py`.
+only then. Either is served by `gateway_serve.serve_members` as a gateway of one that
+passes the client's session through.
 
 Nothing is written to stdout but JSON-RPC: the log goes to stderr or `--log FILE`.
 """
@@ -20,7 +21,6 @@ import time
 from typing import IO, Any
 
 from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
-from .relay import Relay
 
 __all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "serve", "start",
            "write_log"]
@@ -48,20 +48,15 @@ class Proxy:
         log_line(self.sink, line)
 
     def serve(self, provider: str, timeout: float, *, lossless_only: bool = False) -> int:
-        """Run until the client disconnects; 2 when the SDK a URL upstream needs is not
-        installed."""
+        """Run until the client disconnects, as a gateway of one that passes the client's
+        session through (`gateway_serve.serve_members`); 2 when the SDK a URL upstream
+        needs is not installed."""
         spec = self.spec
-
-        def make_relay() -> Relay:
-            relay = Relay(provider, timeout, self.log, lossless_only=lossless_only)
-            where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
-            self.log(f"serving {where} for {relay.plan.profile.name} on stdio")
-            return relay
-
         try:
             import asyncio
 
-            from .single import serve_single
+            from .gateway import Gateway, GatewayOptions
+            from .gateway_serve import serve_members
             from .upstream import StdioUpstream, Upstream
 
             if self.proc is not None:
@@ -77,7 +72,14 @@ class Proxy:
                           file=sys.stderr)
                     return 2
                 upstream = RemoteUpstream(spec)
-            asyncio.run(serve_single(upstream, make_relay, self.log))
+            gateway = Gateway(GatewayOptions(provider, timeout=timeout,
+                                             lossless_only=lossless_only),
+                              self.log, passthrough=True)
+            member = gateway.add(spec.name)
+            where = " ".join((spec.command, *spec.args)) if spec.kind == "stdio" else spec.url
+            self.log(f"serving {where} for {member.relay.plan.profile.name} on stdio")
+            asyncio.run(serve_members(gateway, [(member, spec, upstream)],
+                                      lambda text: write_log(self.sink, text)))
             return 0
         finally:
             self.abandon()

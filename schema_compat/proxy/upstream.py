@@ -6,8 +6,8 @@ changed it, no serialisation (the line read is the line written). It runs in a p
 of its own: once its stdin is closed, its group gets SIGTERM after `_EOF_GRACE` and SIGKILL
 after `_TERM_GRACE`, so that the proxy exits within about 50 ms as its client expects.
 `remote.RemoteUpstream` is a streamable HTTP or SSE server, through the MCP SDK's client
-transports (imported only for one). Both serve loops (`single.py`, `gateway_serve.py`) see
-an upstream only through this interface.
+transports (imported only for one). The serve loop (`gateway_serve.py`) sees an upstream
+only through this interface.
 """
 
 from __future__ import annotations
