@@ -7,7 +7,8 @@ that round trip: it accepts `NaN`/`Infinity` (not JSON; providers reject them), 
 nested document blow the interpreter stack. Everything here turns such input into one
 `SourceError` a user can act on; nothing lets a traceback out.
 
-Only the standard library is imported: this module sits on the CLI's fast path.
+Only the standard library is imported here: this module sits on the CLI's fast path;
+orjson, which writes the indented text, is imported when a document is written.
 """
 
 from __future__ import annotations
@@ -269,17 +270,13 @@ def dump_json(value: Any) -> str:
 
 # What UTF-8 cannot encode: searched for rather than tried, so no encoded copy is made.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_BATCH = 4096
 _Where = tuple[str | int, ...]
 
 
 def encode_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False) -> str:
-    """`json.dumps(value, indent=2, ...) + "\\n"`, joined in batches.
-
-    With `indent`, json encodes in Python and `dumps` joins a list of every token: millions
-    of small strings for a large listing, several times the size of the text itself (the
-    10,000-tool benchmark file). Joining as it goes keeps the peak near twice the text.
-    """
+    """`json.dumps(value, indent=2, ...) + "\\n"`, written as `iter_indented` writes it:
+    mostly by orjson (json's indenting encoder is pure Python), one child of the root at a
+    time, so the peak stays near twice the text."""
     return "".join(iter_indented(value, ensure_ascii=ensure_ascii, allow_nan=allow_nan))
 
 
@@ -310,15 +307,15 @@ def has_surrogate(value: Any) -> bool:
 def iter_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False,
                   holes: Collection[_Where] = (),
                   fill: Callable[[_Where], Any] | None = None) -> Iterator[str]:
-    """The text of `encode_indented(value, ...)`, in pieces of a few thousand tokens.
+    """The text of `encode_indented(value, ...)`, in pieces.
 
     The value at each path in `holes` (keys and indexes from the root) is written as
     `fill(path)` instead, and `fill` is called only when the writing reaches it: `transform`
     computes each tool when its place in the document comes, so no transformed copy of the
     whole listing, nor its text, is ever held at once. Containers above a hole are written
-    here key by key with json's separators; everything else is json's own encoding,
-    re-indented, which is exact because every newline json writes is between tokens
-    (a newline inside a string is escaped).
+    here key by key with json's separators; every other value is written by `_fast`, else
+    by json's own encoder, re-indented, which is exact because every newline either writes
+    is between tokens (a newline inside a string is escaped).
     """
     encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
     above = {path[:i] for path in holes for i in range(len(path))}
@@ -331,7 +328,15 @@ def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozense
     pad = "\n" + "  " * len(path)
     if path in holes and fill is not None:
         value = fill(path)
-    elif path in above and isinstance(value, (dict, list)) and value:
+    if len(path) >= _FAST_DEPTH and path not in above:
+        text = _fast(value, encoder.ensure_ascii)
+        if text is not None:
+            yield text if pad == "\n" else text.replace("\n", pad)
+            return
+    if (isinstance(value, list) and value) or (
+            isinstance(value, dict) and value and all(isinstance(k, str) for k in value)):
+        # near the root, above a hole, or what _fast cannot write: each child on its own, so
+        # one float or lone surrogate sends only the smallest value holding it to json
         inner = pad + "  "
         items = value.items() if isinstance(value, dict) else enumerate(value)
         yield "{" if isinstance(value, dict) else "["
@@ -341,15 +346,38 @@ def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozense
             yield from _pieces(encoder, child, (*path, key), holes, above, fill)
         yield pad + ("}" if isinstance(value, dict) else "]")
         return
-    batch: list[str] = []
-    for chunk in encoder.iterencode(value):
-        batch.append(chunk)
-        if len(batch) >= _BATCH:
-            yield _joined(batch, pad)
-            batch.clear()
-    yield _joined(batch, pad)
+    text = encoder.encode(value)
+    yield text if pad == "\n" else text.replace("\n", pad)
 
 
-def _joined(batch: list[str], pad: str) -> str:
-    text = "".join(batch)
-    return text if pad == "\n" else text.replace("\n", pad)
+# The root and its children are written a child at a time, so that no text longer than
+# one tool's (or one finding's) is held at once: a listing of 10,000 tools stays near the
+# memory of its loaded form (docs/performance.md).
+_FAST_DEPTH = 2
+
+
+def _fast(value: Any, ensure_ascii: bool) -> str | None:
+    """`json.dumps(value, indent=2, ...)` written by orjson, when orjson's text is json's;
+    None when it may not be.
+
+    json's indenting encoder is pure Python, ~4x the time of its compact C encoder; orjson
+    indents in C. The two agree on structure, key order and string escapes (only `"`, `\\`
+    and control characters), but not on every value: orjson writes 1e-05 as 0.00001 and
+    NaN as null, and refuses lone surrogates, integers beyond 64 bits, keys that are not
+    strings and nesting past 255 levels. So each value's compact text is written by both,
+    and orjson indents only what it wrote exactly as json did (json raising on NaN or
+    Infinity counts as differing); the rest goes to json's encoder.
+    """
+    import orjson
+
+    passthrough = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+                   | orjson.OPT_PASSTHROUGH_DATETIME)  # json decides what these become
+    try:
+        compact = orjson.dumps(value, option=passthrough)
+        if compact.decode() != json.dumps(value, ensure_ascii=False, allow_nan=False,
+                                          check_circular=False, separators=(",", ":")):
+            return None
+        text = orjson.dumps(value, option=passthrough | orjson.OPT_INDENT_2).decode()
+    except (orjson.JSONEncodeError, ValueError, TypeError):
+        return None
+    return None if ensure_ascii and not text.isascii() else text
