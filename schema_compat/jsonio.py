@@ -328,7 +328,7 @@ def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozense
     pad = "\n" + "  " * len(path)
     if path in holes and fill is not None:
         value = fill(path)
-    if len(path) >= _FAST_DEPTH and path not in above:
+    if path not in above and _at_once(value, path):
         text = _fast(value, encoder.ensure_ascii)
         if text is not None:
             yield text if pad == "\n" else text.replace("\n", pad)
@@ -350,10 +350,17 @@ def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozense
     yield text if pad == "\n" else text.replace("\n", pad)
 
 
-# The root and its children are written a child at a time, so that no text longer than
-# one tool's (or one finding's) is held at once: a listing of 10,000 tools stays near the
-# memory of its loaded form (docs/performance.md).
-_FAST_DEPTH = 2
+def _at_once(value: Any, path: _Where) -> bool:
+    """Whether `value` may be written as one text: not the root nor its children, nor many
+    containers side by side (a provider's tools in a report of several), so that no text
+    much longer than one tool's is held at once and a listing of 10,000 tools stays near
+    the memory of its loaded form (docs/performance.md)."""
+    if len(path) < 2:
+        return False
+    if isinstance(value, (dict, list)) and len(value) > 64:
+        first = next(iter(value.values() if isinstance(value, dict) else value))
+        return not isinstance(first, (dict, list))
+    return True
 
 
 def _fast(value: Any, ensure_ascii: bool) -> str | None:
