@@ -313,41 +313,72 @@ def iter_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False,
     `fill(path)` instead, and `fill` is called only when the writing reaches it: `transform`
     computes each tool when its place in the document comes, so no transformed copy of the
     whole listing, nor its text, is ever held at once. Containers above a hole are written
-    here key by key with json's separators; every other value is written by `_fast`, else
-    by json's own encoder, re-indented, which is exact because every newline either writes
-    is between tokens (a newline inside a string is escaped).
+    here key by key with json's separators; every other value is written by json's own
+    encoder or, past the first 64 kB, by `_fast`, re-indented, which is exact because every
+    newline either writes is between tokens (a newline inside a string is escaped).
     """
-    encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
-    above = {path[:i] for path in holes for i in range(len(path))}
-    yield from _pieces(encoder, value, (), frozenset(holes), above, fill)
+    writer = _Writer(json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan),
+                     holes, fill)
+    yield from writer.pieces(value, ())
     yield "\n"
 
 
-def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozenset[_Where],
-            above: set[_Where], fill: Callable[[_Where], Any] | None) -> Iterator[str]:
-    pad = "\n" + "  " * len(path)
-    if path in holes and fill is not None:
-        value = fill(path)
-    if path not in above and _at_once(value, path):
-        text = _fast(value, encoder.ensure_ascii)
-        if text is not None:
-            yield text if pad == "\n" else text.replace("\n", pad)
+class _Writer:
+    """One document's writing. Its first 64 kB are json's alone: importing orjson costs
+    ~11 ms (it imports dataclasses, datetime and uuid), more than json's indenting encoder
+    takes for that much text, so a one-tool `transform` or `check --json` starts as fast as
+    before (tests/test_imports.py)."""
+
+    def __init__(self, encoder: json.JSONEncoder, holes: Collection[_Where],
+                 fill: Callable[[_Where], Any] | None) -> None:
+        self.encoder = encoder
+        self.holes = frozenset(holes)
+        self.above = {path[:i] for path in holes for i in range(len(path))}
+        self.fill = fill
+        self.json_left = 65_536  # characters json writes before orjson is tried
+
+    def pieces(self, value: Any, path: _Where) -> Iterator[str]:
+        encoder = self.encoder
+        pad = "\n" + "  " * len(path)
+        if path in self.holes and self.fill is not None:
+            value = self.fill(path)
+        if path not in self.above and _at_once(value, path):
+            text = _fast(value, encoder.ensure_ascii) if self.json_left <= 0 else None
+            if text is not None:
+                yield text if pad == "\n" else text.replace("\n", pad)
+            else:  # json's text, when _fast may not give it
+                yield from self.json_pieces(value, pad)
             return
-    if (isinstance(value, list) and value) or (
-            isinstance(value, dict) and value and all(isinstance(k, str) for k in value)):
-        # near the root, above a hole, or what _fast cannot write: each child on its own, so
-        # one float or lone surrogate sends only the smallest value holding it to json
-        inner = pad + "  "
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        yield "{" if isinstance(value, dict) else "["
-        for n, (key, child) in enumerate(items):
-            head = "," + inner if n else inner
-            yield head + encoder.encode(key) + ": " if isinstance(value, dict) else head
-            yield from _pieces(encoder, child, (*path, key), holes, above, fill)
-        yield pad + ("}" if isinstance(value, dict) else "]")
-        return
-    text = encoder.encode(value)
-    yield text if pad == "\n" else text.replace("\n", pad)
+        if (isinstance(value, list) and value) or (
+                isinstance(value, dict) and value and all(isinstance(k, str) for k in value)):
+            # the root, its children, a long run of containers or a container above a hole:
+            # each child on its own
+            inner = pad + "  "
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            yield "{" if isinstance(value, dict) else "["
+            for n, (key, child) in enumerate(items):
+                head = "," + inner if n else inner
+                yield head + encoder.encode(key) + ": " if isinstance(value, dict) else head
+                yield from self.pieces(child, (*path, key))
+            yield pad + ("}" if isinstance(value, dict) else "]")
+            return
+        yield from self.json_pieces(value, pad)
+
+    def json_pieces(self, value: Any, pad: str) -> Iterator[str]:
+        """json's text of `value` in pieces of 4,096 tokens: `encode` would hold a list of
+        every token, several times the size of the text for a large schema."""
+        batch: list[str] = []
+        for chunk in self.encoder.iterencode(value):
+            batch.append(chunk)
+            if len(batch) >= 4096:
+                yield self.joined(batch, pad)
+                batch.clear()
+        yield self.joined(batch, pad)
+
+    def joined(self, batch: list[str], pad: str) -> str:
+        text = "".join(batch)
+        self.json_left -= len(text)
+        return text if pad == "\n" else text.replace("\n", pad)
 
 
 def _at_once(value: Any, path: _Where) -> bool:
