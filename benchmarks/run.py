@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from . import adversarial, coldstart, live, playground, proxy, scale, throughput
+from . import adversarial, coldstart, live, playground, proxy, scale, servers, throughput
 from .common import REPO_ROOT, Section, machine
 from .generate import CACHE_DIR
 
@@ -31,6 +31,7 @@ def _installed_first() -> None:
 def _suites(quick: bool) -> dict[str, Callable[[], list[Section]]]:
     return {
         "coldstart": lambda: coldstart.run(7 if quick else 21),
+        "servers": lambda: servers.run(3 if quick else 7),
         "throughput": lambda: throughput.run(3 if quick else 7),
         "adversarial": adversarial.run,
         "live": lambda: live.run(3 if quick else 5),

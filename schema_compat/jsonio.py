@@ -7,7 +7,8 @@ that round trip: it accepts `NaN`/`Infinity` (not JSON; providers reject them), 
 nested document blow the interpreter stack. Everything here turns such input into one
 `SourceError` a user can act on; nothing lets a traceback out.
 
-Only the standard library is imported: this module sits on the CLI's fast path.
+Only the standard library is imported here: this module sits on the CLI's fast path;
+orjson, which writes the indented text, is imported when a document is written.
 """
 
 from __future__ import annotations
@@ -269,17 +270,13 @@ def dump_json(value: Any) -> str:
 
 # What UTF-8 cannot encode: searched for rather than tried, so no encoded copy is made.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_BATCH = 4096
 _Where = tuple[str | int, ...]
 
 
 def encode_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False) -> str:
-    """`json.dumps(value, indent=2, ...) + "\\n"`, joined in batches.
-
-    With `indent`, json encodes in Python and `dumps` joins a list of every token: millions
-    of small strings for a large listing, several times the size of the text itself (the
-    10,000-tool benchmark file). Joining as it goes keeps the peak near twice the text.
-    """
+    """`json.dumps(value, indent=2, ...) + "\\n"`, written as `iter_indented` writes it:
+    past its first 64 kB mostly by orjson (json's indenting encoder is pure Python), one
+    child of the root at a time, so the peak stays near twice the text."""
     return "".join(iter_indented(value, ensure_ascii=ensure_ascii, allow_nan=allow_nan))
 
 
@@ -310,46 +307,115 @@ def has_surrogate(value: Any) -> bool:
 def iter_indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = False,
                   holes: Collection[_Where] = (),
                   fill: Callable[[_Where], Any] | None = None) -> Iterator[str]:
-    """The text of `encode_indented(value, ...)`, in pieces of a few thousand tokens.
+    """The text of `encode_indented(value, ...)`, in pieces.
 
     The value at each path in `holes` (keys and indexes from the root) is written as
     `fill(path)` instead, and `fill` is called only when the writing reaches it: `transform`
     computes each tool when its place in the document comes, so no transformed copy of the
     whole listing, nor its text, is ever held at once. Containers above a hole are written
-    here key by key with json's separators; everything else is json's own encoding,
-    re-indented, which is exact because every newline json writes is between tokens
-    (a newline inside a string is escaped).
+    here key by key with json's separators; every other value is written by json's own
+    encoder or, past the first 64 kB, by `_fast`, re-indented, which is exact because every
+    newline either writes is between tokens (a newline inside a string is escaped).
     """
-    encoder = json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
-    above = {path[:i] for path in holes for i in range(len(path))}
-    yield from _pieces(encoder, value, (), frozenset(holes), above, fill)
+    writer = _Writer(json.JSONEncoder(indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan),
+                     holes, fill)
+    yield from writer.pieces(value, ())
     yield "\n"
 
 
-def _pieces(encoder: json.JSONEncoder, value: Any, path: _Where, holes: frozenset[_Where],
-            above: set[_Where], fill: Callable[[_Where], Any] | None) -> Iterator[str]:
-    pad = "\n" + "  " * len(path)
-    if path in holes and fill is not None:
-        value = fill(path)
-    elif path in above and isinstance(value, (dict, list)) and value:
-        inner = pad + "  "
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        yield "{" if isinstance(value, dict) else "["
-        for n, (key, child) in enumerate(items):
-            head = "," + inner if n else inner
-            yield head + encoder.encode(key) + ": " if isinstance(value, dict) else head
-            yield from _pieces(encoder, child, (*path, key), holes, above, fill)
-        yield pad + ("}" if isinstance(value, dict) else "]")
-        return
-    batch: list[str] = []
-    for chunk in encoder.iterencode(value):
-        batch.append(chunk)
-        if len(batch) >= _BATCH:
-            yield _joined(batch, pad)
-            batch.clear()
-    yield _joined(batch, pad)
+class _Writer:
+    """One document's writing. Its first 64 kB are json's alone: importing orjson costs
+    ~11 ms (it imports dataclasses, datetime and uuid), more than json's indenting encoder
+    takes for that much text, so a one-tool `transform` or `check --json` starts as fast as
+    before (tests/test_imports.py)."""
+
+    def __init__(self, encoder: json.JSONEncoder, holes: Collection[_Where],
+                 fill: Callable[[_Where], Any] | None) -> None:
+        self.encoder = encoder
+        self.holes = frozenset(holes)
+        self.above = {path[:i] for path in holes for i in range(len(path))}
+        self.fill = fill
+        self.json_left = 65_536  # characters json writes before orjson is tried
+
+    def pieces(self, value: Any, path: _Where) -> Iterator[str]:
+        encoder = self.encoder
+        pad = "\n" + "  " * len(path)
+        if path in self.holes and self.fill is not None:
+            value = self.fill(path)
+        if path not in self.above and _at_once(value, path):
+            text = _fast(value, encoder.ensure_ascii) if self.json_left <= 0 else None
+            if text is not None:
+                yield text if pad == "\n" else text.replace("\n", pad)
+            else:  # json's text, when _fast may not give it
+                yield from self.json_pieces(value, pad)
+            return
+        if (isinstance(value, list) and value) or (
+                isinstance(value, dict) and value and all(isinstance(k, str) for k in value)):
+            # the root, its children, a long run of containers or a container above a hole:
+            # each child on its own
+            inner = pad + "  "
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            yield "{" if isinstance(value, dict) else "["
+            for n, (key, child) in enumerate(items):
+                head = "," + inner if n else inner
+                yield head + encoder.encode(key) + ": " if isinstance(value, dict) else head
+                yield from self.pieces(child, (*path, key))
+            yield pad + ("}" if isinstance(value, dict) else "]")
+            return
+        yield from self.json_pieces(value, pad)
+
+    def json_pieces(self, value: Any, pad: str) -> Iterator[str]:
+        """json's text of `value` in pieces of 4,096 tokens: `encode` would hold a list of
+        every token, several times the size of the text for a large schema."""
+        batch: list[str] = []
+        for chunk in self.encoder.iterencode(value):
+            batch.append(chunk)
+            if len(batch) >= 4096:
+                yield self.joined(batch, pad)
+                batch.clear()
+        yield self.joined(batch, pad)
+
+    def joined(self, batch: list[str], pad: str) -> str:
+        text = "".join(batch)
+        self.json_left -= len(text)
+        return text if pad == "\n" else text.replace("\n", pad)
 
 
-def _joined(batch: list[str], pad: str) -> str:
-    text = "".join(batch)
-    return text if pad == "\n" else text.replace("\n", pad)
+def _at_once(value: Any, path: _Where) -> bool:
+    """Whether `value` may be written as one text: not the root nor its children, nor many
+    containers side by side (a provider's tools in a report of several), so that no text
+    much longer than one tool's is held at once and a listing of 10,000 tools stays near
+    the memory of its loaded form (docs/performance.md)."""
+    if len(path) < 2:
+        return False
+    if isinstance(value, (dict, list)) and len(value) > 64:
+        first = next(iter(value.values() if isinstance(value, dict) else value))
+        return not isinstance(first, (dict, list))
+    return True
+
+
+def _fast(value: Any, ensure_ascii: bool) -> str | None:
+    """`json.dumps(value, indent=2, ...)` written by orjson, when orjson's text is json's;
+    None when it may not be.
+
+    json's indenting encoder is pure Python, ~4x the time of its compact C encoder; orjson
+    indents in C. The two agree on structure, key order and string escapes (only `"`, `\\`
+    and control characters), but not on every value: orjson writes 1e-05 as 0.00001 and
+    NaN as null, and refuses lone surrogates, integers beyond 64 bits, keys that are not
+    strings and nesting past 255 levels. So each value's compact text is written by both,
+    and orjson indents only what it wrote exactly as json did (json raising on NaN or
+    Infinity counts as differing); the rest goes to json's encoder.
+    """
+    import orjson
+
+    passthrough = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+                   | orjson.OPT_PASSTHROUGH_DATETIME)  # json decides what these become
+    try:
+        compact = orjson.dumps(value, option=passthrough)
+        if compact.decode() != json.dumps(value, ensure_ascii=False, allow_nan=False,
+                                          check_circular=False, separators=(",", ":")):
+            return None
+        text = orjson.dumps(value, option=passthrough | orjson.OPT_INDENT_2).decode()
+    except (orjson.JSONEncodeError, ValueError, TypeError):
+        return None
+    return None if ensure_ascii and not text.isascii() else text

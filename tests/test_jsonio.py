@@ -17,6 +17,7 @@ from schema_compat.jsonio import (
     MAX_DEPTH,
     JsonInputError,
     dump_json,
+    encode_indented,
     has_surrogate,
     iter_indented,
     load_json_bytes,
@@ -470,3 +471,63 @@ def test_has_surrogate_looks_at_every_key_and_string() -> None:
     assert has_surrogate({"a": [1, {"b": "x\ud800"}]})
     assert has_surrogate({"a": {"\udc00": 1}})
     assert has_surrogate("\udfff")
+
+
+# --- where orjson's text is not json's: such values go to json's encoder ------------------
+
+_PAD = {"pad": {"text": "x" * 65_536}}
+_TRICKY = st.recursive(
+    st.sampled_from([1e16, 1e-05, -0.0, 0.1, 1e300, 5e-324, float("nan"), float("inf"),
+                     -float("inf"), 2**64, -(2**63) - 1, 2**63, "\ud800", "x\udfffy", "é",
+                     "\U0001f600", '": 1.5', "\x00\x1f\x7f\u2028", None, True, 0])
+    | st.floats() | st.integers() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _json_dumps_or_error(value: Any, ensure_ascii: bool, allow_nan: bool) -> str | type:
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan) + "\n"
+    except ValueError as exc:
+        return type(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TRICKY, st.booleans(), st.booleans())
+def test_floats_nan_big_integers_and_surrogates_are_written_as_json_dumps_would(
+        value: Any, ensure_ascii: bool, allow_nan: bool) -> None:
+    """orjson writes 1e-05 as 0.00001 and NaN as null, and refuses lone surrogates and
+    integers beyond 64 bits; wherever they sit, the text (or the error) is json's. The
+    first 64 kB of a document are json's alone: `_PAD` spends them."""
+    for document in ({**_PAD, "v": value}, {**_PAD, "tools": [{"inputSchema": value}]},
+                     [_PAD, [value, {"k": [value]}]]):
+        expected = _json_dumps_or_error(document, ensure_ascii, allow_nan)
+        try:
+            got: str | type = encode_indented(document, ensure_ascii=ensure_ascii,
+                                              allow_nan=allow_nan)
+        except ValueError as exc:
+            got = type(exc)
+        assert got == expected
+
+
+def test_keys_that_are_not_strings_are_written_as_json_writes_them() -> None:
+    value = {**_PAD, "tools": [{"a": {1: "one", None: [1.5], False: {}}}]}
+    assert encode_indented(value, ensure_ascii=False) == json.dumps(value, indent=2) + "\n"
+
+
+def test_a_small_document_is_written_without_importing_orjson() -> None:
+    """Importing orjson costs ~11 ms (it imports dataclasses and datetime): a one-tool
+    `transform` must not pay it, a large document pays it once."""
+    probe = ("import sys, json\n"
+             "from schema_compat.jsonio import encode_indented\n"
+             "small = {'tools': [{'name': 't', 'inputSchema': {'type': 'object'}}]}\n"
+             "encode_indented(small, ensure_ascii=False)\n"
+             "print('orjson' in sys.modules)\n"
+             "large = {'tools': [{'name': 't' * 1000, 'n': i} for i in range(100)]}\n"
+             "assert encode_indented(large, ensure_ascii=False) == "
+             "json.dumps(large, indent=2) + '\\n'\n"
+             "print('orjson' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]

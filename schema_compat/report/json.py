@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ..jsonio import encode_indented
+from ..jsonio import encode_indented, iter_indented
 from ..model import SAFETIES, SEVERITIES, Change, Finding, Report, ServerInfo, ToolResult
 from ..paths import jsonpath, pointer
 from .requests import requests_to_dict
@@ -216,8 +216,9 @@ def write_json(report: Report | Sequence[Report], out: IO[str], *,
     whole report as one string."""
     reports = [report] if isinstance(report, Report) else list(report)
     data = reports_to_dict(reports, generated_at=generated_at, copy_schemas=False)
-    json.dump(data, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    # json.dump(data, out, indent=2, ensure_ascii=False) + "\n", in pieces of a value each
+    for piece in iter_indented(data, ensure_ascii=False, allow_nan=True):
+        out.write(piece)
 
 
 def report_json_schema() -> dict[str, Any]:
