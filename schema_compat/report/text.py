@@ -25,7 +25,7 @@ from ..model import (
     ServerInfo,
     ToolResult,
 )
-from ..options import DEFAULT_PROVIDER
+from ..profiles import DEFAULT_PROFILE
 from ..paths import jsonpath
 from .json import refused
 from .requests import request_lines
@@ -214,7 +214,7 @@ class Rerun(NamedTuple):
 def _fallback_rerun(provider: str) -> Rerun:
     """Without the check's command line (a library caller): the sources are a placeholder
     the hint says to fill in."""
-    flag = [] if provider == DEFAULT_PROVIDER else ["-p", provider]
+    flag = [] if provider == DEFAULT_PROFILE else ["-p", provider]
     return Rerun(["SOURCE...", *flag], ["SOURCE...", *flag],
                  "with SOURCE... the sources checked")
 
