@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 
+from schema_compat.console import make_console
 from schema_compat.model import Change, Finding, ToolDef, ToolResult
 from schema_compat.report.diff import pretty_lines, render_diff, render_diff_text
-from schema_compat.report.text import make_console
 
 BAR = " │ "
 ANSI = re.compile(r"\x1b\[")
