@@ -26,7 +26,7 @@ from ..structural_diff import common_ends
 from .styled import NO_BREAK, Styled, printable
 from .text import located_text, print_line, print_rows
 
-__all__ = ["pretty_lines", "render_diff", "render_diff_text"]
+__all__ = ["aligned", "render_diff", "render_diff_text"]
 
 Kind = Literal[" ", "-", "+", "~"]
 
@@ -180,13 +180,6 @@ def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> It
             else _scalar(value)
         )
         yield Line(f"{pad}{prefix}{text}{suffix}", path, indent)
-
-
-def pretty_lines(value: Any) -> list[tuple[str, Path]]:
-    """The lines `json.dumps(value, indent=2, ensure_ascii=False)` prints, each with the
-    path of the node it opens (closing brackets carry their container's path), so a
-    Change path can be pinned to a printed line."""
-    return [(line.text, line.path) for line in _pretty(value, (), 0, "", "")]
 
 
 Row = tuple[Line | None, Line | None, Kind]
