@@ -228,13 +228,14 @@ def render_github(changes: Sequence[ToolChange], new_label: str) -> str:
     from .sarif import artifact_uri, tool_line
 
     uri = artifact_uri(new_label)
+    read: dict[str, tuple[str, ...]] = {}
     lines = []
     for change in _sorted(changes):
         for f in change.findings:
             props = []
             if uri is not None:
                 props += [f"file={escape_property(uri)}",
-                          f"line={tool_line(new_label, change.name)}"]
+                          f"line={tool_line(new_label, change.name, read)}"]
             props.append(f"title={escape_property(f.check.code + ' ' + f.check.name)}")
             where = _where(f)
             message = f"{change.name}{' at ' + where if where else ''}: {f.message}"
@@ -251,6 +252,7 @@ def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
     from .sarif import INFORMATION_URI, SARIF_SCHEMA, SARIF_VERSION, artifact_uri, tool_line
 
     uri = artifact_uri(new_label)
+    read: dict[str, tuple[str, ...]] = {}
     rules = [{"id": c.code, "name": c.name, "shortDescription": {"text": c.summary},
               "fullDescription": {"text": c.why},
               "defaultConfiguration": {"level": _SARIF[c.level]}} for c in CHECKS]
@@ -265,7 +267,7 @@ def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
             if uri is not None:
                 location["physicalLocation"] = {
                     "artifactLocation": {"uri": uri},
-                    "region": {"startLine": tool_line(new_label, change.name)}}
+                    "region": {"startLine": tool_line(new_label, change.name, read)}}
             results.append({"ruleId": f.check.code, "ruleIndex": index[f.check.code],
                             "level": _SARIF[level(f)],
                             "message": {"text": f"{change.name}: {f.message}"},
