@@ -27,8 +27,9 @@ LAYERS: list[set[str]] = [
     {"output"},
     {"report"},
     {"options", "settings"},
+    {"proxy"},
     {"commands"},
-    {"proxy", "playground"},
+    {"playground"},
     {"api", "cli", "cli_docs", "entry", "__main__"},
 ]
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}
