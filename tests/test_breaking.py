@@ -15,7 +15,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 
 from schema_compat.evolution.document import NOTHING
-from schema_compat.evolution.tools import Finding, ToolChange, compare_tools
+from schema_compat.evolution.tools import ToolChange, VersionFinding, compare_tools
 from schema_compat.model import ToolDef
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def _codes(change: ToolChange) -> list[str]:
     return sorted(f.check.code for f in change.findings)
 
 
-def _shown(finding: Finding, old: Any, new: Any) -> None:
+def _shown(finding: VersionFinding, old: Any, new: Any) -> None:
     """The example shows the break: the side callers relied on accepts it, the other not."""
     assert finding.example is not NOTHING, finding
     wide, narrow = (old, new) if finding.direction == "input" else (new, old)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from inprocess import cli_in_process
 
+from schema_compat.cli_docs import generate
 from schema_compat.options import COMMANDS
-from schema_compat.report.cli_docs import generate
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

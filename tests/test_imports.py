@@ -18,11 +18,10 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # The start-up budget (docs/performance.md): typer 0.29 imports pydantic for every command, so
-# it is kept off the file path; jsonref (which follows the `$ref`s that are not plain
-# `#/$defs/Name` pointers) is imported without requests; `--version` is answered before typer
-# and rich are imported at all.
+# it is kept off the file path; `--version` is answered before typer and rich are imported at
+# all.
 HEAVY = ("mcp", "deepdiff", "jsonschema", "google", "pydantic", "requests", "jsonpath_ng")
-WATCHED = (*HEAVY, "typer", "rich", "jsonref")
+WATCHED = (*HEAVY, "typer", "rich")
 
 # Runs `schema-compat ARGV...` as the console script would, then reports the watched modules
 # that were imported, together with the exit code.
@@ -108,7 +107,7 @@ def test_check_file_does_not_import(module: str) -> None:
 
 
 def _escaped_ref_tool(tmp_path: Path) -> str:
-    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`): jsonref follows it."""
+    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`)."""
     tool = {"name": "t", "inputSchema": {
         "type": "object", "properties": {"p": {"$ref": "#/$defs/a~1b"}},
         "$defs": {"a/b": {"type": ["string", "null"]}}}}
@@ -117,28 +116,14 @@ def _escaped_ref_tool(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_plain_defs_references_are_followed_without_jsonref() -> None:
-    """`#/$defs/Name` pointers are plain key lookups: jsonref is imported only for the rest."""
-    code, imported, stderr = _imported("check", "examples/fs_read_files.json")
-    assert code == 1, stderr  # the example's `$ref`s are flagged: they were followed
-    assert "jsonref" not in imported
-
-
-def test_references_are_followed_by_jsonref_without_requests(tmp_path: Path) -> None:
-    code, imported, stderr = _imported("check", _escaped_ref_tool(tmp_path))
-    assert code == 1, stderr
-    assert "jsonref" in imported and "requests" not in imported
-
-
 @pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
 def test_following_references_does_not_import_the_url_fetching_stack(args: list[str],
                                                                      tmp_path: Path) -> None:
-    """jsonref imports `urlopen` at its own import; we never fetch, so urllib.request (and
-    http.client, ssl, email behind it) stays unimported."""
+    """References are never fetched: urllib.request (and http.client, ssl, email behind it)
+    and requests stay unimported while an escaped pointer is followed."""
     code, modules, stderr = _modules(*args, _escaped_ref_tool(tmp_path))
-    assert code in (0, 1), stderr
-    assert "jsonref" in modules
-    assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email"})
+    assert code == (1 if args[0] == "check" else 0), stderr  # check flags the nullable type
+    assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email", "requests"})
 
 
 @pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
@@ -234,7 +219,7 @@ print(" ".join(sorted(sys.modules)), file=sys.stderr)
 
 def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
     """`dataclasses` (with inspect, ast, dis, tokenize), pathlib (with urllib.parse and
-    ipaddress), datetime and jsonref cost milliseconds of every `check`'s start-up: the
+    ipaddress) and datetime cost milliseconds of every `check`'s start-up: the
     records are named tuples and small classes, and the rest is imported where needed. `-S`
     with site-packages on PYTHONPATH: the editable install's import hook, which site would
     load from its .pth file, imports pathlib itself."""
@@ -247,8 +232,7 @@ def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
                           text=True, cwd=tmp_path, env=env, check=False, timeout=30)
     assert proc.returncode == 0, proc.stderr
     assert "schema_compat.rules.registry" in proc.stderr.split()
-    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime",
-                 "jsonref"}
+    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime"}
     assert avoidable.isdisjoint(proc.stderr.split())
 
 
@@ -279,7 +263,7 @@ def test_plain_commands_import_no_avoidable_module(tmp_path: Path, args: list[st
     modules = proc.stderr.split()
     assert "schema_compat.engine" in modules, proc.stderr
     avoidable = {"typer", "dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress",
-                 "datetime", "jsonref"}
+                 "datetime"}
     assert avoidable.isdisjoint(modules), avoidable & set(modules)
 
 

@@ -282,7 +282,7 @@ def test_bad_input_is_one_line_naming_the_source(served: Served, text: str,
     ("api/cell?run={run}&provider=gemini&tool=2", 400, "no tool number 2"),
     ("api/cell?run={run}&provider=gemini&tool=x", 400, "must be a number"),
     ("api/cell?run={run}&provider=gemini", 400, "missing ?tool="),
-    ("api/report?run={run}&provider=gemini&format=xml", 400, "no report format 'xml'"),
+    ("api/report?run={run}&provider=gemini&format=json&format=xml", 400, "no report format 'xml'"),
     ("api/job?id=nope", 404, "no such listing job"),
     ("api/nothing", 404, "not found"),
 ])
@@ -420,3 +420,19 @@ def test_a_wheel_carries_the_assets(tmp_path: Path) -> None:
             assert member in names
             assert archive.read(member) == \
                 (REPO_ROOT / "schema_compat" / "playground" / "assets" / asset).read_bytes()
+
+
+def test_the_static_site_keeps_its_runs_between_calls() -> None:
+    """The Pyodide page's engine (playground/static.py): a run analyzed by one call is the
+    one a later call reads, and a bad body is a 400, not an exception."""
+    from schema_compat.playground.static import Site
+
+    site = Site()
+    text = Path(FS_READ_FILES).read_text(encoding="utf-8")
+    analyzed = json.loads(site.handle("POST", "api/analyze", json.dumps({"text": text})))
+    assert analyzed["status"] == 200
+    run = analyzed["data"]["run"]
+    query = f"api/report?run={run}&provider=gemini&format=json"
+    assert json.loads(site.handle("GET", query))["status"] == 200
+    assert json.loads(Site().handle("GET", query))["status"] == 404  # another page's engine
+    assert json.loads(site.handle("POST", "api/analyze", "[]"))["status"] == 400

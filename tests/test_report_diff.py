@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 
+from schema_compat.console import make_console
 from schema_compat.model import Change, Finding, ToolDef, ToolResult
-from schema_compat.report.diff import pretty_lines, render_diff, render_diff_text
-from schema_compat.report.text import make_console
+from schema_compat.report.diff import aligned, render_diff, render_diff_text
 
 BAR = " │ "
 ANSI = re.compile(r"\x1b\[")
@@ -103,6 +103,12 @@ def _rows(text: str) -> list[tuple[str, str]]:
     return rows
 
 
+def _lines(value: Any) -> list[tuple[str, tuple[str | int, ...]]]:
+    """The lines the diff prints of `value` (its left side against itself), with paths."""
+    rows, _ = aligned(value, value, ())
+    return [(left.text, left.path) for left, _, _ in rows if left is not None]
+
+
 @pytest.mark.parametrize(
     "value",
     [
@@ -117,12 +123,12 @@ def _rows(text: str) -> list[tuple[str, str]]:
     ],
 )
 def test_pretty_lines_match_json_dumps(value: Any) -> None:
-    lines = [text for text, _ in pretty_lines(value)]
+    lines = [text for text, _ in _lines(value)]
     assert lines == json.dumps(value, indent=2, ensure_ascii=False).splitlines()
 
 
 def test_pretty_lines_carry_paths() -> None:
-    paths = dict(pretty_lines({"a": {"$ref": "#/x"}, "b": [1, {"c": 2}]}))
+    paths = dict(_lines({"a": {"$ref": "#/x"}, "b": [1, {"c": 2}]}))
     assert paths['    "$ref": "#/x"'] == ("a", "$ref")
     assert paths['  "b": ['] == ("b",)
     assert paths["    1,"] == ("b", 0)

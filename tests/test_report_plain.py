@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from schema_compat.api import check, load_tools, transform
+from schema_compat.console import make_console
 from schema_compat.model import Report
 from schema_compat.report.styled import PlainOutput, Styled, plain_output
 from schema_compat.report.text import (
-    make_console,
     print_hanging,
     print_rows,
     render_check,

@@ -8,9 +8,9 @@ import io
 import pytest
 from rich.cells import cell_len
 
+from schema_compat.console import make_console
 from schema_compat.profiles import PROFILES
 from schema_compat.report.rules_text import render_profiles, render_rule
-from schema_compat.report.text import make_console
 from schema_compat.rules.registry import ALL_RULES, RULES
 
 

@@ -15,11 +15,11 @@ import pytest
 from inprocess import cli_in_process
 from rich.cells import cell_len
 
+from schema_compat.console import make_console
 from schema_compat.model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from schema_compat.paths import jsonpath
 from schema_compat.report.text import (
     Rerun,
-    make_console,
     render_check,
     render_transform_summary,
 )

@@ -70,8 +70,8 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
             results[0].tool.schema, results[0].transformed_schema)
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
+        from ..console import make_console
         from ..report.diff import render_diff
-        from ..report.text import make_console
 
         render_diff(results[0], make_console(), full=full)
     return EXIT_USAGE if errors else EXIT_OK

@@ -31,7 +31,8 @@ import subprocess
 import sys
 from typing import NamedTuple, NoReturn
 
-from ..options import DEFAULT_PROVIDER, TIMEOUT
+from ..options import TIMEOUT
+from ..profiles import DEFAULT_PROFILE
 from .exits import EXIT_OK, fail, print_errors
 from .inputs import LiveOpts, load_inputs, split_pair
 from .providers import provider_names
@@ -86,7 +87,7 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
         server = _ask("Command that starts your MCP server over stdio (e.g. python server.py)")
     if provider is None:
         provider = _ask("Provider to check against (see `schema-compat profiles`)",
-                        DEFAULT_PROVIDER) if interactive else DEFAULT_PROVIDER
+                        DEFAULT_PROFILE) if interactive else DEFAULT_PROFILE
     _check_provider(provider)
     if (options.env or options.cwd) and not server:
         fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')

@@ -56,9 +56,9 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     from .requests import RequestOpts, request_settings
 
     if options.to and "provider" not in given:  # the target's own profile
-        from ..output.provider import DEFAULT_PROFILE
+        from ..output.provider import TARGET_PROFILE
 
-        provider = DEFAULT_PROFILE.get(options.to, provider)
+        provider = TARGET_PROFILE.get(options.to, provider)
         given = {*given, "provider"}
     plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only,
                                        options.client)

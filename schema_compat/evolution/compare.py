@@ -18,7 +18,6 @@ not read that differs is itself reported (kind `undecided`), never passed over.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -32,7 +31,15 @@ from .document import (
     Document,
     allows_type,
     bound,
+    bound_text,
+    effective_types,
+    enumerated,
+    is_tighter,
+    json_key,
+    on_integers,
+    refused_values,
     types_of,
+    values_outside,
 )
 
 # keywords whose containment this walk does not decide: a change to one is `undecided`
@@ -283,7 +290,7 @@ class _Walk:
     def _node(self, a: dict[str, Any], ap: Path, b: dict[str, Any], bp: Path, wrap: Wrap,
               depth: int) -> list[Difference]:
         out = self._values(a, ap, b, bp, wrap)
-        ta = _effective_types(a)
+        ta = effective_types(a)
         if allows_type(ta, "integer") or allows_type(ta, "number"):
             out += self._numbers(a, ap, b, bp, wrap)
         if allows_type(ta, "string"):
@@ -297,14 +304,14 @@ class _Walk:
     def _values(self, a: dict[str, Any], ap: Path, b: dict[str, Any], bp: Path, wrap: Wrap
                 ) -> list[Difference]:
         """Types, `enum` and `const`: which values `b` lets through at all."""
-        listed_a = _listed(a)
-        listed_b = _listed(b)
+        listed_a = enumerated(a)
+        listed_b = enumerated(b)
         tb = types_of(b)
         if listed_a is not None:
-            keys_b = None if listed_b is None else {_key(v) for v in listed_b}
+            keys_b = None if listed_b is None else {json_key(v) for v in listed_b}
             refused = [v for v in listed_a
                        if not allows_type(tb, json_type(v))
-                       or (keys_b is not None and _key(v) not in keys_b)]
+                       or (keys_b is not None and json_key(v) not in keys_b)]
             if not refused:
                 return []
             kind: Kind = "type" if listed_b is None else "enum"
@@ -323,7 +330,7 @@ class _Walk:
             out.append(Difference("type", ap, bp, f"{word}: allowed by {{a}}, not by {{b}}",
                                   tuple(wrap(v) for v in values)))
         if listed_b is not None:
-            values = [v for v in _others(a, self.a, listed_b)]
+            values = [v for v in values_outside(a, self.a, listed_b)]
             out.append(Difference("enum", ap, bp,
                                   f"{{b}} allows only {_values_text(listed_b)}",
                                   tuple(wrap(v) for v in values)))
@@ -337,17 +344,17 @@ class _Walk:
             written_old, written_new = bound(a, side), bound(b, side)
             old, new = written_old, written_new
             if integers:  # > 0 is >= 1 for the integers `a` accepts, on either side
-                old, new = _on_integers(old, side), _on_integers(new, side)
-            if new is None or written_new is None or not _tighter(old, new, side):
+                old, new = on_integers(old, side), on_integers(new, side)
+            if new is None or written_new is None or not is_tighter(old, new, side):
                 continue
             edge, exclusive = new
             sign = -1 if side == "min" else 1
             values = [edge] if exclusive else []
             values += [edge + sign * 1, edge + sign * 0.5]
             word = "minimum" if side == "min" else "maximum"
-            was = "none" if written_old is None else _bound_text(written_old, side)
+            was = "none" if written_old is None else bound_text(written_old, side)
             out.append(Difference("bound", ap, bp,
-                                  f"{word}: {{b}} says {_bound_text(written_new, side)} "
+                                  f"{word}: {{b}} says {bound_text(written_new, side)} "
                                   f"({{a}}: {was})",
                                   tuple(wrap(v) for v in values)))
         step_a: Any = a.get("multipleOf")
@@ -439,7 +446,7 @@ class _Walk:
                 continue
             inner = self._in_object(a, name, wrap)
             if extra_a is True or extra_a == {}:
-                values = tuple(inner(v) for v in _refused_by(sub_b, self.b))
+                values = tuple(inner(v) for v in refused_values(sub_b, self.b))
                 out.append(Difference("constrained", ap, (*bp, "properties", name),
                                       f"`{name}` takes any value in {{a}}, only what its "
                                       "schema allows in {b}", values))
@@ -457,7 +464,7 @@ class _Walk:
                 out.append(Difference("constrained", ap, (*bp, "additionalProperties"),
                                       "keys not listed take any value in {a}, only what "
                                       "`additionalProperties` allows in {b}",
-                                      tuple(inner(v) for v in _refused_by(extra_b, self.b))))
+                                      tuple(inner(v) for v in refused_values(extra_b, self.b))))
             else:
                 out += self.compare(extra_a, (*ap, "additionalProperties"), extra_b,
                                     (*bp, "additionalProperties"), inner, depth)
@@ -545,7 +552,7 @@ def _disjoint(branches: list[Any]) -> bool:
         fixed = []
         for n in nodes:
             sub = _dict(n.get("properties")).get(name)
-            listed = _listed(sub) if isinstance(sub, dict) else None
+            listed = enumerated(sub) if isinstance(sub, dict) else None
             if listed is None or name not in _names(n.get("required")):
                 break
             fixed.append({json.dumps(v, sort_keys=True) for v in listed})
@@ -553,97 +560,6 @@ def _disjoint(branches: list[Any]) -> bool:
             if all(not (x & y) for i, x in enumerate(fixed) for y in fixed[i + 1:]):
                 return True
     return False
-
-
-def _listed(node: dict[str, Any]) -> list[Any] | None:
-    if "const" in node:
-        return [node["const"]]
-    enum = node.get("enum")
-    return list(enum) if isinstance(enum, list) else None
-
-
-def _key(value: Any) -> Any:
-    """A value as JSON compares it: 1 and 1.0 alike, true and 1 not."""
-    if isinstance(value, bool) or value is None:
-        return (1, value)
-    if isinstance(value, int | str):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else value
-    return (2, _dump(value))
-
-
-def _member(value: Any, listed: list[Any]) -> bool:
-    key = _key(value)
-    return any(_key(v) == key for v in listed)
-
-
-def _effective_types(node: dict[str, Any]) -> tuple[str, ...] | None:
-    listed = _listed(node)
-    if listed is not None:
-        return tuple({json_type(v) for v in listed})
-    return types_of(node)
-
-
-def _others(a: dict[str, Any], doc: Document, listed: list[Any]) -> list[Any]:
-    """Values `a` may accept that are not in `listed`."""
-    values: list[Any] = []
-    for kind in types_of(a) or ("string", "integer", "boolean", "null", "object", "array"):
-        made = doc.example_of_type(a, kind)
-        if made is NOTHING:
-            continue
-        values.append(made)
-        if kind == "string":
-            values += [made + "_other", "other"]
-        elif kind in ("integer", "number"):
-            values += [made + 1, -1, 12345]
-        elif kind == "boolean":
-            values.append(True)
-    return [v for v in values if not _member(v, listed)]
-
-
-def _refused_by(node: Any, doc: Document) -> list[Any]:
-    """Values `node` refuses: one of each type it does not allow, or outside its enum."""
-    node, _ = doc.deref(node, ())
-    if node is False:
-        return ["x"]
-    if not isinstance(node, dict):
-        return []
-    listed = _listed(node)
-    if listed is not None:
-        others: list[Any] = ["other", 12345, True, None, {}, []]
-        return [v for v in others if not _member(v, listed)][:3]
-    types = types_of(node)
-    samples: dict[str, Any] = {"null": None, "boolean": True, "integer": 12345, "number": 0.5,
-               "string": "x", "array": [], "object": {}}
-    if types is None:
-        # no `type` here (a union, an `allOf`): one of each type, and the test against the
-        # whole schemas (tools.py) keeps one it refuses
-        return list(samples.values())
-    return [v for k, v in samples.items() if not allows_type(types, k)][:3]
-
-
-def _on_integers(b: tuple[float, bool] | None, side: str) -> tuple[float, bool] | None:
-    """A bound as the inclusive one it is on the integers: > 0 and > 0.5 are >= 1."""
-    if b is None:
-        return None
-    value, exclusive = b
-    if side == "min":
-        return (math.floor(value) + 1 if exclusive else math.ceil(value)), False
-    return (math.ceil(value) - 1 if exclusive else math.floor(value)), False
-
-
-def _tighter(old: tuple[float, bool] | None, new: tuple[float, bool], side: str) -> bool:
-    if old is None:
-        return True
-    if side == "min":
-        return new[0] > old[0] or (new[0] == old[0] and new[1] and not old[1])
-    return new[0] < old[0] or (new[0] == old[0] and new[1] and not old[1])
-
-
-def _bound_text(b: tuple[float, bool], side: str) -> str:
-    op = (">" if b[1] else ">=") if side == "min" else ("<" if b[1] else "<=")
-    return f"{op} {b[0]:g}"
 
 
 def _values_text(values: list[Any], most: int = 5) -> str:

@@ -10,10 +10,12 @@ the test is the only judge.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 from ..model import Path
+from ..rules.shape import value_type
 from ..schema.merge import merge_exact
 from ..schema.refs import RefResolver
 
@@ -223,6 +225,97 @@ def bound(node: dict[str, Any], side: str) -> tuple[float, bool] | None:
     pick = max if side == "min" else min
     # at the same value the exclusive bound is the tighter one
     return pick(found, key=lambda b: (b[0], b[1] if side == "min" else not b[1]))
+
+
+def enumerated(node: dict[str, Any]) -> list[Any] | None:
+    if "const" in node:
+        return [node["const"]]
+    enum = node.get("enum")
+    return list(enum) if isinstance(enum, list) else None
+
+
+def json_key(value: Any) -> Any:
+    """A value as JSON compares it: 1 and 1.0 alike, true and 1 not."""
+    if isinstance(value, bool) or value is None:
+        return (1, value)
+    if isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    return (2, json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+def is_member(value: Any, listed: list[Any]) -> bool:
+    key = json_key(value)
+    return any(json_key(v) == key for v in listed)
+
+
+def effective_types(node: dict[str, Any]) -> tuple[str, ...] | None:
+    listed = enumerated(node)
+    if listed is not None:
+        return tuple({value_type(v) for v in listed})
+    return types_of(node)
+
+
+def values_outside(a: dict[str, Any], doc: Document, listed: list[Any]) -> list[Any]:
+    """Values `a` may accept that are not in `listed`."""
+    values: list[Any] = []
+    for kind in types_of(a) or ("string", "integer", "boolean", "null", "object", "array"):
+        made = doc.example_of_type(a, kind)
+        if made is NOTHING:
+            continue
+        values.append(made)
+        if kind == "string":
+            values += [made + "_other", "other"]
+        elif kind in ("integer", "number"):
+            values += [made + 1, -1, 12345]
+        elif kind == "boolean":
+            values.append(True)
+    return [v for v in values if not is_member(v, listed)]
+
+
+def refused_values(node: Any, doc: Document) -> list[Any]:
+    """Values `node` refuses: one of each type it does not allow, or outside its enum."""
+    node, _ = doc.deref(node, ())
+    if node is False:
+        return ["x"]
+    if not isinstance(node, dict):
+        return []
+    listed = enumerated(node)
+    if listed is not None:
+        others: list[Any] = ["other", 12345, True, None, {}, []]
+        return [v for v in others if not is_member(v, listed)][:3]
+    types = types_of(node)
+    samples: dict[str, Any] = {"null": None, "boolean": True, "integer": 12345, "number": 0.5,
+               "string": "x", "array": [], "object": {}}
+    if types is None:
+        # no `type` here (a union, an `allOf`): one of each type, and the test against the
+        # whole schemas (tools.py) keeps one it refuses
+        return list(samples.values())
+    return [v for k, v in samples.items() if not allows_type(types, k)][:3]
+
+
+def on_integers(b: tuple[float, bool] | None, side: str) -> tuple[float, bool] | None:
+    """A bound as the inclusive one it is on the integers: > 0 and > 0.5 are >= 1."""
+    if b is None:
+        return None
+    value, exclusive = b
+    if side == "min":
+        return (math.floor(value) + 1 if exclusive else math.ceil(value)), False
+    return (math.ceil(value) - 1 if exclusive else math.floor(value)), False
+
+
+def is_tighter(old: tuple[float, bool] | None, new: tuple[float, bool], side: str) -> bool:
+    if old is None:
+        return True
+    if side == "min":
+        return new[0] > old[0] or (new[0] == old[0] and new[1] and not old[1])
+    return new[0] < old[0] or (new[0] == old[0] and new[1] and not old[1])
+
+
+def bound_text(b: tuple[float, bool], side: str) -> str:
+    op = (">" if b[1] else ">=") if side == "min" else ("<" if b[1] else "<=")
+    return f"{op} {b[0]:g}"
 
 
 def _is_count(value: Any) -> bool:

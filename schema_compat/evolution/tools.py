@@ -26,7 +26,7 @@ _RISKIER = {"readOnlyHint": (True, False), "destructiveHint": (False, True),
 _TEXTS = (("description", "EVO301"), ("title", "EVO303"), ("default", "EVO302"))
 
 
-class Finding(NamedTuple):
+class VersionFinding(NamedTuple):
     check: Check
     direction: Direction
     breaking: bool
@@ -43,7 +43,7 @@ class Finding(NamedTuple):
 class ToolChange(NamedTuple):
     name: str
     status: Status
-    findings: tuple[Finding, ...]
+    findings: tuple[VersionFinding, ...]
     old: ToolDef | None
     new: ToolDef | None
 
@@ -62,7 +62,7 @@ def compare_tools(old: Sequence[ToolDef], new: Sequence[ToolDef]) -> list[ToolCh
                                   after))
     for name, after in new_by.items():
         if name not in old_by:
-            f = Finding(BY_CODE["EVO002"], "tool", False, True, f"tool `{name}` was added",
+            f = VersionFinding(BY_CODE["EVO002"], "tool", False, True, f"tool `{name}` was added",
                         None, ())
             out.append(ToolChange(name, "added", (f,), None, after))
     return out
@@ -82,11 +82,11 @@ def _removed(tool: ToolDef, added: list[ToolDef]) -> ToolChange:
     if same:
         message += (f"; `{same[0]}` was added with the same input schema (renamed?)" if
                     len(same) == 1 else f"; {len(same)} added tools have the same input schema")
-    f = Finding(BY_CODE["EVO001"], "tool", True, True, message, (), None)
+    f = VersionFinding(BY_CODE["EVO001"], "tool", True, True, message, (), None)
     return ToolChange(tool.name, "removed", (f,), tool, None)
 
 
-def _status(old: ToolDef, new: ToolDef, findings: tuple[Finding, ...]) -> Status:
+def _status(old: ToolDef, new: ToolDef, findings: tuple[VersionFinding, ...]) -> Status:
     """breaking; compatible (drift, or a schema that accepts more); or unchanged in meaning
     (accepting the same both ways: a `$ref` refactor, key order, an `allOf` split)."""
     if any(f.breaking for f in findings):
@@ -102,11 +102,11 @@ def _status(old: ToolDef, new: ToolDef, findings: tuple[Finding, ...]) -> Status
     return "unchanged"
 
 
-def _pair(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
+def _pair(old: ToolDef, new: ToolDef) -> Iterable[VersionFinding]:
     yield from _schemas(old.schema, new.schema, "input")
     old_out, new_out = old.raw.get("outputSchema"), new.raw.get("outputSchema")
     if old_out is not None and new_out is None:
-        yield Finding(BY_CODE["EVO205"], "output", True, True,
+        yield VersionFinding(BY_CODE["EVO205"], "output", True, True,
                       "the output schema was removed: the output may now hold anything",
                       (), None)
     elif old_out is not None and new_out is not None:
@@ -115,7 +115,7 @@ def _pair(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
     yield from _drift(old, new)
 
 
-def _schemas(old: Any, new: Any, direction: Direction) -> Iterable[Finding]:
+def _schemas(old: Any, new: Any, direction: Direction) -> Iterable[VersionFinding]:
     before, after = Document(old), Document(new)
     wide, narrow = (before, after) if direction == "input" else (after, before)
     words = {"a": "the old version", "b": "the new version"} if direction == "input" else \
@@ -125,18 +125,18 @@ def _schemas(old: Any, new: Any, direction: Direction) -> Iterable[Finding]:
 
 
 def _finding(diff: Difference, wide: Document, narrow: Document, direction: Direction,
-             words: dict[str, str]) -> Finding:
+             words: dict[str, str]) -> VersionFinding:
     check = check_for(diff.kind, direction)
     message = diff.detail.replace("{a}", words["a"]).replace("{b}", words["b"])
     old_path, new_path = (diff.a_path, diff.b_path) if direction == "input" else \
         (diff.b_path, diff.a_path)
     for value in _unique(diff.candidates):
         if wide.accepts(value) is True and narrow.accepts(value) is False:
-            return Finding(check, direction, True, True, message, old_path, new_path,
+            return VersionFinding(check, direction, True, True, message, old_path, new_path,
                            example=value)
     reason = diff.reason or ("no example was found that " + words["a"] + " accepts and "
                              + words["b"] + " refuses")
-    return Finding(check, direction, True, False, message, old_path, new_path, reason=reason)
+    return VersionFinding(check, direction, True, False, message, old_path, new_path, reason=reason)
 
 
 def _unique(values: Iterable[Any]) -> Iterable[Any]:
@@ -151,18 +151,18 @@ def _unique(values: Iterable[Any]) -> Iterable[Any]:
             yield value
 
 
-def _annotations(old: Any, new: Any) -> Iterable[Finding]:
+def _annotations(old: Any, new: Any) -> Iterable[VersionFinding]:
     old = old if isinstance(old, dict) else {}
     new = new if isinstance(new, dict) else {}
     for hint, (safe, default) in _RISKIER.items():
         was, now = old.get(hint, default), new.get(hint, default)
         if was == safe and now != safe:
-            yield Finding(BY_CODE["EVO003"], "tool", False, True,
+            yield VersionFinding(BY_CODE["EVO003"], "tool", False, True,
                           f"annotation {hint}: {json.dumps(was)} -> {json.dumps(now)}",
                           ("annotations", hint), ("annotations", hint), old=was, new=now)
 
 
-def _drift(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
+def _drift(old: ToolDef, new: ToolDef) -> Iterable[VersionFinding]:
     """Changed descriptions, titles and defaults: of the tool, and of each node the two
     input schemas hold at the same place (the references followed)."""
     for key, code in _TEXTS[:2]:
@@ -174,7 +174,7 @@ def _drift(old: ToolDef, new: ToolDef) -> Iterable[Finding]:
 
 
 def _node_drift(before: Document, after: Document, a: Any, ap: Path, b: Any, bp: Path,
-                active: set[tuple[int, int]]) -> Iterable[Finding]:
+                active: set[tuple[int, int]]) -> Iterable[VersionFinding]:
     use_a, use_b = a, b  # a reference's own annotations win over its target's
     a, ap = before.deref(a, ap)
     b, bp = after.deref(b, bp)
@@ -213,7 +213,7 @@ def _text(use: Any, node: dict[str, Any], key: str) -> Any:
 
 
 def _text_finding(code: str, what: str, old_path: Path, new_path: Path, was: Any,
-                  now: Any) -> Finding:
+                  now: Any) -> VersionFinding:
     if was is None:
         message = f"{what} added"
     elif now is None:
@@ -222,7 +222,7 @@ def _text_finding(code: str, what: str, old_path: Path, new_path: Path, was: Any
         message = f"{what} changed"
     if code == "EVO302":
         message += f": {show(was)} -> {show(now)}"
-    return Finding(BY_CODE[code], "input" if code == "EVO302" else "tool", False, True,
+    return VersionFinding(BY_CODE[code], "input" if code == "EVO302" else "tool", False, True,
                    message, old_path, new_path, old=was, new=now)
 
 
@@ -231,7 +231,7 @@ def _where(path: Path) -> str:
     return "`" + ".".join(names) + "`" if names else "the schema"
 
 
-def restatus(change: ToolChange, findings: tuple[Finding, ...]) -> ToolChange:
+def restatus(change: ToolChange, findings: tuple[VersionFinding, ...]) -> ToolChange:
     """`change` keeping only `findings` (--select, --ignore), its status told again."""
     status = change.status
     if status not in ("added", "removed"):

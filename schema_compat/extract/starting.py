@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..model import SourceError
     from .files import LoadedSource
 
-__all__ = ["LiveError", "Started", "fetch_servers", "resolved"]
+__all__ = ["LiveError", "Servers", "Started", "fetch_servers", "resolved"]
 
 
 class LiveError(Exception):
@@ -66,59 +66,79 @@ def resolved(spec: ServerSpec, environ: dict[str, str]) -> str:
         raise LiveError(exc.message, exc.hint) from None
 
 
-async def start(spec: ServerSpec) -> Started:
-    """Start one stdio server as the SDK would (its own session, stderr to a file)."""
-    # closed by `fetch_servers`: the server process holds its descriptor
-    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-    environ = server_environment(spec)
-    with _RUNNING_LOCK:
-        _STARTING[0] += 1
-    process = None
-    try:
-        command = resolved(spec, environ)
-        process = await anyio.open_process([command, *spec.args], env=environ,
-                                           stderr=errlog, cwd=spec.cwd,
-                                           start_new_session=True)
-    except LiveError as exc:
-        return Started(None, errlog, exc)
-    except OSError as exc:
-        return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
-                                               f"{exc.strerror or exc}",
-                                               "check the command and its permissions"))
-    finally:
-        with _RUNNING_LOCK:
-            _STARTING[0] -= 1
-            if process is not None:
-                _RUNNING[process.pid] = process
-            stopped = _STOPPED[0]
-        if stopped and process is not None:  # started as the process exits: stop it too
-            stop_left_servers()
-    return Started(process, errlog, None)
-
-
-# --- servers left running at exit --------------------------------------------------------
-
-# pid -> process of each server started here and not yet seen exit (a process-wide concern:
-# the playground lists servers from several threads at once)
-_RUNNING: dict[int, Any] = {}
-_RUNNING_LOCK = threading.Lock()
-# servers being started (spawned, not yet in _RUNNING), and whether the exit's stop has run:
-# a SIGTERM may end the process while another thread is starting one
-_STARTING = [0]
-_STOPPED = [False]
-# how long the exit waits for the starts under way to be known (their threads need the GIL,
-# which a loaded machine gives them late)
-_START_WAIT = 2.0
 # after SIGTERM to a server's process group, before SIGKILL (as the SDK's shutdown, shortened
 # in `live`)
 _EXIT_GRACE = 0.25
+# how long the exit waits for the starts under way to be known (their threads need the GIL,
+# which a loaded machine gives them late)
+_START_WAIT = 2.0
 
 
-def _forget_exited(started: Sequence[Started]) -> None:
-    with _RUNNING_LOCK:
-        for one in started:
-            if one.process is not None and one.process.returncode is not None:
-                _RUNNING.pop(one.process.pid, None)
+class Servers:
+    """The servers one listing started and has not seen exit. `stop_left` is registered with
+    atexit while the listing runs: the process may exit in the middle of it (SIGTERM, or the
+    playground's listing thread still running), and a server that ignores SIGTERM and the end
+    of its input would otherwise outlive it. A lock, since the exit may come on another
+    thread while this one is starting a server."""
+
+    def __init__(self) -> None:
+        self.running: dict[int, Any] = {}  # pid -> process
+        self.lock = threading.Lock()
+        self.starting = 0  # spawned, not yet in `running`
+        self.stopped = False  # whether the exit's stop has run
+
+    async def start(self, spec: ServerSpec) -> Started:
+        """Start one stdio server as the SDK would (its own session, stderr to a file)."""
+        # closed by `_run`: the server process holds its descriptor
+        errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        environ = server_environment(spec)
+        with self.lock:
+            self.starting += 1
+        process = None
+        try:
+            command = resolved(spec, environ)
+            process = await anyio.open_process([command, *spec.args], env=environ,
+                                               stderr=errlog, cwd=spec.cwd,
+                                               start_new_session=True)
+        except LiveError as exc:
+            return Started(None, errlog, exc)
+        except OSError as exc:
+            return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
+                                                   f"{exc.strerror or exc}",
+                                                   "check the command and its permissions"))
+        finally:
+            with self.lock:
+                self.starting -= 1
+                if process is not None:
+                    self.running[process.pid] = process
+                stopped = self.stopped
+            if stopped and process is not None:  # started as the process exits: stop it too
+                self.stop_left()
+        return Started(process, errlog, None)
+
+    def forget_exited(self) -> None:
+        with self.lock:
+            for pid, process in list(self.running.items()):
+                if process.returncode is not None:
+                    del self.running[pid]
+
+    def stop_left(self) -> None:
+        """Stop the servers still running, once the servers being started are known (or
+        `_START_WAIT` passed); one whose start ends later is stopped as it ends."""
+        with self.lock:
+            self.stopped = True
+        deadline = time.monotonic() + _START_WAIT
+        while self.starting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with self.lock:
+            left = list(self.running.values())
+            self.running.clear()
+        if os.name != "posix":
+            for process in left:
+                if process.returncode is None:
+                    process.kill()
+            return
+        stop_groups([p.pid for p in left if p.returncode is None])
 
 
 def _signal_group(pid: int, signum: int) -> bool:
@@ -131,26 +151,6 @@ def _signal_group(pid: int, signum: int) -> bool:
     except OSError:  # EPERM: a member we may not signal; it is there
         pass
     return True
-
-
-def stop_left_servers() -> None:
-    """Stop the servers still running: SIGTERM to each one's process group, SIGKILL to what
-    is left after `_EXIT_GRACE`. Run at exit, after the servers being started are known
-    (or `_START_WAIT` passed); one whose start ends later is stopped as it ends."""
-    with _RUNNING_LOCK:
-        _STOPPED[0] = True
-    deadline = time.monotonic() + _START_WAIT
-    while _STARTING[0] and time.monotonic() < deadline:
-        time.sleep(0.01)
-    with _RUNNING_LOCK:
-        left = list(_RUNNING.values())
-        _RUNNING.clear()
-    if os.name != "posix":
-        for process in left:
-            if process.returncode is None:
-                process.kill()
-        return
-    stop_groups([p.pid for p in left if p.returncode is None])
 
 
 def stop_groups(pids: Sequence[int]) -> None:
@@ -170,17 +170,16 @@ def stop_groups(pids: Sequence[int]) -> None:
         _signal_group(pid, signal.SIGKILL)
 
 
-atexit.register(stop_left_servers)
-
-
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
                width: int) -> tuple[list[LoadedSource], list[SourceError]]:
     _require_sdk()
     started: dict[int, Started] = {}
+    servers = Servers()
+    atexit.register(servers.stop_left)
     try:
         for i, spec in enumerate(specs):
             if spec.kind == "stdio":
-                started[i] = await start(spec)
+                started[i] = await servers.start(spec)
         live = await anyio.to_thread.run_sync(importlib.import_module,
                                               "schema_compat.extract.live")
         return await live.fetch_started(specs, timeout, started, show, width)  # type: ignore[no-any-return]
@@ -191,10 +190,12 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                 with anyio.CancelScope(shield=True):
                     await one.process.wait()
             one.errlog.close()
-        _forget_exited(list(started.values()))
+        servers.forget_exited()
         # what the servers left in their groups (the SDK has stopped each server itself);
         # here, not in a thread: this also runs as SIGTERM unwinds the loop
         stop_groups([one.process.pid for one in started.values() if one.process])
+        if not servers.running:
+            atexit.unregister(servers.stop_left)
 
 
 def _require_sdk() -> None:
@@ -221,7 +222,7 @@ def fetch_servers(specs: Sequence[ServerSpec], timeout: float = 30.0, *,
     with signals_as_exit():
         if not spinner:
             return anyio.run(_run, specs, timeout, progress, 80)
-        from ..report.text import make_console
+        from ..console import make_console
 
         console = make_console(stderr=True)
         width = max(console.width - 4, 20)  # the spinner and its gap

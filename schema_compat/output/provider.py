@@ -45,10 +45,10 @@ TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas 
     "ollama": ("ollama",),
 }
 # the profile a target means when no provider is named
-DEFAULT_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
-                                   "anthropic": "anthropic", "gemini": "gemini",
-                                   "bedrock": "bedrock", "mistral": "mistral",
-                                   "ollama": "ollama"}
+TARGET_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
+                                  "anthropic": "anthropic", "gemini": "gemini",
+                                  "bedrock": "bedrock", "mistral": "mistral",
+                                  "ollama": "ollama"}
 
 
 def _schema(tool: PlannedTool) -> Any:

@@ -201,27 +201,18 @@ def diff_rows(result: ToolResult) -> list[dict[str, Any]]:
     """The rows `schema-compat diff` prints: original and transformed lines aligned, each
     with its node's JSON Pointer, its kind (" ", "-", "+", "~") and the changes (indexes
     into `result.changes`) marked on it."""
-    from ..report.diff import _align, _anchor, _pretty
+    from ..report.diff import aligned
 
-    left = list(_pretty(result.tool.schema, (), 0, "", ""))
-    right = list(_pretty(result.transformed_schema, (), 0, "", ""))
-    first_line: dict[tuple[str | int, ...], int] = {}
-    for index, line in enumerate(right):
-        first_line.setdefault(line.path, index)
-    marks: dict[int, list[int]] = {}
-    for k, change in enumerate(result.changes):
-        if change.scope != "tool":
-            marks.setdefault(_anchor(change.path, first_line), []).append(k)
-    right_index = {id(line): k for k, line in enumerate(right)}
+    pairs, marks = aligned(result.tool.schema, result.transformed_schema, result.changes)
     rows = []
-    for lhs, rhs, kind in _align(left, right):
+    for lhs, rhs, kind in pairs:
         rows.append({
             "kind": kind,
             "left": None if lhs is None else lhs.text,
             "lp": None if lhs is None else pointer(lhs.path),
             "right": None if rhs is None else rhs.text,
             "rp": None if rhs is None else pointer(rhs.path),
-            "marks": [] if rhs is None else marks.get(right_index[id(rhs)], []),
+            "marks": [] if rhs is None else marks.get(id(rhs), []),
         })
     return rows
 

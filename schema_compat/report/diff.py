@@ -13,7 +13,7 @@ import difflib
 import io
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -26,7 +26,7 @@ from ..structural_diff import common_ends
 from .styled import NO_BREAK, Styled, printable
 from .text import located_text, print_line, print_rows
 
-__all__ = ["pretty_lines", "render_diff", "render_diff_text"]
+__all__ = ["aligned", "render_diff", "render_diff_text"]
 
 Kind = Literal[" ", "-", "+", "~"]
 
@@ -43,7 +43,7 @@ _FOLD_KEEP = 5
 
 
 @dataclass(frozen=True)
-class _Line:
+class Line:
     text: str
     path: Path
     indent: int
@@ -148,29 +148,29 @@ def _run(values: list[Any], start: int, end: int, out: list[Any], note: str) -> 
     out.extend(values[end - keep:end])
 
 
-def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> Iterator[_Line]:
+def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> Iterator[Line]:
     pad = " " * indent
     if isinstance(value, dict) and value:
-        yield _Line(f"{pad}{prefix}{{", path, indent)
+        yield Line(f"{pad}{prefix}{{", path, indent)
         last = len(value) - 1
         for i, (key, child) in enumerate(value.items()):
             yield from _pretty(
                 child, (*path, key), indent + 2, f"{_scalar(str(key))}: ", "," if i < last else ""
             )
-        yield _Line(f"{pad}}}{suffix}", path, indent)
+        yield Line(f"{pad}}}{suffix}", path, indent)
     elif isinstance(value, (list, tuple)) and value:
-        yield _Line(f"{pad}{prefix}[", path, indent)
+        yield Line(f"{pad}{prefix}[", path, indent)
         last = len(value) - 1
         index = 0  # of the value in the list shown, past any left out (`_fold_lists`)
         for i, child in enumerate(value):
             if isinstance(child, _Elided):
-                yield _Line(f"{pad}  {child.note}", (*path, child.start), indent + 2,
+                yield Line(f"{pad}  {child.note}", (*path, child.start), indent + 2,
                             child.left_out)
                 index = child.start + child.left_out
                 continue
             yield from _pretty(child, (*path, index), indent + 2, "", "," if i < last else "")
             index += 1
-        yield _Line(f"{pad}]{suffix}", path, indent)
+        yield Line(f"{pad}]{suffix}", path, indent)
     else:
         text = (
             "{}"
@@ -179,20 +179,13 @@ def _pretty(value: Any, path: Path, indent: int, prefix: str, suffix: str) -> It
             if isinstance(value, (list, tuple))
             else _scalar(value)
         )
-        yield _Line(f"{pad}{prefix}{text}{suffix}", path, indent)
+        yield Line(f"{pad}{prefix}{text}{suffix}", path, indent)
 
 
-def pretty_lines(value: Any) -> list[tuple[str, Path]]:
-    """The lines `json.dumps(value, indent=2, ensure_ascii=False)` prints, each with the
-    path of the node it opens (closing brackets carry their container's path), so a
-    Change path can be pinned to a printed line."""
-    return [(line.text, line.path) for line in _pretty(value, (), 0, "", "")]
+Row = tuple[Line | None, Line | None, Kind]
 
 
-Row = tuple[_Line | None, _Line | None, Kind]
-
-
-def _align(left: list[_Line], right: list[_Line]) -> list[Row]:
+def _align(left: list[Line], right: list[Line]) -> list[Row]:
     # A trailing comma appears or vanishes when a neighbour is removed; that alone is
     # not a change, so it is ignored for matching.
     lkeys = [line.text.rstrip(",") for line in left]
@@ -214,13 +207,13 @@ def _align(left: list[_Line], right: list[_Line]) -> list[Row]:
     return rows
 
 
-def _signature(line: _Line) -> tuple[int, str, bool]:
+def _signature(line: Line) -> tuple[int, str, bool]:
     """Which member a line prints, ignoring its value: same key at the same depth."""
     closing = line.text.strip().rstrip(",") in ("}", "]")
     return (line.indent, repr(line.path[-1]) if line.path else "", closing)
 
 
-def _pair_replace(left: list[_Line], right: list[_Line]) -> list[Row]:
+def _pair_replace(left: list[Line], right: list[Line]) -> list[Row]:
     """Pair the lines of a replaced block: first members with the same key at the same
     depth (a value that changed), then what is left by depth alone (`"$ref"` next to the
     `"type"` that replaced it)."""
@@ -238,7 +231,7 @@ def _pair_replace(left: list[_Line], right: list[_Line]) -> list[Row]:
     return rows
 
 
-def _pair_by_depth(left: list[_Line], right: list[_Line]) -> list[Row]:
+def _pair_by_depth(left: list[Line], right: list[Line]) -> list[Row]:
     """Pair only lines at the same depth: pairing a removed `"$ref": ...` with an
     unrelated deeper line would suggest an edit that never happened."""
     rows: list[Row] = []
@@ -339,14 +332,23 @@ def _fold_cells(fold: _Fold, col: int, ellipsis: str) -> tuple[list[Text], list[
     return _fold(text, Text("- ", KIND_STYLE["-"]), col, fold.indent + 4), [Text("")]
 
 
-def _anchor(path: Path, first_line: dict[Path, int]) -> int:
-    """Index of the line a change is shown on: its own node, or the nearest ancestor
-    still present in the transformed schema (a removed key has no line of its own)."""
-    for cut in range(len(path), -1, -1):
-        index = first_line.get(path[:cut])
-        if index is not None:
-            return index
-    return 0
+def aligned(before: Any, after: Any, changes: Sequence[Change]
+            ) -> tuple[list[Row], dict[int, list[int]]]:
+    """Two schemas' lines side by side, and the changes marked on the right-hand lines (id of
+    the line -> indexes into `changes`): each on its own node's line, or on its nearest
+    ancestor's still present in `after` (a removed key has no line of its own)."""
+    left = list(_pretty(before, (), 0, "", ""))
+    right = list(_pretty(after, (), 0, "", ""))
+    first_line: dict[Path, int] = {}
+    for index, line in enumerate(right):
+        first_line.setdefault(line.path, index)
+    marks: dict[int, list[int]] = {}
+    for k, change in enumerate(changes):
+        if change.scope != "tool":
+            at = next((first_line[change.path[:cut]] for cut in range(len(change.path), -1, -1)
+                       if change.path[:cut] in first_line), 0)
+            marks.setdefault(id(right[at]), []).append(k)
+    return _align(left, right), marks
 
 
 def _wrap(text: str, first: int, rest: int) -> list[tuple[int, int]]:
@@ -401,7 +403,7 @@ def _fold(content: Text, marker: Text, width: int, hang: int) -> list[Text]:
     return out
 
 
-def _cell(line: _Line | None, marker: str, style: str, tag: Text | None, width: int) -> list[Text]:
+def _cell(line: Line | None, marker: str, style: str, tag: Text | None, width: int) -> list[Text]:
     """One side of one row: the `-`/`+`/`~` marker, the JSON line, and any change tag."""
     if line is None:
         return [Text("")]
@@ -480,18 +482,7 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
     before, after = tool.schema, result.transformed_schema
     if not full:
         before, after = _fold_lists(before, after, ellipsis)
-    left = list(_pretty(before, (), 0, "", ""))
-    right = list(_pretty(after, (), 0, "", ""))
-    rows = _align(left, right)
-
-    first_line: dict[Path, int] = {}
-    for index, line in enumerate(right):
-        first_line.setdefault(line.path, index)
-    marks: dict[int, list[Change]] = {}
-    for change in result.changes:
-        if change.scope != "tool":
-            marks.setdefault(_anchor(change.path, first_line), []).append(change)
-    right_index = {id(line): k for k, line in enumerate(right)}
+    rows, marks = aligned(before, after, result.changes)
 
     renamed = result.transformed_name != tool.name
     titles = (
@@ -513,8 +504,7 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
 
     shown: list[Row | _Fold] = list(rows)
     if not full:
-        tagged = {id(line) for line in right if right_index[id(line)] in marks}
-        shown = _fold_blocks(rows, tagged, result.changes)
+        shown = _fold_blocks(rows, set(marks), result.changes)
     folded = [row for row in shown if isinstance(row, _Fold)]
     for row in shown:
         if isinstance(row, _Fold):
@@ -524,9 +514,9 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
         style = KIND_STYLE[kind]
         tag = None
         if rhs is not None:
-            anchored = marks.get(right_index[id(rhs)])
+            anchored = marks.get(id(rhs))
             if anchored:
-                tag = _tag(anchored, ascii_only)
+                tag = _tag([result.changes[k] for k in anchored], ascii_only)
         left_cells = _cell(lhs, kind if lhs is not None else " ", style, None, col)
         right_cells = _cell(rhs, kind if rhs is not None else " ", style, tag, col)
         _emit(lines, left_cells, right_cells, col, bar)

@@ -18,7 +18,7 @@ from ..paths import jsonpath, pointer
 from .styled import Styled, printable
 
 if TYPE_CHECKING:
-    from ..evolution.tools import Finding, ToolChange
+    from ..evolution.tools import ToolChange, VersionFinding
     from .text import Output
 
 REPORT_VERSION = 1
@@ -29,7 +29,7 @@ _LEVEL_STYLE = {"breaking": "bold red", "possibly": "red", "warning": "yellow",
                 "info": "cyan"}
 
 
-def level(finding: Finding) -> str:
+def level(finding: VersionFinding) -> str:
     """breaking, possibly (breaking), warning or info."""
     if finding.breaking:
         return "breaking" if finding.certain else "possibly"
@@ -50,7 +50,7 @@ def _sorted(changes: Sequence[ToolChange]) -> list[ToolChange]:
     return sorted(changes, key=lambda c: _ORDER[c.status])
 
 
-def _path(finding: Finding) -> tuple[str | int, ...]:
+def _path(finding: VersionFinding) -> tuple[str | int, ...]:
     """The node a reader looks at: in the old schema for input, the new one's for output;
     the other schema's where this one has no such node (a property only the new version
     lists stands at its object in the old)."""
@@ -62,7 +62,7 @@ def _path(finding: Finding) -> tuple[str | int, ...]:
     return first
 
 
-def _where(finding: Finding) -> str:
+def _where(finding: VersionFinding) -> str:
     """The JSONPath shown beside a finding; none for the tool's own fields."""
     path = _path(finding)
     return jsonpath(path) if path and finding.direction != "tool" else ""
@@ -70,7 +70,7 @@ def _where(finding: Finding) -> str:
 
 # --- JSON ----------------------------------------------------------------------------------
 
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
+def finding_to_dict(finding: VersionFinding) -> dict[str, Any]:
     from ..evolution.document import NOTHING
 
     path = _path(finding)
@@ -131,7 +131,7 @@ def render_text(changes: Sequence[ToolChange], old_label: str, new_label: str,
     print_line(console, _summary_line(changes, old_label, new_label))
 
 
-def _details(finding: Finding) -> list[Styled]:
+def _details(finding: VersionFinding) -> list[Styled]:
     from ..evolution.document import NOTHING
 
     out: list[Styled] = []
@@ -228,13 +228,14 @@ def render_github(changes: Sequence[ToolChange], new_label: str) -> str:
     from .sarif import artifact_uri, tool_line
 
     uri = artifact_uri(new_label)
+    read: dict[str, tuple[str, ...]] = {}
     lines = []
     for change in _sorted(changes):
         for f in change.findings:
             props = []
             if uri is not None:
                 props += [f"file={escape_property(uri)}",
-                          f"line={tool_line(new_label, change.name)}"]
+                          f"line={tool_line(new_label, change.name, read)}"]
             props.append(f"title={escape_property(f.check.code + ' ' + f.check.name)}")
             where = _where(f)
             message = f"{change.name}{' at ' + where if where else ''}: {f.message}"
@@ -251,6 +252,7 @@ def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
     from .sarif import INFORMATION_URI, SARIF_SCHEMA, SARIF_VERSION, artifact_uri, tool_line
 
     uri = artifact_uri(new_label)
+    read: dict[str, tuple[str, ...]] = {}
     rules = [{"id": c.code, "name": c.name, "shortDescription": {"text": c.summary},
               "fullDescription": {"text": c.why},
               "defaultConfiguration": {"level": _SARIF[c.level]}} for c in CHECKS]
@@ -265,7 +267,7 @@ def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
             if uri is not None:
                 location["physicalLocation"] = {
                     "artifactLocation": {"uri": uri},
-                    "region": {"startLine": tool_line(new_label, change.name)}}
+                    "region": {"startLine": tool_line(new_label, change.name, read)}}
             results.append({"ruleId": f.check.code, "ruleIndex": index[f.check.code],
                             "level": _SARIF[level(f)],
                             "message": {"text": f"{change.name}: {f.message}"},

@@ -32,13 +32,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool) -> str:
+def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool,
+                read: dict[str, tuple[str, ...]]) -> str:
     tool = result.tool
     props: list[str] = []
     uri = artifact_uri(tool.source)
     if uri is not None:
         props += [f"file={escape_property(uri)}",
-                  f"line={tool_line(tool.source, tool.name)}"]
+                  f"line={tool_line(tool.source, tool.name, read)}"]
     title = f"{finding.code} {finding.rule}" + (f" ({provider})" if several else "")
     props.append(f"title={escape_property(title)}")
     where = f" at {jsonpath(finding.path)}" if finding.scope == "schema" else ""
@@ -54,9 +55,11 @@ def render_github(reports: Report | Sequence[Report]) -> str:
     many = [reports] if isinstance(reports, Report) else list(reports)
     several = len(many) > 1
     lines: list[str] = []
+    read: dict[str, tuple[str, ...]] = {}
     for report in many:
         for result in report.results:
-            lines += [_annotation(report.provider, result, f, several) for f in result.findings]
+            lines += [_annotation(report.provider, result, f, several, read)
+                      for f in result.findings]
     errors = {e.one_line() for r in many for e in r.errors}
     lines += [f"::error title=schema-compat::{escape_data(e)}" for e in sorted(errors)]
     for report in many:

@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
-from functools import cache
 from typing import Any
 
 from .. import __version__
@@ -44,7 +43,6 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
     }
 
 
-@cache
 def _file_lines(path: str) -> tuple[str, ...]:
     try:
         with open(path, encoding="utf-8-sig") as fh:
@@ -63,16 +61,20 @@ def artifact_uri(source: str) -> str | None:
     return path.replace(os.sep, "/")
 
 
-def tool_line(source: str, name: str) -> int:
-    """The first line naming the tool (`"name": "read_files"`), else 1."""
+def tool_line(source: str, name: str, read: dict[str, tuple[str, ...]]) -> int:
+    """The first line naming the tool (`"name": "read_files"`), else 1. `read`: the files one
+    report has read so far, each read once."""
+    if source not in read:
+        read[source] = _file_lines(source)
     needle = json.dumps(name)
-    for i, line in enumerate(_file_lines(source), start=1):
+    for i, line in enumerate(read[source], start=1):
         if needle in line and '"name"' in line:
             return i
     return 1
 
 
-def _location(result: ToolResult, finding: Finding) -> dict[str, Any]:
+def _location(result: ToolResult, finding: Finding, read: dict[str, tuple[str, ...]]
+              ) -> dict[str, Any]:
     tool = result.tool
     path = jsonpath(finding.path)
     logical = {"name": path if finding.scope == "schema" else tool.name,
@@ -84,7 +86,7 @@ def _location(result: ToolResult, finding: Finding) -> dict[str, Any]:
     if uri is not None:
         location["physicalLocation"] = {
             "artifactLocation": {"uri": uri},
-            "region": {"startLine": tool_line(tool.source, tool.name)},
+            "region": {"startLine": tool_line(tool.source, tool.name, read)},
         }
     return location
 
@@ -94,8 +96,8 @@ def _fingerprint(provider: str, result: ToolResult, finding: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def _result(provider: str, result: ToolResult, finding: Finding, index: int
-            ) -> dict[str, Any]:
+def _result(provider: str, result: ToolResult, finding: Finding, index: int,
+            read: dict[str, tuple[str, ...]]) -> dict[str, Any]:
     where = jsonpath(finding.path) if finding.scope == "schema" else "the tool"
     text = f"{result.tool.name}: {finding.message} (at {where}, {provider})"
     if finding.fix_safety:
@@ -105,7 +107,7 @@ def _result(provider: str, result: ToolResult, finding: Finding, index: int
         "ruleIndex": index,
         "level": _LEVEL[finding.severity],
         "message": {"text": text},
-        "locations": [_location(result, finding)],
+        "locations": [_location(result, finding, read)],
         "partialFingerprints": {"schemaCompat/v1": _fingerprint(provider, result, finding)},
         "properties": {"tool": result.tool.name, "provider": provider,
                        "jsonPath": jsonpath(finding.path), "pointer": pointer(finding.path),
@@ -116,7 +118,8 @@ def _result(provider: str, result: ToolResult, finding: Finding, index: int
 def _run(report: Report) -> dict[str, Any]:
     used = sorted({f.code for r in report.results for f in r.findings})
     index = {code: i for i, code in enumerate(used)}
-    results = [_result(report.provider, r, f, index[f.code])
+    read: dict[str, tuple[str, ...]] = {}
+    results = [_result(report.provider, r, f, index[f.code], read)
                for r in report.results for f in r.findings]
     notifications = [{"level": "error", "message": {"text": e.one_line()}}
                      for e in report.errors]

@@ -127,7 +127,7 @@ class PlainOutput:
     def rich_console(self) -> Console:
         """A rich console writing the same, for what this writer does not reproduce."""
         if self._console is None:
-            from .text import make_console
+            from ..console import make_console
 
             self._console = make_console(stderr=self._stderr, file=self._file, width=self._width)
         return self._console

@@ -10,11 +10,11 @@ importing rich.console.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple, Union
 
+from ..console import make_console
 from ..model import (
     SAFETIES,
     SEVERITIES,
@@ -25,8 +25,8 @@ from ..model import (
     ServerInfo,
     ToolResult,
 )
-from ..options import DEFAULT_PROVIDER
 from ..paths import jsonpath
+from ..profiles import DEFAULT_PROFILE
 from .json import refused
 from .requests import request_lines
 from .styled import NO_BREAK, PlainOutput, Styled, glued, plain_output, printable
@@ -48,45 +48,6 @@ _MAX_NAMES = 8
 _REFUSED_STYLE = "dim"
 # what the report says of the run under --lossless-only, where fixes were refused
 _UNDER = " with --lossless-only"
-
-
-def make_console(
-    *,
-    stderr: bool = False,
-    file: IO[str] | None = None,
-    width: int | None = None,
-    color: bool | None = None,
-) -> Console:
-    """A Console that honours NO_COLOR fully.
-
-    rich alone only drops colours under NO_COLOR and still emits bold/dim escapes on a
-    terminal; here NO_COLOR (or `color=False`) turns every escape off. `color=None` leaves
-    the rest to rich: colour on a terminal, plain text through a pipe, FORCE_COLOR honoured.
-    `color=True` forces colour even under NO_COLOR (an explicit `--color` beats the env).
-    """
-    from rich.console import Console
-
-    if color is None and os.environ.get("NO_COLOR", ""):
-        color = False
-    if color is False:
-        return Console(
-            stderr=stderr,
-            file=file,
-            width=width,
-            color_system=None,
-            no_color=True,
-            highlight=False,
-            emoji=False,
-        )
-    return Console(
-        stderr=stderr,
-        file=file,
-        width=width,
-        force_terminal=True if color else None,
-        no_color=False if color else None,
-        highlight=False,
-        emoji=False,
-    )
 
 
 def text_output(*, stderr: bool = False) -> Output:
@@ -214,7 +175,7 @@ class Rerun(NamedTuple):
 def _fallback_rerun(provider: str) -> Rerun:
     """Without the check's command line (a library caller): the sources are a placeholder
     the hint says to fill in."""
-    flag = [] if provider == DEFAULT_PROVIDER else ["-p", provider]
+    flag = [] if provider == DEFAULT_PROFILE else ["-p", provider]
     return Rerun(["SOURCE...", *flag], ["SOURCE...", *flag],
                  "with SOURCE... the sources checked")
 

@@ -33,7 +33,7 @@ async function loadEngine() {
   if (!packages.ok) throw new Error(`py/packages.zip: HTTP ${packages.status}`);
   pyodide.unpackArchive(await packages.arrayBuffer(), "zip", { extractDir: "/home/pyodide/lib" });
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib')");
-  return pyodide.pyimport("schema_compat.playground.static").handle;
+  return pyodide.pyimport("schema_compat.playground.static").Site().handle;
 }
 
 // One call of the engine in this page: {status, data} or {status, text, filename}.

@@ -18,7 +18,7 @@ def generate() -> str:
     """The page: the top-level help, then each command's, in the order `--help` lists them."""
     import typer
 
-    from ..cli import app
+    from .cli import app
 
     # typer may carry a click of its own: its context class is taken from the command
     group: Any = typer.main.get_command(app)
