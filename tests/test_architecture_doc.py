@@ -93,4 +93,4 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert _module("schema_compat/rules/") == _module("schema_compat/rules")
     assert names(text) == ["Plan.nowhere", "no_such_fn"]
     assert not defined("Plan.nowhere") and not defined("no_such_fn")
-    assert defined("make_plan") and defined("Rule.reads_root")
+    assert defined("make_plan") and defined("Rule.triggers")

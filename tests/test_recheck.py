@@ -68,34 +68,6 @@ def test_left_findings_are_a_fresh_check_on_random_schemas(schema: Any) -> None:
         assert left == fresh
 
 
-def _without_reuse(plan: Plan) -> Plan:
-    other = make_plan(plan.profile, sorted(plan.codes), lossless_only=plan.lossless_only)
-    other.subtree_local = False  # as if a rule read the rest of the document
-    return other
-
-
-def _outcome(schema: Any, plan: Plan) -> tuple[Any, ...]:
-    [r] = run_plan([ToolDef(name="t", schema=schema)], plan)
-    return r.findings, r.changes, r.remaining, r.transformed_schema
-
-
-@pytest.mark.slow  # corpus-wide
-def test_reusing_clean_subtrees_changes_nothing_on_the_corpus() -> None:
-    for plan in PLANS:
-        other = _without_reuse(plan)
-        for schema in _corpus_schemas():
-            assert _outcome(schema, plan) == _outcome(schema, other)
-
-
-@RANDOM
-@given(SCHEMAS)
-@example(MALFORMED_REQUIRED[0])
-@example(MALFORMED_REQUIRED[1])
-def test_reusing_clean_subtrees_changes_nothing_on_random_schemas(schema: Any) -> None:
-    for plan in PLANS:
-        assert _outcome(schema, plan) == _outcome(schema, _without_reuse(plan))
-
-
 def test_a_subtree_moved_by_a_fix_is_looked_at_again_in_its_new_place() -> None:
     # The root is an array: TYP007 wraps it, so the unchanged object under `items` moves
     # from /items to /properties/value/items, and its CNV001 warning must move with it.

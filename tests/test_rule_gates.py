@@ -1,4 +1,4 @@
-"""A rule's `triggers`, `gate` and `root_only` let the engine skip its detector on most
+"""A rule's `triggers` and `gate` let the engine skip its detector on most
 nodes; they must never skip a node the detector would flag, or findings would silently go
 missing."""
 
@@ -25,7 +25,7 @@ def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
     for plan in PLANS:
         for path, node, keyword in iter_nodes_keyed(schema):
             ctx = plan.ctx(schema, plan.run_state(), path, keyword)
-            asked = plan.node_rules(node, not path)
+            asked = plan.node_rules(node)
             for rule in plan.node:
                 if rule not in asked and any(True for _ in rule.detect(node, ctx)):
                     missed.append((plan.profile.name, rule.code, path))
@@ -93,15 +93,6 @@ def test_a_gate_does_skip_rules() -> None:
 @given(SCHEMAS)
 def test_no_rule_is_skipped_where_it_would_fire_on_random_schemas(schema: Any) -> None:
     assert _skipped_hits(schema) == []
-
-
-def test_root_only_rules_are_asked_at_the_root_alone() -> None:
-    plan = make_plan("gemini")
-    node = {"type": "string", "description": "d"}
-    at_root = {r.code for r in plan.node_rules(node, True)}
-    below = {r.code for r in plan.node_rules(node, False)}
-    assert "TYP007" in at_root and "TYP007" not in below
-    assert {r.code for r in plan.node if r.root_only} & below == set()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

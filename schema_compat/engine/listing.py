@@ -22,10 +22,10 @@ from ..profiles import Profile
 from ..rules.registry import RULES
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_copy
-from .check import check_recording, check_tool_level, detected
+from .check import check_tool_level, check_walk, detected
 from .plan import Plan, make_plan
 from .record import as_left, as_made
-from .transform import check_and_transform, fix_tool_name, transform_passes
+from .transform import fix_tool_name, transform_passes
 
 
 def check_schema(schema: Any, plan: Plan) -> list[Finding]:
@@ -40,25 +40,16 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
 
 class SchemaRun:
     """One schema checked and transformed: what the rules found on it (`found`), the
-    result, the changes made, the fixes refused, and the findings left on the result. The
-    transform's first pass reuses the check's record where it meets the same nodes, and its
-    last pass, which changes nothing, is the check of the result."""
+    result, the changes made, the fixes refused, and the findings left on the result (the
+    transform's last pass, which changes nothing, is the check of the result)."""
 
     def __init__(self, schema: Any, plan: Plan) -> None:
         run = plan.run_state()
         self.refused: list[Change] = []
-        one_walk = check_and_transform(schema, plan, run)
-        if one_walk is not None:
-            self.found, first, self.refused = one_walk
-            self.result, self.changes, left = transform_passes(
-                schema, plan, run, self.refused, first=first)
-            self.left = detected(self.result, plan) if left is None else left
-            return
-        self.found, check_clean, quiet = check_recording(schema, plan, run)
+        self.found, quiet = check_walk(schema, plan, run)
         if any(RULES[f.code].fix is not None for f in self.found):
-            self.result, self.changes, left = transform_passes(
-                schema, plan, run, self.refused, checked=True, check_clean=check_clean,
-                quiet=quiet)
+            self.result, self.changes, left = transform_passes(schema, plan, run,
+                                                               self.refused, quiet)
             self.left = detected(self.result, plan) if left is None else left
         else:
             # No rule with a fix fired, so a transform would find the same nodes and

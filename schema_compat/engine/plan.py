@@ -49,27 +49,20 @@ class Plan:
         if any(r.triggers is None for r in self.document):
             self.document_triggers = None
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
-        self._for_root_keys: dict[frozenset[str] | None, NodeRules] = {}
-        # Node rules see only the node's subtree and its place (not the rest of the
-        # document), so a subtree that has not changed since a pass found it clean is clean.
-        self.subtree_local = not any(r.reads_root for r in self.node)
 
-    def node_rules(self, node: Any, at_root: bool = False) -> list[Rule]:
+    def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them, a rule with a `gate` only where it lets it,
-        a `root_only` rule only at the root (`at_root`).
+        only where the node holds one of them, a rule with a `gate` only where it lets it.
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
-        return self.node_rule_sets(node, at_root).all
+        return self.node_rule_sets(node).all
 
-    def node_rule_sets(self, node: Any, at_root: bool = False) -> NodeRules:
+    def node_rule_sets(self, node: Any) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
-        cache = self._for_root_keys if at_root else self._for_keys
-        found = cache.get(keys)
+        found = self._for_keys.get(keys)
         if found is None:
-            rules = [r for r in self.node
-                     if (at_root or not r.root_only) and self._may_fire(r, keys)]
-            found = cache[keys] = NodeRules(
+            rules = [r for r in self.node if self._may_fire(r, keys)]
+            found = self._for_keys[keys] = NodeRules(
                 rules, [r for r in rules if r.fix is not None],
                 [r for r in rules if r.fix is None])
         return found
