@@ -15,7 +15,7 @@ from ..model import (
 )
 from ..rules.base import RunState
 from ..rules.support import ToolInfo
-from ..schema.walker import iter_nodes, iter_nodes_keyed
+from ..schema.walker import children, iter_nodes_keyed
 from .plan import Plan
 
 
@@ -26,10 +26,19 @@ def quiet(schema: Any, plan: Plan) -> bool:
     return triggers is not None and quiet_below(schema, triggers)
 
 
-def quiet_below(schema: Any, triggers: frozenset[str]) -> bool:
-    """Whether no node of `schema` holds one of `triggers`."""
-    return all(not isinstance(node, dict) or triggers.isdisjoint(node)
-               for _, node in iter_nodes(schema))
+def quiet_below(schema: Any, triggers: frozenset[str], old: Any = None) -> bool:
+    """Whether no node of `schema` holds one of `triggers`, but for the subschemas it kept
+    of `old` (a fix's result and the node it was given, whose subschemas a node pass has
+    looked at already)."""
+    kept = {id(child) for _, child in children(old)}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not triggers.isdisjoint(node):
+                return False
+            stack.extend(child for _, child in children(node) if id(child) not in kept)
+    return True
 
 
 def document_findings(schema: Any, plan: Plan, run: RunState) -> list[Finding]:

@@ -62,7 +62,6 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
     changes: list[Change] = []
     for _ in range(MAX_PASSES):
         changed = False
-        run.forget()
         done: set[Any] = set()
         for rule in () if quiet else plan.document:
             if rule.fix is None or rule.fix in done:
@@ -77,10 +76,11 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
                 work = fixed.node
                 changed = True
                 changes.extend(change_of(e.code or rule.code, e.rel, e) for e in fixed.edits)
-                run.forget()
         if work is schema:  # the node pass rewrites in place: each node at one place
             work = json_tree_copy(schema)
         work, found, rewritten, quiet = node_pass(work, plan, run, changes, refused)
+        if rewritten:  # changed in place: what the rules learnt of it no longer holds
+            run.forget()
         if not (changed or rewritten):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current.
@@ -135,7 +135,7 @@ class _NodePass:
             triggers = self.plan.document_triggers
             assert triggers is not None
             if new is not node:  # a fix's result: its new parts are not visited
-                self.quiet = quiet_below(new, triggers)
+                self.quiet = quiet_below(new, triggers, node)
             elif isinstance(new, dict) and not triggers.isdisjoint(new):
                 self.quiet = False
         return new, found
