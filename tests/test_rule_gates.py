@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from test_engine_fuzz import SCHEMAS
 
-from schema_compat.engine import make_plan
+from schema_compat.engine import make_ruleset
 from schema_compat.profiles import PROFILES
 from schema_compat.schema.walker import iter_nodes_keyed
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
-PLANS = [make_plan(name) for name in sorted(PROFILES)]
+PLANS = [make_ruleset(name) for name in sorted(PROFILES)]
 
 
 def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
@@ -74,14 +74,14 @@ def test_no_document_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None
 
 
 def test_document_triggers_are_those_of_the_reference_and_draft_rules() -> None:
-    assert make_plan("gemini").document_triggers == {"$ref", "$defs", "definitions",
+    assert make_ruleset("gemini").document_triggers == {"$ref", "$defs", "definitions",
                                                      "$schema"}  # ROOT003: the draft
     # a document rule without triggers (a size limit) may fire on any document
-    assert make_plan("openai-strict").document_triggers is None
+    assert make_ruleset("openai-strict").document_triggers is None
 
 
 def test_a_gate_does_skip_rules() -> None:
-    plan = make_plan("gemini")
+    plan = make_ruleset("gemini")
     asked = {r.code for r in plan.node_rules({"type": "string", "description": "d"})}
     assert "ANN004" not in asked and "TYP002" not in asked and "TYP005" not in asked
     assert "ANN004" in {r.code for r in plan.node_rules({"type": "string", "readOnly": True})}

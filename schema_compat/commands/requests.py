@@ -21,7 +21,7 @@ from .inputs import LiveOpts
 from .plans import resolve_settings
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import RequestInfo, ToolDef, ToolResult
     from ..planner import RequestPlan
@@ -117,7 +117,7 @@ def _flagged_per_tool(group: list[ToolDef], wanted: list[tuple[str, str]], i: in
                for j in range(i))
 
 
-def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "none",
+def check_requests(groups: list[list[ToolDef]], plan: RuleSet, name_prefix: str = "none",
                    sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
                    ) -> tuple[RequestInfo, ...]:
     """Each request's limits with their use as the tools are sent (`sent`: whether each
@@ -152,7 +152,7 @@ def check_requests(groups: list[list[ToolDef]], plan: Plan, name_prefix: str = "
     return tuple(out)
 
 
-def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+def needs_planner(groups: list[list[ToolDef]], plan: RuleSet, settings: RequestSettings,
                   to: str | None) -> bool:
     """Whether a transform plans its requests: a strict budget, several sources in one
     request, a tool count past the limit, or an option only the planner reads."""
@@ -165,7 +165,7 @@ def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
                for g in groups)
 
 
-def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+def plan_requests(groups: list[list[ToolDef]], plan: RuleSet, settings: RequestSettings,
                   per_tool: dict[str, list[str]] | None = None,
                   ) -> tuple[list[ToolResult], list[RequestPlan]]:
     """Each request planned with the plan's rules (the rules of its profile it leaves out

@@ -12,29 +12,29 @@ from typing import TYPE_CHECKING, Any
 from .plans import per_tool_plans
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError, ToolResult
 
 
-def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
+def run_tools(tools: list[Any], plan: RuleSet, per_tool: dict[str, list[str]] | None = None, *,
               keep_schemas: bool = True, keep_changes: bool = True,
-              plan_for: Callable[[Any], Plan] | None = None) -> list[ToolResult]:
+              plan_for: Callable[[Any], RuleSet] | None = None) -> list[ToolResult]:
     """The engine's results; without `keep_changes`, changes that are not lossy are kept
     only as counts (see `compact_changes`), for reports that show no more. `plan_for`
     gives each tool its plan (else the plan less its per-tool ignores)."""
-    from ..engine import iter_plan, run_plan
+    from ..engine import iter_ruleset, run_ruleset
 
     if plan_for is None and per_tool:
         plan_for = per_tool_plans(plan, per_tool)
     with busy(len(tools)):
         if keep_changes:
-            return run_plan(tools, plan, plan_for, keep_schemas=keep_schemas)
+            return run_ruleset(tools, plan, plan_for, keep_schemas=keep_schemas)
         from ..output.results import compact_changes
 
         shared: dict[Any, Any] = {}
         return [compact_changes(r, shared)
-                for r in iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas)]
+                for r in iter_ruleset(tools, plan, plan_for, keep_schemas=keep_schemas)]
 
 
 @contextlib.contextmanager

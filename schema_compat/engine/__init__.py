@@ -3,7 +3,7 @@ to a fixpoint to transform them, as ruff runs every enabled rule in one traversa
 each rule stays its own unit (data in `rules/`, with a detector and usually a fix).
 
 A run of one schema is the same for every document, with or without `$ref`: the check,
-one top-down walk asking each node every rule that may fire on its keys (`plan`, `check`);
+one top-down walk asking each node every rule that may fire on its keys (`ruleset`, `check`);
 then, where a rule with a fix fired, the transform (`transform`): passes over a copy until
 one changes nothing, each the document rules (reference inlining) and then one bottom-up
 rewrite of the walker, each node fixed rule by rule. The last pass, which changes nothing,
@@ -18,22 +18,22 @@ Invariants the engine relies on, which the rules keep:
 - What a rule remembers during a run lives in the run's `RunState`, never in a module.
 - A rule's `triggers` and `gate` never skip a node its detector would flag
   (tests/test_rule_gates.py).
-- `lossless_only` is decided in one place, `Plan.fix`.
+- `lossless_only` is decided in one place, `RuleSet.fix`.
 """
 
 from __future__ import annotations
 
 from .check import check_tool_level, detected
-from .listing import check_schema, iter_plan, run, run_plan
-from .plan import NodeRules, Plan, change_of, make_plan
+from .listing import check_schema, iter_ruleset, run, run_ruleset
 from .record import as_left, as_made
+from .ruleset import NodeRules, RuleSet, change_of, make_ruleset
 from .transform import MAX_FIXES_PER_NODE, MAX_PASSES, fix_tool_name, transform_schema
 
 __all__ = [
     "MAX_FIXES_PER_NODE",
     "MAX_PASSES",
     "NodeRules",
-    "Plan",
+    "RuleSet",
     "as_left",
     "as_made",
     "change_of",
@@ -41,9 +41,9 @@ __all__ = [
     "check_tool_level",
     "detected",
     "fix_tool_name",
-    "iter_plan",
-    "make_plan",
+    "iter_ruleset",
+    "make_ruleset",
     "run",
-    "run_plan",
+    "run_ruleset",
     "transform_schema",
 ]

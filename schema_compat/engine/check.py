@@ -1,7 +1,7 @@
 """The check: every rule that may fire on a node asked about it, top-down, once.
 
 Document rules (references) fire only where some node holds a key one of them needs
-(`Plan.document_triggers`); a document where none does is quiet, and they are not asked,
+(`RuleSet.document_triggers`); a document where none does is quiet, and they are not asked,
 which spares their walk of the document (the reference analysis).
 """
 
@@ -16,12 +16,12 @@ from ..model import (
 from ..rules.base import RunState
 from ..rules.support import ToolInfo
 from ..schema.walker import children, iter_nodes_keyed
-from .plan import Plan
+from .ruleset import RuleSet
 
 
-def quiet(schema: Any, plan: Plan) -> bool:
+def quiet(schema: Any, plan: RuleSet) -> bool:
     """Whether no document rule can fire on `schema`: no node holds one of their triggers
-    (`Plan.document_triggers`; never where a document rule may fire on any document)."""
+    (`RuleSet.document_triggers`; never where a document rule may fire on any document)."""
     triggers = plan.document_triggers
     return triggers is not None and quiet_below(schema, triggers)
 
@@ -41,13 +41,13 @@ def quiet_below(schema: Any, triggers: frozenset[str], old: Any = None) -> bool:
     return True
 
 
-def document_findings(schema: Any, plan: Plan, run: RunState) -> list[Finding]:
+def document_findings(schema: Any, plan: RuleSet, run: RunState) -> list[Finding]:
     root_ctx = plan.ctx(schema, run)
     return [plan.finding(rule, hit.rel, hit) for rule in plan.document
             for hit in rule.detect(schema, root_ctx)]
 
 
-def node_findings(root: Any, schema: Any, plan: Plan, run: RunState, base: Path = (),
+def node_findings(root: Any, schema: Any, plan: RuleSet, run: RunState, base: Path = (),
                    keyword: str | None = None) -> list[Finding]:
     """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`)."""
     findings: list[Finding] = []
@@ -59,12 +59,12 @@ def node_findings(root: Any, schema: Any, plan: Plan, run: RunState, base: Path 
     return findings
 
 
-def detected(schema: Any, plan: Plan) -> list[Finding]:
+def detected(schema: Any, plan: RuleSet) -> list[Finding]:
     """What every rule's detector finds on `schema`, as a check walk reports it."""
     return check_walk(schema, plan, plan.run_state())[0]
 
 
-def check_walk(schema: Any, plan: Plan, run: RunState) -> tuple[list[Finding], bool]:
+def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding], bool]:
     """What every rule's detector finds on `schema`: the document rules' findings first
     (where the document is not quiet), then the node rules', top-down; and whether the
     document is quiet (`quiet`), told by the same walk."""
@@ -84,7 +84,7 @@ def check_walk(schema: Any, plan: Plan, run: RunState) -> tuple[list[Finding], b
     return document_findings(schema, plan, run) + findings, False
 
 
-def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
+def check_tool_level(info: ToolInfo, plan: RuleSet) -> list[Finding]:
     ctx = plan.ctx(None, RunState())
     return [plan.finding(rule, (), hit, "tool") for rule in plan.tool
             for hit in rule.detect(info, ctx)]

@@ -5,7 +5,7 @@ one of them needs, then rewrites the document bottom-up (`walker.rewrite`), each
 rule by rule until none fires. Passes repeat until one changes nothing, so what a fix
 creates (a union from a type list) is fixed in turn. That last pass has asked every rule
 about every node of the result, so its findings are the check of the result. Every fix goes
-through `Plan.fix`: what it applies is recorded as changes, what it refuses (with
+through `RuleSet.fix`: what it applies is recorded as changes, what it refuses (with
 `lossless_only`) as the fixes not made, at the same paths, which is how a finding comes to
 say what the transform did with it.
 
@@ -27,7 +27,7 @@ from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
 from ..schema.walker import rewrite
 from .check import document_findings, node_findings, quiet, quiet_below
-from .plan import Plan, change_of
+from .ruleset import RuleSet, change_of
 
 MAX_PASSES = 8
 
@@ -44,13 +44,13 @@ class Unchecked(NamedTuple):
     keyword: str
 
 
-def transform_schema(schema: Any, plan: Plan) -> tuple[Any, list[Change]]:
+def transform_schema(schema: Any, plan: RuleSet) -> tuple[Any, list[Change]]:
     work, changes, _ = transform_passes(schema, plan, plan.run_state(), [],
                                         quiet(schema, plan))
     return work, changes
 
 
-def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Change],
+def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Change],
                      quiet: bool) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, the fixes refused (added to `refused`), and what a check of the
     result finds: the last pass, which changes nothing, asks every rule about the final
@@ -94,7 +94,7 @@ def transform_passes(schema: Any, plan: Plan, run: RunState, refused: list[Chang
     return work, changes, None
 
 
-def node_pass(root: Any, plan: Plan, run: RunState, changes: list[Change],
+def node_pass(root: Any, plan: RuleSet, run: RunState, changes: list[Change],
               refused: list[Change]) -> tuple[Any, list[Finding | Unchecked], bool, bool]:
     """One bottom-up rewrite of `root` (in place), each node fixed rule by rule until no
     rule fires: the document, the findings of the nodes as left (in the order of a check
@@ -115,7 +115,7 @@ class _NodePass:
     reference cycle that only the cyclic collector frees, and with it everything the pass
     held."""
 
-    def __init__(self, root: Any, plan: Plan, run: RunState, changes: list[Change],
+    def __init__(self, root: Any, plan: RuleSet, run: RunState, changes: list[Change],
                  refused: list[Change]) -> None:
         self.root = root
         self.plan = plan
@@ -198,7 +198,7 @@ class _NodePass:
         return [Unchecked(node, path, keyword)]
 
 
-def fix_tool_name(info: ToolInfo, plan: Plan, refused: list[Change] | None = None,
+def fix_tool_name(info: ToolInfo, plan: RuleSet, refused: list[Change] | None = None,
                   ) -> tuple[str, list[Change]]:
     changes: list[Change] = []
     ctx = plan.ctx(None, RunState())

@@ -31,10 +31,10 @@ from .strict import declared
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from ..engine import Plan
+    from ..engine import RuleSet
 
     # The engine's run over one listing: its tools, the base plan, each tool's plan.
-    Runner: TypeAlias = Callable[[Sequence[ToolDef], Plan, Callable[[ToolDef], Plan] | None],
+    Runner: TypeAlias = Callable[[Sequence[ToolDef], RuleSet, Callable[[ToolDef], RuleSet] | None],
                                  list[ToolResult]]
 # The per-request rules a strict budget leaves to the planner.
 BUDGET_CODES = ("LIM001", "LIM004")
@@ -43,23 +43,23 @@ Key = tuple[str, int]
 __all__ = ["BUDGET_CODES", "Checked", "check_sent"]
 
 
-def _without(base: Plan, codes: Sequence[str]) -> Plan:
-    from ..engine import Plan as PlanType
+def _without(base: RuleSet, codes: Sequence[str]) -> RuleSet:
+    from ..engine import RuleSet as PlanType
 
     return PlanType(base.profile, [c for c in base.profile.rules
                                    if c in base.codes and c not in codes], base.lossless_only)
 
 
-def _non_strict_plan(base: Plan) -> Plan:
+def _non_strict_plan(base: RuleSet) -> RuleSet:
     """The non-strict counterpart's plan, leaving out the rules the base plan leaves out
     (as `transform`'s planner does). Unlike the planner's, it keeps the name rules: a check
     names what `transform` renames."""
-    from ..engine import make_plan
+    from ..engine import make_ruleset
 
     left_out = [c for c in base.profile.rules if c not in base.codes]
     from ..profiles.clients import client_profile
 
-    return make_plan(client_profile(base.profile.non_strict, base.profile.client)
+    return make_ruleset(client_profile(base.profile.non_strict, base.profile.client)
                      or base.profile.non_strict, None, left_out, base.lossless_only)
 
 
@@ -73,15 +73,15 @@ class Checked:
         self.sent = sent
 
 
-def _picker(base: Plan, plain: Plan | None, off: set[Key],
+def _picker(base: RuleSet, plain: RuleSet | None, off: set[Key],
             per_tool: Mapping[str, Sequence[str]] | None
-            ) -> Callable[[ToolDef], Plan] | None:
+            ) -> Callable[[ToolDef], RuleSet] | None:
     own = tool_plans(base, per_tool)
     if plain is None or not off:
         return own
     theirs = tool_plans(plain, per_tool)
 
-    def plan_for(tool: ToolDef) -> Plan:
+    def plan_for(tool: ToolDef) -> RuleSet:
         if (tool.source, tool.index) in off:
             return theirs(tool) if theirs else plain
         return own(tool) if own else base
@@ -89,7 +89,7 @@ def _picker(base: Plan, plain: Plan | None, off: set[Key],
     return plan_for
 
 
-def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
+def check_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: RuleSet,
                run: Runner, per_tool: Mapping[str, Sequence[str]] | None = None,
                strict_first: Sequence[str] = ()) -> Checked:
     """Check `tools` (in the request `groups` the check found) under `base`, each tool as

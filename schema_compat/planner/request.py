@@ -23,7 +23,7 @@ from .strict import Candidate, choose, declared, gain
 
 if TYPE_CHECKING:
     from ..api import ToolLike
-    from ..engine import Plan as EnginePlan
+    from ..engine import RuleSet as EnginePlan
 
 # Rules whose work is per request: the planner does it over the whole request instead.
 PLANNER_CODES = ("NAM001", "NAM002", "LIM001", "LIM004")
@@ -130,7 +130,7 @@ def tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
     tool-name glob -> rule codes, as the settings file's `per-tool-ignores`)."""
     if not per_tool:
         return None
-    from ..engine import Plan as PlanType
+    from ..engine import RuleSet as PlanType
     from ..rules.registry import select_codes
 
     cache: dict[frozenset[str], EnginePlan] = {}
@@ -166,7 +166,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     the provider's. Raises PlanError when more tools remain than the provider (or client)
     takes, or a glob matches no tool.
     """
-    from ..engine import make_plan, run_plan
+    from ..engine import make_ruleset, run_ruleset
 
     if client and get_client(client) is None:
         raise PlanError(f"unknown client {client!r} (one of {', '.join(CLIENT_NAMES)})")
@@ -183,8 +183,8 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     if limit is not None and len(chosen) > limit:
         raise PlanError(count_error(chosen, profile, limit))
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
-    base = make_plan(profile, select_rules, ignore, lossless_only)
-    results = run_plan(chosen, base, tool_plans(base, per_tool_ignores))
+    base = make_ruleset(profile, select_rules, ignore, lossless_only)
+    results = run_ruleset(chosen, base, tool_plans(base, per_tool_ignores))
     budget = strict_budget(profile)
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
@@ -199,9 +199,9 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         codes = [c[2] for c in choices]
         fallback = [i for i, s in enumerate(strict) if not s]
         if fallback:
-            fallback_plan = make_plan(client_profile(budget.fallback, client) or budget.fallback,
+            fallback_plan = make_ruleset(client_profile(budget.fallback, client) or budget.fallback,
                                       select_rules, ignore, lossless_only)
-            plain = run_plan([chosen[i] for i in fallback], fallback_plan,
+            plain = run_ruleset([chosen[i] for i in fallback], fallback_plan,
                              tool_plans(fallback_plan, per_tool_ignores))
             for i, r in zip(fallback, plain, strict=True):
                 results[i] = r

@@ -1,8 +1,8 @@
-"""A run's plan: the rules of a profile split by scope, which of them may fire on a node
+"""A run's rule set: the rules of a profile split by scope, which of them may fire on a node
 with a given set of keys, the profile's severities, and the one place `lossless_only`
-decides whether a fix is applied (`Plan.fix`).
+decides whether a fix is applied (`RuleSet.fix`).
 
-A plan is made once and used for many tools (the CLI validates options into one; the proxy
+A rule set is made once and used for many tools (the CLI validates options into one; the proxy
 keeps one): it holds no state of any run (that is `RunState`, one per document).
 """
 
@@ -30,7 +30,7 @@ class NodeRules(NamedTuple):
     unfixable: list[Rule]
 
 
-class Plan:
+class RuleSet:
     """The rules of one run, split by scope, with the profile's severities applied."""
 
     def __init__(self, profile: Profile, codes: Sequence[str], lossless_only: bool) -> None:
@@ -121,9 +121,9 @@ def change_of(code: str, path: Path, edit: Edit, scope: str = "schema") -> Chang
                   accepts, told)
 
 
-def make_plan(profile: str | Profile, select: list[str] | None = None,
-              ignore: list[str] | None = None, lossless_only: bool = False) -> Plan:
+def make_ruleset(profile: str | Profile, select: list[str] | None = None,
+              ignore: list[str] | None = None, lossless_only: bool = False) -> RuleSet:
     prof = get_profile(profile) if isinstance(profile, str) else profile
     if prof is None:
         raise ValueError(f"unknown profile {profile!r}")
-    return Plan(prof, select_codes(prof, select, ignore), lossless_only)
+    return RuleSet(prof, select_codes(prof, select, ignore), lossless_only)
