@@ -73,22 +73,22 @@ def ours_name(package: str = "schema_compat") -> str:
 def _ours(package: str = "schema_compat") -> Converter:
     engine = importlib.import_module(package + ".engine")
     tool_def = importlib.import_module(package + ".model").ToolDef
-    plan = engine.make_plan("gemini")
-    run_plan = engine.run_plan
+    plan = engine.make_ruleset("gemini")
+    run_ruleset = engine.run_ruleset
 
     def prepare(schemas: list[Any]) -> list[Any]:
         return [tool_def(name=f"t{i}", schema=s, index=i) for i, s in enumerate(schemas)]
 
-    return Converter(ours_name(package), prepare, lambda tool: run_plan([tool], plan))
+    return Converter(ours_name(package), prepare, lambda tool: run_ruleset([tool], plan))
 
 
 def _our_parts() -> list[Converter]:
     """Where our time goes: one check walk, and the transform alone (copy, inlining, node
     passes to a fixpoint, change log). The full pipeline is check + transform + re-check."""
-    from schema_compat.engine import make_plan, transform_schema
+    from schema_compat.engine import make_ruleset, transform_schema
     from schema_compat.engine.check import detected
 
-    plan = make_plan("gemini")
+    plan = make_ruleset("gemini")
     return [Converter("  part: one check walk", lambda s: s, lambda s: detected(s, plan)),
             Converter("  part: transform alone", lambda s: s,
                       lambda s: transform_schema(s, plan))]

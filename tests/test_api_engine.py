@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from schema_compat import check, transform
-from schema_compat.engine import Plan, check_schema, iter_plan, make_plan, run_plan
+from schema_compat.engine import RuleSet, check_schema, iter_ruleset, make_ruleset, run_ruleset
 from schema_compat.extract.files import load_sources
 from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
@@ -40,36 +40,36 @@ def test_deep_but_allowed_schema_is_transformed() -> None:
     assert result.transformed_schema["properties"]["x"]["nullable"] is True
 
 
-def test_run_plan_without_schemas_reports_the_same() -> None:
+def test_run_ruleset_without_schemas_reports_the_same() -> None:
     """`check`'s text report runs the engine without keeping transformed schemas."""
     loaded, errors = load_sources([str(EXAMPLE)])
     assert not errors
     tools = [t for s in loaded for t in s.tools]
-    plan = make_plan("gemini")
-    kept = run_plan(tools, plan)
-    lean = run_plan(tools, plan, keep_schemas=False)
+    plan = make_ruleset("gemini")
+    kept = run_ruleset(tools, plan)
+    lean = run_ruleset(tools, plan, keep_schemas=False)
     assert all(r.transformed_schema is None for r in lean)
     assert all(isinstance(r.transformed_schema, dict) for r in kept)
     assert lean == [r._replace(transformed_schema=None) for r in kept]
     assert json.dumps(kept[0].tool.schema) == json.dumps(lean[0].tool.schema)
 
 
-def test_iter_plan_runs_each_tool_only_when_its_result_is_asked_for() -> None:
+def test_iter_ruleset_runs_each_tool_only_when_its_result_is_asked_for() -> None:
     """`transform` writes each tool before the next one is transformed."""
     loaded, _ = load_sources([str(EXAMPLE)])
     tools = [t for s in loaded for t in s.tools]
-    plan = make_plan("gemini")
+    plan = make_ruleset("gemini")
     started: list[str] = []
 
-    def plan_for(tool: Any) -> Plan:
+    def plan_for(tool: Any) -> RuleSet:
         started.append(tool.name)
         return plan
 
-    results = iter_plan(tools, plan, plan_for)
+    results = iter_ruleset(tools, plan, plan_for)
     assert started == []
     first = next(results)
     assert started == [tools[0].name] and first.tool is tools[0]
-    assert [first, *results] == run_plan(tools, plan)
+    assert [first, *results] == run_ruleset(tools, plan)
     assert started == [t.name for t in tools]
 
 
@@ -94,14 +94,14 @@ def test_the_engine_leaves_no_reference_cycles(profile: str) -> None:
     collector with all it holds, and collecting it cost a fifth of the time on Pydantic-style
     models."""
     tools = [ToolDef(name=f"t{i}", schema=s, index=i) for i, s in enumerate(_documents())]
-    plan = make_plan(profile)
+    plan = make_ruleset(profile)
     gc.collect()
     gc.disable()
     try:
         for tool in tools:
-            run_plan([tool], plan)
+            run_ruleset([tool], plan)
         for tool in tools:
-            run_plan([tool], make_plan(profile, lossless_only=True))
+            run_ruleset([tool], make_ruleset(profile, lossless_only=True))
         assert gc.collect() == 0
     finally:
         gc.enable()
@@ -125,8 +125,8 @@ def test_a_finding_says_what_its_fix_does_whether_made_or_refused() -> None:
     say the same of the same finding (the check used to predict "changes what is accepted,
     loses what the model is told" where the fix accepts fewer values and describes the
     others)."""
-    made = run_plan([ToolDef("t", LABELS)], make_plan("gemini"))[0]
-    refused = run_plan([ToolDef("t", LABELS)], make_plan("gemini", lossless_only=True))[0]
+    made = run_ruleset([ToolDef("t", LABELS)], make_ruleset("gemini"))[0]
+    refused = run_ruleset([ToolDef("t", LABELS)], make_ruleset("gemini", lossless_only=True))[0]
     where = ("properties", "labels", "items", "oneOf")
     [change] = [c for c in made.changes if c.code == "UNI002"]
     assert (change.path, change.safety, *change.effect) == \
@@ -137,7 +137,7 @@ def test_a_finding_says_what_its_fix_does_whether_made_or_refused() -> None:
     assert _effects(refused.findings, "UNI002") == expected
     assert _effects(refused.remaining, "UNI002") == expected  # still standing, same fix
     for lossless in (False, True):
-        plan = make_plan("gemini", lossless_only=lossless)
+        plan = make_ruleset("gemini", lossless_only=lossless)
         assert _effects(check_schema(LABELS, plan), "UNI002") == expected
 
 
@@ -166,12 +166,12 @@ def test_a_recursive_reference_with_siblings_does_not_grow_pass_after_pass() -> 
     schema = {"type": "object", "properties": {"b": {"$ref": "#/$defs/D"}},
               "$defs": {"D": {"type": "object", "properties": {
                   "b": {"$ref": "#/$defs/D", "maxItems": 3}}}}}
-    plan = make_plan("openai-strict")
-    [first] = run_plan([ToolDef("t", schema)], plan)
+    plan = make_ruleset("openai-strict")
+    [first] = run_ruleset([ToolDef("t", schema)], plan)
     assert not any(c.code == "REF009" for c in first.changes)
     assert ("REF009", ("$defs", "D", "properties", "b", "anyOf", 0, "$ref")) in \
         {(f.code, f.path) for f in first.remaining}
     inner = first.transformed_schema["$defs"]["D"]["properties"]["b"]["anyOf"][0]
     assert inner == {"$ref": "#/$defs/D", "maxItems": 3}
-    [again] = run_plan([ToolDef("t", first.transformed_schema)], plan)
+    [again] = run_ruleset([ToolDef("t", first.transformed_schema)], plan)
     assert again.changes == () and again.transformed_schema == first.transformed_schema

@@ -68,7 +68,7 @@ def test_every_path_named_exists() -> None:
 
 def test_every_package_name_cited_is_defined() -> None:
     cited = names(DOC.read_text("utf-8"))
-    assert {"make_plan", "NodeContext.is_root", "detect_one_of_in_strict"} <= set(cited)
+    assert {"make_ruleset", "NodeContext.is_root", "detect_one_of_in_strict"} <= set(cited)
     assert [n for n in cited if not defined(n)] == []
 
 
@@ -85,12 +85,12 @@ def test_every_package_and_rules_module_is_on_the_map() -> None:
 
 
 def test_the_checks_catch_what_they_are_for() -> None:
-    text = ("`schema_compat/nowhere.py` `tests/rules/CODE.yaml` `Plan.nowhere` `no_such_fn` "
+    text = ("`schema_compat/nowhere.py` `tests/rules/CODE.yaml` `RuleSet.nowhere` `no_such_fn` "
             "`anyOf` `--lossless-only`\n```\n`schema_compat/in_a_block.py`\n```\n")
     assert paths(text) == ["schema_compat/nowhere.py", "tests/rules/CODE.yaml"]
     assert [exists(p) for p in paths(text)] == [False, True]
     assert exists("schema_compat/engine") and exists("schema_compat/rules/")
     assert _module("schema_compat/rules/") == _module("schema_compat/rules")
-    assert names(text) == ["Plan.nowhere", "no_such_fn"]
-    assert not defined("Plan.nowhere") and not defined("no_such_fn")
-    assert defined("make_plan") and defined("Rule.reads_root")
+    assert names(text) == ["RuleSet.nowhere", "no_such_fn"]
+    assert not defined("RuleSet.nowhere") and not defined("no_such_fn")
+    assert defined("make_ruleset") and defined("Rule.triggers")

@@ -205,7 +205,7 @@ def test_diff_json_does_import_deepdiff() -> None:
 # What a one-tool `check` runs, in library terms: settings, load, engine, both reports.
 _CHECK_PATH_PROBE = """
 import io, sys
-from schema_compat.engine import make_plan, run_plan
+from schema_compat.engine import make_ruleset, run_ruleset
 from schema_compat.extract.files import load_sources
 from schema_compat.model import Report
 from schema_compat.report.json import write_json
@@ -214,8 +214,8 @@ from schema_compat.settings import find_settings_file
 
 assert find_settings_file() is None
 loaded, errors = load_sources(["examples/fs_read_files.json"])
-report = Report("gemini", tuple(run_plan([t for s in loaded for t in s.tools],
-                                         make_plan("gemini"))), tuple(errors))
+report = Report("gemini", tuple(run_ruleset([t for s in loaded for t in s.tools],
+                                         make_ruleset("gemini"))), tuple(errors))
 assert report.results[0].findings and report.results[0].changes
 write_json(report, io.StringIO())
 render_check(report, text_output())

@@ -30,7 +30,7 @@ from jsonschema import Draft202012Validator
 from malformed_schemas import documents, unwrap
 
 from schema_compat.cli import main
-from schema_compat.engine import Plan, make_plan, run_plan
+from schema_compat.engine import RuleSet, make_ruleset, run_ruleset
 from schema_compat.engine.check import detected
 from schema_compat.model import Finding, ToolDef
 from schema_compat.profiles import PROFILES
@@ -43,7 +43,7 @@ from schema_compat.schema.keywords import (
 from schema_compat.schema.walker import children
 
 PROFILE_NAMES = sorted(PROFILES)
-PLANS = [make_plan(name, lossless_only=lossless) for name in PROFILE_NAMES
+PLANS = [make_ruleset(name, lossless_only=lossless) for name in PROFILE_NAMES
          for lossless in (False, True)]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
@@ -173,7 +173,7 @@ def test_draft_4_boolean_exclusive_bounds_are_rewritten_losslessly(profile: str)
     schema = {"type": "object", "properties": {
         "n": {"type": "number", "minimum": 5, "exclusiveMinimum": True},
         "m": {"type": "number", "maximum": 1, "exclusiveMaximum": False}}}
-    [result] = run_plan([ToolDef("t", schema)], make_plan(profile))
+    [result] = run_ruleset([ToolDef("t", schema)], make_ruleset(profile))
     flagged = {(f.code, f.path, f.fix_safety) for f in result.findings}
     assert {("VAL005", ("properties", "n", "exclusiveMinimum"), "lossless"),
             ("VAL005", ("properties", "m", "exclusiveMaximum"), "lossless")} <= flagged
@@ -185,12 +185,12 @@ def test_draft_4_boolean_exclusive_bounds_are_rewritten_losslessly(profile: str)
 
 @pytest.mark.parametrize("plan", PLANS, ids=lambda p: f"{p.profile.name}-{p.lossless_only}")
 @pytest.mark.parametrize("junk", [None, [[]], "string"])
-def test_a_reference_to_junk_is_unresolvable_not_inlined(plan: Plan, junk: Any) -> None:
+def test_a_reference_to_junk_is_unresolvable_not_inlined(plan: RuleSet, junk: Any) -> None:
     """Found by the property test: the inliner took `$defs: {D: null}` for the target's
     schema and crashed on it."""
     schema = {"type": "object", "properties": {"b": {"$ref": "#/$defs/D"}},
               "$defs": {"D": junk}}
-    [result] = run_plan([ToolDef("t", schema)], plan)
+    [result] = run_ruleset([ToolDef("t", schema)], plan)
     found = {(f.code, f.path) for f in result.findings}
     assert ("TYP008", ("$defs", "D")) in found
     if "REF005" in plan.codes:
@@ -261,7 +261,7 @@ def test_points_at_needs_the_keyword_not_just_the_node() -> None:
     assert not _points_at(("$defs", "D"), ("$defs", "D", "anyOf", 1))
 
 
-def _dialect_only(path: tuple[Any, ...], plan: Plan) -> bool:
+def _dialect_only(path: tuple[Any, ...], plan: RuleSet) -> bool:
     """`nullable` is a keyword of the OpenAPI profiles only; elsewhere any value is fine."""
     return path[-1] == "nullable" and not plan.profile.nullable_keyword
 
@@ -338,7 +338,7 @@ def test_every_profile_flags_each_malformed_value_and_survives(tree: Any) -> Non
     refused = _meta_errors(schema)
     assert bool(bad) == bool(refused)  # the generator's junk is junk, and only it
     for plan in PLANS:
-        [result] = run_plan([ToolDef("t", json.loads(json.dumps(schema)))], plan)
+        [result] = run_ruleset([ToolDef("t", json.loads(json.dumps(schema)))], plan)
         findings = [f for f in result.findings if f.scope == "schema"]
         missed = [p for p in bad if not _dialect_only(p, plan)
                   and not any(_points_at(f.path, p) for f in findings)]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from schema_compat.api import load_tools
-from schema_compat.engine import make_plan, run_plan
+from schema_compat.engine import make_ruleset, run_ruleset
 from schema_compat.model import ToolDef
 from schema_compat.requests import PlanError, RequestPlan, plan
 
@@ -226,9 +226,9 @@ def _assert_sendable(request: RequestPlan, tools: list[ToolDef]) -> None:
     # each schema has no error left for the profile it is sent under, checked afresh
     for profile in ("anthropic-strict", "anthropic"):
         group = [t for t in sent if (t.strict is True) == (profile == "anthropic-strict")]
-        again = run_plan([ToolDef(t.name, t.result.transformed_schema, t.result.tool.description)
+        again = run_ruleset([ToolDef(t.name, t.result.transformed_schema, t.result.tool.description)
                           for t in group],
-                         make_plan(profile, ignore=["LIM001", "LIM004", "NAM002"]))
+                         make_ruleset(profile, ignore=["LIM001", "LIM004", "NAM002"]))
         errors = [(r.tool.name, f.code) for r in again for f in r.findings
                   if f.severity == "error"]
         assert errors == []

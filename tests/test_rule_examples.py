@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from schema_compat.engine import make_plan, run
+from schema_compat.engine import make_ruleset, run
 from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
 from schema_compat.rules.registry import ALL_RULES
@@ -51,6 +51,6 @@ def test_documented_output_passes_the_rule(rule) -> None:  # type: ignore[no-unt
 
 
 def test_select_prefix_and_name() -> None:
-    plan = make_plan("gemini", ["REF", "nullable-union"], ["REF006"])
+    plan = make_ruleset("gemini", ["REF", "nullable-union"], ["REF006"])
     assert plan.codes == frozenset({"REF001", "REF002", "REF003", "REF004", "REF005",
                                     "UNI001"})

@@ -1,4 +1,4 @@
-"""A rule's `triggers`, `gate` and `root_only` let the engine skip its detector on most
+"""A rule's `triggers` and `gate` let the engine skip its detector on most
 nodes; they must never skip a node the detector would flag, or findings would silently go
 missing."""
 
@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from test_engine_fuzz import SCHEMAS
 
-from schema_compat.engine import make_plan
+from schema_compat.engine import make_ruleset
 from schema_compat.profiles import PROFILES
 from schema_compat.schema.walker import iter_nodes_keyed
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
-PLANS = [make_plan(name) for name in sorted(PROFILES)]
+PLANS = [make_ruleset(name) for name in sorted(PROFILES)]
 
 
 def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
@@ -25,7 +25,7 @@ def _skipped_hits(schema: Any) -> list[tuple[str, str, Any]]:
     for plan in PLANS:
         for path, node, keyword in iter_nodes_keyed(schema):
             ctx = plan.ctx(schema, plan.run_state(), path, keyword)
-            asked = plan.node_rules(node, not path)
+            asked = plan.node_rules(node)
             for rule in plan.node:
                 if rule not in asked and any(True for _ in rule.detect(node, ctx)):
                     missed.append((plan.profile.name, rule.code, path))
@@ -74,14 +74,14 @@ def test_no_document_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None
 
 
 def test_document_triggers_are_those_of_the_reference_and_draft_rules() -> None:
-    assert make_plan("gemini").document_triggers == {"$ref", "$defs", "definitions",
+    assert make_ruleset("gemini").document_triggers == {"$ref", "$defs", "definitions",
                                                      "$schema"}  # ROOT003: the draft
     # a document rule without triggers (a size limit) may fire on any document
-    assert make_plan("openai-strict").document_triggers is None
+    assert make_ruleset("openai-strict").document_triggers is None
 
 
 def test_a_gate_does_skip_rules() -> None:
-    plan = make_plan("gemini")
+    plan = make_ruleset("gemini")
     asked = {r.code for r in plan.node_rules({"type": "string", "description": "d"})}
     assert "ANN004" not in asked and "TYP002" not in asked and "TYP005" not in asked
     assert "ANN004" in {r.code for r in plan.node_rules({"type": "string", "readOnly": True})}
@@ -93,15 +93,6 @@ def test_a_gate_does_skip_rules() -> None:
 @given(SCHEMAS)
 def test_no_rule_is_skipped_where_it_would_fire_on_random_schemas(schema: Any) -> None:
     assert _skipped_hits(schema) == []
-
-
-def test_root_only_rules_are_asked_at_the_root_alone() -> None:
-    plan = make_plan("gemini")
-    node = {"type": "string", "description": "d"}
-    at_root = {r.code for r in plan.node_rules(node, True)}
-    below = {r.code for r in plan.node_rules(node, False)}
-    assert "TYP007" in at_root and "TYP007" not in below
-    assert {r.code for r in plan.node if r.root_only} & below == set()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -62,13 +62,13 @@ def _from_proxy(tool: dict[str, Any], monkeypatch: pytest.MonkeyPatch
     from schema_compat import engine
 
     seen: list[ToolDef] = []
-    real = engine.run_plan
+    real = engine.run_ruleset
 
     def spy(tools: Any, *args: Any, **kwargs: Any) -> Any:
         seen.extend(tools)
         return real(tools, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "run_plan", spy)
+    monkeypatch.setattr(engine, "run_ruleset", spy)
     relay = Relay("gemini", 10.0, lambda _: None)
     sent = relay.rewrite_listing({"tools": [tool]})["tools"]
     return seen, sent, relay

@@ -311,8 +311,8 @@ def test_an_empty_union_is_flagged_and_removed_as_lossy(profile: str) -> None:
 
 def test_a_profile_built_by_the_caller_does_not_change_another_of_the_same_name() -> None:
     """What the union prediction caches per profile is the profile's own, even when a
-    caller builds another profile under the same name (`make_plan` takes any Profile)."""
-    from schema_compat.engine import make_plan, run_plan
+    caller builds another profile under the same name (`make_ruleset` takes any Profile)."""
+    from schema_compat.engine import make_ruleset, run_ruleset
     from schema_compat.profiles import get_profile
 
     gemini = get_profile("gemini")
@@ -321,7 +321,7 @@ def test_a_profile_built_by_the_caller_does_not_change_another_of_the_same_name(
     schema = {"type": "object", "properties": {"p": {"oneOf": [
         {"type": "string", "writeOnly": True}, {"type": "string"}]}}}
     for profile in (custom, gemini):
-        result = run_plan([ToolDef("t", copy.deepcopy(schema))], make_plan(profile))[0]
+        result = run_ruleset([ToolDef("t", copy.deepcopy(schema))], make_ruleset(profile))[0]
         changes = [c.safety for c in result.changes if c.code == "UNI002"]
         assert [f.fix_safety for f in result.findings if f.code == "UNI002"] == changes
 

@@ -18,7 +18,7 @@ from .providers import per_tool_ignores, provider_names, provider_plan, resolve_
 from .running import busy, make_report
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
     from ..report.text import Rerun
@@ -143,7 +143,7 @@ def inferred_client(loaded: list[LoadedSource]) -> tuple[str | None, str]:
     return found.pop(), ", ".join(configs)
 
 
-def _checked(tools: list[Any], groups: list[list[Any]], plan: Plan,
+def _checked(tools: list[Any], groups: list[list[Any]], plan: RuleSet,
              per_tool: dict[str, list[str]] | None, json_out: bool,
              requests: RequestSettings, errors: list[SourceError],
              loaded: list[LoadedSource], client: str, client_from: str) -> Report:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .exits import fail
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..settings import Settings
 
 
@@ -26,10 +26,10 @@ def split_list(values: list[str] | None) -> list[str] | None:
 
 
 def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | None,
-                  lossless_only: bool, client: str | None = None) -> Plan:
+                  lossless_only: bool, client: str | None = None) -> RuleSet:
     """The plan for one provider named on the command line, with the limits of the MCP
     `client` named (profiles/clients.py) added to its own; a bad name or rule exits 2."""
-    from ..engine import make_plan
+    from ..engine import make_ruleset
     from ..profiles import PROFILES
     from ..profiles.clients import CLIENTS, client_profile, get_client
     from ..rules.registry import unknown_patterns
@@ -47,7 +47,7 @@ def provider_plan(provider: str, select: list[str] | None, ignore: list[str] | N
     if bad:
         fail(f"unknown rule {bad[0]!r} in --select/--ignore",
              "`schema-compat rules` lists the codes")
-    return make_plan(client_profile(provider, client) or provider, sel, ign, lossless_only)
+    return make_ruleset(client_profile(provider, client) or provider, sel, ign, lossless_only)
 
 
 def provider_names(text: str) -> list[str]:
@@ -113,7 +113,7 @@ def _check_file_values(settings: Settings) -> None:
 def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
                        ignore: list[str] | None, lossless_only: bool,
                        client: str | None = None
-                       ) -> tuple[Plan, dict[str, list[str]] | None]:
+                       ) -> tuple[RuleSet, dict[str, list[str]] | None]:
     """transform and diff: the settings file's provider, rules, per-tool ignores and
     lossless-only apply too. Returns the plan and the per-tool ignores."""
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,

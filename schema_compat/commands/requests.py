@@ -21,7 +21,7 @@ from .inputs import LiveOpts
 from .providers import resolve_settings
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import ToolDef, ToolResult
     from ..requests import RequestPlan
@@ -98,7 +98,7 @@ def request_groups(loaded: list[LoadedSource], tools: list[ToolDef], mode: str,
     return list(groups.values())
 
 
-def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+def needs_planner(groups: list[list[ToolDef]], plan: RuleSet, settings: RequestSettings,
                   to: str | None) -> bool:
     """Whether a transform plans its requests: a strict budget, several sources in one
     request, a tool count past the limit, or an option only the planner reads."""
@@ -111,7 +111,7 @@ def needs_planner(groups: list[list[ToolDef]], plan: Plan, settings: RequestSett
                for g in groups)
 
 
-def plan_requests(groups: list[list[ToolDef]], plan: Plan, settings: RequestSettings,
+def plan_requests(groups: list[list[ToolDef]], plan: RuleSet, settings: RequestSettings,
                   per_tool: dict[str, list[str]] | None = None,
                   ) -> tuple[list[ToolResult], list[RequestPlan]]:
     """Each request planned with the plan's rules (the rules of its profile it leaves out

@@ -12,21 +12,21 @@ from typing import TYPE_CHECKING, Any
 from ..requests.request import tool_plans
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import Report, RequestInfo, SourceError, ToolResult
 
 
-def run_tools(tools: list[Any], plan: Plan, per_tool: dict[str, list[str]] | None = None, *,
+def run_tools(tools: list[Any], plan: RuleSet, per_tool: dict[str, list[str]] | None = None, *,
               keep_schemas: bool = True, keep_changes: bool = True) -> list[ToolResult]:
     """The engine's results, each tool under the plan less its per-tool ignores; without
     `keep_changes`, changes that are not lossy are kept only as counts (`gathered`)."""
-    from ..engine import iter_plan
+    from ..engine import iter_ruleset
     from ..output.results import gathered
 
     plan_for = tool_plans(plan, per_tool)
     with busy(len(tools)):
-        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas),
+        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep_schemas),
                         keep_changes)
 
 

@@ -18,7 +18,7 @@ from .providers import one_provider_plan
 from .running import busy, make_report, run_tools
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import Report, RequestInfo, SourceError, ToolResult
     from .requests import RequestSettings
@@ -148,7 +148,7 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
     return exit_status(report, "error", "remaining")
 
 
-def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
+def _planned(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
              per_tool: dict[str, list[str]] | None, requests: RequestSettings,
              live: LiveOpts, to: str | None,
              ) -> tuple[list[ToolResult], tuple[RequestInfo, ...], str | None] | None:
@@ -182,17 +182,17 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
     return results, tuple(p.info() for p in plans), text
 
 
-def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: Plan,
+def _transform_streamed(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
                         per_tool: dict[str, list[str]] | None, output: str | None,
                         json_out: bool) -> list[ToolResult]:
     """Transform the tools while the document is written (to `output`, else to stdout
     unless --json), one tool at a time; returns what the summary and --json read."""
-    from ..engine import iter_plan
+    from ..engine import iter_ruleset
     from ..output.document import document_pieces
     from ..output.results import Taken
 
     plan_for = tool_plans(plan, per_tool)
-    taken = Taken(iter_plan(tools, plan, plan_for), keep_schemas=json_out)
+    taken = Taken(iter_ruleset(tools, plan, plan_for), keep_schemas=json_out)
     if output or not json_out:
         pieces = document_pieces(loaded, tools, taken, plan.profile)
         if output:

@@ -1,9 +1,8 @@
-"""The check walk: every rule that may fire on a node asked about it, top-down, once.
+"""The check: every rule that may fire on a node asked about it, top-down, once.
 
-While it walks, it records what the transform can reuse (`reuse.Checked`) and gathers what
-the reference analysis would walk the document for, which it hands to the run's state
-(`RunState.walked`); a document no document rule can fire on (no node holds a key one of
-them needs) is quiet, and those rules are not asked.
+Document rules (references) fire only where some node holds a key one of them needs
+(`RuleSet.document_triggers`); a document where none does is quiet, and they are not asked,
+which spares their walk of the document (the reference analysis).
 """
 
 from __future__ import annotations
@@ -16,115 +15,76 @@ from ..model import (
 )
 from ..rules.base import RunState
 from ..rules.support import ToolInfo
-from ..schema.ref_analysis import Kids
-from ..schema.refs import DEFS_KEYWORDS
 from ..schema.walker import children, iter_nodes_keyed
-from .plan import Plan
-from .reuse import Checked
+from .ruleset import RuleSet
 
 
-def check_recording(schema: Any, plan: Plan, run: RunState,
-                     ) -> tuple[list[Finding], Checked | None, bool]:
-    """What every rule finds on `schema` (as `detected`), and where no rule with a fix
-    fired, that node's findings: the transform's first pass, rewriting a copy of the same
-    document, is then spared asking those rules again at the same place, and so is a pass
-    over the inlined document where a node copies one the check saw (`Fixed.origins`)
-    (None: the plan has a rule that reads the whole document, whose answer at a node may
-    depend on other nodes).
+def quiet(schema: Any, plan: RuleSet) -> bool:
+    """Whether no document rule can fire on `schema`: no node holds one of their triggers
+    (`RuleSet.document_triggers`; never where a document rule may fire on any document)."""
+    triggers = plan.document_triggers
+    return triggers is not None and quiet_below(schema, triggers)
 
-    Also whether the document is quiet: no node holds a key a document rule needs
-    (`Plan.document_triggers`), so no document rule fires on it; they are then not asked,
-    which spares their walk of the document (the reference analysis). When it is not, the
-    walk has gathered what that analysis walks the document for, and offers it
-    (`RunState.walked`)."""
-    run.forget()
-    if not plan.subtree_local:
-        return (document_findings(schema, plan, run) + node_findings(schema, schema, plan, run),
-                None, False)
-    findings: list[Finding] = []
-    checked = Checked({}, {})
-    at, nodes = checked
-    quiet = plan.document_triggers is not None
-    triggers = plan.document_triggers or frozenset()
-    # The walk of `iter_nodes_keyed`, written out to keep what the analysis needs. While
-    # the document is quiet, no node so far holds a reference key when the triggers
-    # include them (as the reference rules' do), so there is nothing to keep yet; the
-    # children of the nodes met before are worked out again where they are needed.
-    kids: Kids = {}
-    refs: list[tuple[Path, dict[str, Any]]] = []
-    defs: list[tuple[Path, str]] = []
-    keep_all = not _REF_KEYS.issubset(triggers)
-    stack: list[tuple[Path, Any, str | None]] = [((), schema, None)]
+
+def quiet_below(schema: Any, triggers: frozenset[str], old: Any = None) -> bool:
+    """Whether no node of `schema` holds one of `triggers`, but for the subschemas it kept
+    of `old` (a fix's result and the node it was given, whose subschemas a node pass has
+    looked at already)."""
+    kept = {id(child) for _, child in children(old)}
+    stack = [schema]
     while stack:
-        path, node, key = stack.pop()
+        node = stack.pop()
         if isinstance(node, dict):
-            below = children(node)
-            if quiet and not triggers.isdisjoint(node):
-                quiet = False
-            if not quiet or keep_all:
-                kids[id(node)] = below
-                if not _REF_KEYS.isdisjoint(node):
-                    if "$ref" in node:
-                        refs.append((path, node))
-                    defs.extend((path, k) for k in DEFS_KEYWORDS if k in node)
-            for rel, child in below[::-1]:  # (mypyc cannot compile reversed() here)
-                stack.append((path + rel, child, str(rel[0])))
-        own = check_node(plan, run, schema, node, path, key, findings)
-        if own is not None:
-            at[path] = own
-            if not quiet:  # by node, for the copies an inlining makes (none without refs)
-                nodes[id(node)] = (node, path, key, own)
-    if quiet:
-        return findings, checked, True
-    run.walked = (schema, (kids, refs, defs))
-    return document_findings(schema, plan, run) + findings, checked, False
+            if not triggers.isdisjoint(node):
+                return False
+            stack.extend(child for _, child in children(node) if id(child) not in kept)
+    return True
 
 
-_REF_KEYS = frozenset(("$ref", *DEFS_KEYWORDS))
-
-
-def check_node(plan: Plan, run: RunState, root: Any, node: Any, path: Path,
-               keyword: str | None, out: list[Finding]) -> list[Finding] | None:
-    """Every rule that may fire on `node` (of `root`, at `path`) asked about it, once, its
-    findings added to `out`. Returns those findings where no rule with a fix fired: what a
-    transform pass meeting the same node again may take instead of asking (None where one
-    fired, since the pass will fix the node)."""
-    ctx = plan.ctx(root, run, path, keyword)
-    start = len(out)
-    fixable = False
-    for rule in plan.node_rules(node, not path):
-        for hit in rule.detect(node, ctx):
-            out.append(plan.finding(rule, path + hit.rel, hit))
-            if rule.fix is not None:
-                fixable = True
-    return None if fixable else out[start:]
-
-
-def document_findings(schema: Any, plan: Plan, run: RunState) -> list[Finding]:
+def document_findings(schema: Any, plan: RuleSet, run: RunState) -> list[Finding]:
     root_ctx = plan.ctx(schema, run)
     return [plan.finding(rule, hit.rel, hit) for rule in plan.document
             for hit in rule.detect(schema, root_ctx)]
 
 
-def node_findings(root: Any, schema: Any, plan: Plan, run: RunState, base: Path = (),
+def node_findings(root: Any, schema: Any, plan: RuleSet, run: RunState, base: Path = (),
                    keyword: str | None = None) -> list[Finding]:
     """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`)."""
     findings: list[Finding] = []
     for path, node, key in iter_nodes_keyed(schema, base, keyword):
         ctx = plan.ctx(root, run, path, key)
-        for rule in plan.node_rules(node, not path):
+        for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
     return findings
 
 
-def detected(schema: Any, plan: Plan) -> list[Finding]:
+def detected(schema: Any, plan: RuleSet) -> list[Finding]:
     """What every rule's detector finds on `schema`, as a check walk reports it."""
-    run = plan.run_state()
-    return document_findings(schema, plan, run) + node_findings(schema, schema, plan, run)
+    return check_walk(schema, plan, plan.run_state())[0]
 
 
-def check_tool_level(info: ToolInfo, plan: Plan) -> list[Finding]:
+def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding], bool]:
+    """What every rule's detector finds on `schema`: the document rules' findings first
+    (where the document is not quiet), then the node rules', top-down; and whether the
+    document is quiet (`quiet`), told by the same walk."""
+    run.forget()
+    triggers = plan.document_triggers or frozenset()
+    still = plan.document_triggers is not None
+    findings: list[Finding] = []
+    for path, node, key in iter_nodes_keyed(schema):
+        if still and isinstance(node, dict) and not triggers.isdisjoint(node):
+            still = False
+        ctx = plan.ctx(schema, run, path, key)
+        for rule in plan.node_rules(node):
+            for hit in rule.detect(node, ctx):
+                findings.append(plan.finding(rule, path + hit.rel, hit))
+    if still:
+        return findings, True
+    return document_findings(schema, plan, run) + findings, False
+
+
+def check_tool_level(info: ToolInfo, plan: RuleSet) -> list[Finding]:
     ctx = plan.ctx(None, RunState())
     return [plan.finding(rule, (), hit, "tool") for rule in plan.tool
             for hit in rule.detect(info, ctx)]

@@ -22,13 +22,13 @@ from ..profiles import Profile
 from ..rules.registry import RULES
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_copy
-from .check import check_recording, check_tool_level, detected
-from .plan import Plan, make_plan
+from .check import check_tool_level, check_walk, detected
 from .record import as_left, as_made
-from .transform import check_and_transform, fix_tool_name, transform_passes
+from .ruleset import RuleSet, make_ruleset
+from .transform import fix_tool_name, transform_passes
 
 
-def check_schema(schema: Any, plan: Plan) -> list[Finding]:
+def check_schema(schema: Any, plan: RuleSet) -> list[Finding]:
     """The findings on one schema, each with the fix the transform made of it (or would
     have made, where it refused one): the record of the same run `run` makes."""
     done = SchemaRun(schema, plan)
@@ -40,25 +40,16 @@ def check_schema(schema: Any, plan: Plan) -> list[Finding]:
 
 class SchemaRun:
     """One schema checked and transformed: what the rules found on it (`found`), the
-    result, the changes made, the fixes refused, and the findings left on the result. The
-    transform's first pass reuses the check's record where it meets the same nodes, and its
-    last pass, which changes nothing, is the check of the result."""
+    result, the changes made, the fixes refused, and the findings left on the result (the
+    transform's last pass, which changes nothing, is the check of the result)."""
 
-    def __init__(self, schema: Any, plan: Plan) -> None:
+    def __init__(self, schema: Any, plan: RuleSet) -> None:
         run = plan.run_state()
         self.refused: list[Change] = []
-        one_walk = check_and_transform(schema, plan, run)
-        if one_walk is not None:
-            self.found, first, self.refused = one_walk
-            self.result, self.changes, left = transform_passes(
-                schema, plan, run, self.refused, first=first)
-            self.left = detected(self.result, plan) if left is None else left
-            return
-        self.found, check_clean, quiet = check_recording(schema, plan, run)
+        self.found, quiet = check_walk(schema, plan, run)
         if any(RULES[f.code].fix is not None for f in self.found):
-            self.result, self.changes, left = transform_passes(
-                schema, plan, run, self.refused, checked=True, check_clean=check_clean,
-                quiet=quiet)
+            self.result, self.changes, left = transform_passes(schema, plan, run,
+                                                               self.refused, quiet)
             self.left = detected(self.result, plan) if left is None else left
         else:
             # No rule with a fix fired, so a transform would find the same nodes and
@@ -73,20 +64,20 @@ def run(tools: Sequence[ToolDef], profile: str | Profile = "gemini", *,
         select: list[str] | None = None, ignore: list[str] | None = None,
         lossless_only: bool = False) -> list[ToolResult]:
     """Check and transform every tool; the heart of the library API and the CLI."""
-    return run_plan(tools, make_plan(profile, select, ignore, lossless_only))
+    return run_ruleset(tools, make_ruleset(profile, select, ignore, lossless_only))
 
 
-def run_plan(tools: Sequence[ToolDef], plan: Plan,
-             plan_for: Callable[[ToolDef], Plan] | None = None, *,
+def run_ruleset(tools: Sequence[ToolDef], plan: RuleSet,
+             plan_for: Callable[[ToolDef], RuleSet] | None = None, *,
              keep_schemas: bool = True) -> list[ToolResult]:
-    """`run` with the rules already chosen (the CLI validates options into a Plan first)."""
-    return list(iter_plan(tools, plan, plan_for, keep_schemas=keep_schemas))
+    """`run` with the rules already chosen (the CLI validates options into a RuleSet first)."""
+    return list(iter_ruleset(tools, plan, plan_for, keep_schemas=keep_schemas))
 
 
-def iter_plan(tools: Sequence[ToolDef], plan: Plan,
-              plan_for: Callable[[ToolDef], Plan] | None = None, *,
+def iter_ruleset(tools: Sequence[ToolDef], plan: RuleSet,
+              plan_for: Callable[[ToolDef], RuleSet] | None = None, *,
               keep_schemas: bool = True) -> Iterator[ToolResult]:
-    """`run_plan` one tool at a time, in the order of `tools`: `transform` writes each
+    """`run_ruleset` one tool at a time, in the order of `tools`: `transform` writes each
     tool as soon as it is done and keeps only what its summary needs, instead of holding
     every transformed schema until the whole listing can be written.
 
@@ -106,8 +97,8 @@ class _Listing:
     per source: one source is one server's listing, sent together; two snapshot files
     checked in one run are not one request."""
 
-    def __init__(self, tools: Sequence[ToolDef], plan: Plan,
-                 plan_for: Callable[[ToolDef], Plan] | None, keep_schemas: bool) -> None:
+    def __init__(self, tools: Sequence[ToolDef], plan: RuleSet,
+                 plan_for: Callable[[ToolDef], RuleSet] | None, keep_schemas: bool) -> None:
         self.base = plan
         self.plan_for = plan_for
         self.keep_schemas = keep_schemas

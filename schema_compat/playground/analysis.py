@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import make_plan
+from ..engine import make_ruleset
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
 from ..output.provider import TARGETS
 from ..paths import jsonpath, pointer
@@ -23,7 +23,7 @@ from ..profiles import PROFILES
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..engine import Plan
+    from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..requests import RequestPlan
     from ..settings import Settings
@@ -82,7 +82,7 @@ class Run:
     worked out when first asked for, and kept."""
 
     def __init__(self, run_id: str, source: LoadedSource, errors: list[SourceError],
-                 results: dict[str, list[ToolResult]], plans: dict[str, Plan],
+                 results: dict[str, list[ToolResult]], plans: dict[str, RuleSet],
                  elapsed: float, cpu: float, settings: PageSettings | None = None,
                  sent: dict[str, Mapping[tuple[str, int], tuple[bool, Any]]] | None = None
                  ) -> None:
@@ -234,7 +234,7 @@ class Workspace:
         self._lock = threading.Lock()
         self.settings = settings = settings or NO_SETTINGS
         names = [*settings.providers, *(p for p in PROFILES if p not in settings.providers)]
-        self._plans = {name: make_plan(name, settings.select, settings.ignore,
+        self._plans = {name: make_ruleset(name, settings.select, settings.ignore,
                                        settings.lossless_only) for name in names}
 
     def add_text(self, text: str, label: str) -> Run:

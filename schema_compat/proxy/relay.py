@@ -76,9 +76,9 @@ class Relay:
     def __init__(self, provider: str, timeout: float, log: Log, *,
                  lossless_only: bool = False, clock: Callable[[], float] = time.monotonic
                  ) -> None:
-        from ..engine import make_plan
+        from ..engine import make_ruleset
 
-        self.plan = make_plan(provider, lossless_only=lossless_only)
+        self.plan = make_ruleset(provider, lossless_only=lossless_only)
         self.timeout = timeout
         self.log = log
         self.clock = clock
@@ -256,7 +256,7 @@ class Relay:
         self._validators.clear()  # made from the schemas replaced
 
     def _transform(self, tools: list[Any]) -> list[Any]:
-        from ..engine import run_plan
+        from ..engine import run_ruleset
 
         self.transforms += 1
         self._validators.clear()
@@ -264,7 +264,7 @@ class Relay:
         # call it by a name the proxy made up
         defs = [from_mcp(t, i, "upstream") for i, t in enumerate(tools)
                 if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        by_index = {d.index: r for d, r in zip(defs, run_plan(defs, self.plan), strict=True)}
+        by_index = {d.index: r for d, r in zip(defs, run_ruleset(defs, self.plan), strict=True)}
         new_tools: list[Any] = []
         for i, tool in enumerate(tools):
             res = by_index.get(i)

@@ -37,7 +37,7 @@ from .request import (
 )
 
 if TYPE_CHECKING:
-    from ..engine import Plan
+    from ..engine import RuleSet
 
 # The per-request rules a strict budget leaves to the planner.
 BUDGET_CODES = ("LIM001", "LIM004")
@@ -46,23 +46,23 @@ Key = tuple[str, int]
 __all__ = ["BUDGET_CODES", "AsSent", "check_as_sent", "request_infos"]
 
 
-def _without(base: Plan, codes: Sequence[str]) -> Plan:
-    from ..engine import Plan as PlanType
+def _without(base: RuleSet, codes: Sequence[str]) -> RuleSet:
+    from ..engine import RuleSet
 
-    return PlanType(base.profile, [c for c in base.profile.rules
+    return RuleSet(base.profile, [c for c in base.profile.rules
                                    if c in base.codes and c not in codes], base.lossless_only)
 
 
-def _non_strict_plan(base: Plan) -> Plan:
+def _non_strict_plan(base: RuleSet) -> RuleSet:
     """The non-strict counterpart's plan, leaving out the rules the base plan leaves out
     (as `transform`'s planner does). Unlike the planner's, it keeps the name rules: a check
     names what `transform` renames."""
-    from ..engine import make_plan
+    from ..engine import make_ruleset
 
     left_out = [c for c in base.profile.rules if c not in base.codes]
     from ..profiles.clients import client_profile
 
-    return make_plan(client_profile(base.profile.non_strict, base.profile.client)
+    return make_ruleset(client_profile(base.profile.non_strict, base.profile.client)
                      or base.profile.non_strict, None, left_out, base.lossless_only)
 
 
@@ -74,15 +74,15 @@ class AsSent(NamedTuple):
     sent: Mapping[Key, tuple[bool, Any]]
 
 
-def _picker(base: Plan, plain: Plan | None, off: set[Key],
+def _picker(base: RuleSet, plain: RuleSet | None, off: set[Key],
             per_tool: Mapping[str, Sequence[str]] | None
-            ) -> Callable[[ToolDef], Plan] | None:
+            ) -> Callable[[ToolDef], RuleSet] | None:
     own = tool_plans(base, per_tool)
     if plain is None or not off:
         return own
     theirs = tool_plans(plain, per_tool)
 
-    def plan_for(tool: ToolDef) -> Plan:
+    def plan_for(tool: ToolDef) -> RuleSet:
         if (tool.source, tool.index) in off:
             return theirs(tool) if theirs else plain
         return own(tool) if own else base
@@ -90,20 +90,20 @@ def _picker(base: Plan, plain: Plan | None, off: set[Key],
     return plan_for
 
 
-def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: Plan,
+def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]], base: RuleSet,
                   per_tool: Mapping[str, Sequence[str]] | None = None,
                   strict_first: Sequence[str] = (), *, keep_schemas: bool = True,
                   keep_changes: bool = True) -> AsSent:
     """Check `tools` (in the request `groups` the check found) under `base`, each tool as
     it is sent: see the module's docstring. `keep_schemas` and `keep_changes` are the
     engine's (a strict budget reads the schemas sent strict, so it keeps them)."""
-    from ..engine import iter_plan
+    from ..engine import iter_ruleset
     from ..output.results import gathered
 
-    def run(plan: Plan, plan_for: Callable[[ToolDef], Plan] | None) -> list[ToolResult]:
+    def run(plan: RuleSet, plan_for: Callable[[ToolDef], RuleSet] | None) -> list[ToolResult]:
         # a strict budget reads the schemas sent strict: kept until `sent` holds them
         keep = keep_schemas or plan.profile.strict_budget is not None
-        return gathered(iter_plan(tools, plan, plan_for, keep_schemas=keep), keep_changes)
+        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep), keep_changes)
 
     profile = base.profile
     if not profile.non_strict:
@@ -193,7 +193,7 @@ def _flagged_per_tool(group: Sequence[ToolDef], wanted: list[tuple[str, str]], i
                for j in range(i))
 
 
-def request_infos(groups: Sequence[Sequence[ToolDef]], plan: Plan, name_prefix: str = "none",
+def request_infos(groups: Sequence[Sequence[ToolDef]], plan: RuleSet, name_prefix: str = "none",
                    sent: Mapping[tuple[str, int], tuple[bool, Any]] | None = None
                    ) -> tuple[RequestInfo, ...]:
     """Each request's limits with their use as the tools are sent (`sent`: whether each

@@ -24,7 +24,7 @@ from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 
 if TYPE_CHECKING:
-    from ..engine import Plan as EnginePlan
+    from ..engine import RuleSet
     from ..mcp_tool import ToolLike
 
 # Rules whose work is per request: the planner does it over the whole request instead.
@@ -158,18 +158,18 @@ def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
     return out
 
 
-def tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
-                ) -> Callable[[ToolDef], EnginePlan] | None:
+def tool_plans(base: RuleSet, per_tool: Mapping[str, Sequence[str]] | None
+                ) -> Callable[[ToolDef], RuleSet] | None:
     """Each tool's rules: the base plan's less the codes its per-tool ignores name (a
     tool-name glob -> rule codes, as the settings file's `per-tool-ignores`)."""
     if not per_tool:
         return None
-    from ..engine import Plan as PlanType
+    from ..engine import RuleSet
     from ..rules.registry import select_codes
 
-    cache: dict[frozenset[str], EnginePlan] = {}
+    cache: dict[frozenset[str], RuleSet] = {}
 
-    def plan_for(tool: ToolDef) -> EnginePlan:
+    def plan_for(tool: ToolDef) -> RuleSet:
         drop = frozenset(c for pattern, codes in per_tool.items()
                          if fnmatch.fnmatchcase(tool.name, pattern) for c in codes)
         if not drop:
@@ -177,7 +177,7 @@ def tool_plans(base: EnginePlan, per_tool: Mapping[str, Sequence[str]] | None
         if drop not in cache:
             codes = [c for c in select_codes(base.profile, None, sorted(drop))
                      if c in base.codes]
-            cache[drop] = PlanType(base.profile, codes, base.lossless_only)
+            cache[drop] = RuleSet(base.profile, codes, base.lossless_only)
         return cache[drop]
 
     return plan_for
@@ -200,7 +200,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     the provider's. Raises PlanError when more tools remain than the provider (or client)
     takes, or a glob matches no tool.
     """
-    from ..engine import make_plan, run_plan
+    from ..engine import make_ruleset, run_ruleset
 
     if client and get_client(client) is None:
         raise PlanError(f"unknown client {client!r} (one of {', '.join(CLIENT_NAMES)})")
@@ -217,8 +217,8 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
     if limit is not None and len(chosen) > limit:
         raise PlanError(count_error(chosen, profile, limit))
     ignore = [*(ignore_rules or []), *PLANNER_CODES]
-    base = make_plan(profile, select_rules, ignore, lossless_only)
-    results = run_plan(chosen, base, tool_plans(base, per_tool_ignores))
+    base = make_ruleset(profile, select_rules, ignore, lossless_only)
+    results = run_ruleset(chosen, base, tool_plans(base, per_tool_ignores))
     budget = profile.strict_budget
     strict: list[bool | None]
     reasons: list[str] = [""] * len(chosen)
@@ -233,9 +233,9 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
         codes = [c[2] for c in choices]
         fallback = [i for i, s in enumerate(strict) if not s]
         if fallback:
-            fallback_plan = make_plan(client_profile(budget.fallback, client) or budget.fallback,
+            fallback_plan = make_ruleset(client_profile(budget.fallback, client) or budget.fallback,
                                       select_rules, ignore, lossless_only)
-            plain = run_plan([chosen[i] for i in fallback], fallback_plan,
+            plain = run_ruleset([chosen[i] for i in fallback], fallback_plan,
                              tool_plans(fallback_plan, per_tool_ignores))
             for i, r in zip(fallback, plain, strict=True):
                 results[i] = r

@@ -4,10 +4,6 @@ Modelled on ruff: one engine runs every rule, a rule never walks the schema itse
 every fix declares what it changed (`Edit`) so `--lossless-only` can refuse the ones that
 change what the provider accepts. What the rules may rely on, and must keep:
 
-- A node rule reads the node and its subtree; of its place only whether it is the root
-  (`NodeContext.is_root`) and the keyword holding it (`parent`). A rule that reads the rest
-  of the document says so (`Rule.reads_root`). The engine reuses what the rules found on a
-  node for the same node standing elsewhere (tests/test_rule_place.py).
 - A fix returns a new node (`Fixed`) and never changes the one it is given.
 - A rule keeps nothing between calls in its module: what it may remember during a run is
   the run's (`RunState`, `NodeContext.run`).
@@ -24,7 +20,7 @@ from ..model import Accepts, Path, Safety, Severity, Told, effect_of, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
-    from ..schema.ref_analysis import RefAnalysis, Walk
+    from ..schema.ref_analysis import RefAnalysis
 
 Scope = Literal["node", "document", "tool"]
 
@@ -37,24 +33,20 @@ class RunState:
     `claimed` is the plan's: the keywords some rule of the profile handles (the catch-all
     unknown-keyword rule leaves them). `analysis` is the reference analysis of one document
     (`rules.refs`), valid while that document is unchanged: the engine calls `forget`
-    whenever a fix may have changed it. `walked` is what the engine's check walk gathered
-    of a document for that analysis, offered so it need not walk the document again."""
+    whenever a fix may have changed it."""
 
-    __slots__ = ("analysis", "claimed", "walked")
+    __slots__ = ("analysis", "claimed")
 
     analysis: tuple[Any, RefAnalysis] | None  # (document, its analysis)
-    walked: tuple[Any, Walk] | None  # (document, what a walk of it gathered)
     claimed: frozenset[str]
 
     def __init__(self, claimed: frozenset[str] = frozenset()) -> None:
         self.claimed = claimed
         self.analysis = None
-        self.walked = None
 
     def forget(self) -> None:
         """The document may have changed: what was learnt of it no longer holds."""
         self.analysis = None
-        self.walked = None
 
 
 class NodeContext:
@@ -65,10 +57,6 @@ class NodeContext:
 
     __slots__ = ("active", "parent", "path", "profile", "root", "run")
 
-    # Where the node stands. A node rule may read of it only whether it is the root
-    # (`is_root`), besides `parent`; the rest is for reporting: the engine reuses what rules
-    # found on a node for the same node standing elsewhere under the same keyword (moved by
-    # a fix, or copied by the inliner), at its new path (tests/test_rule_place.py).
     path: Path
     profile: Profile
     parent: str | None  # the keyword holding this node: "properties", "items", ...
@@ -150,17 +138,10 @@ class Fixed(NamedTuple):
     not put one object at two places, nor share one with another part of the document (a
     definition under `$defs`): the passes rewrite the document in place, so a shared object
     would change at both places with the change recorded at one. Copy what is used twice
-    (tests/test_engine_fuzz.py checks every profile's passes for it).
-
-    `origins` may map id() of nodes of the result to (that node, the node of the input it
-    copies with its own keywords and values unchanged, whether its subschemas are
-    unchanged too): the inliner's copies of the document. The engine then reuses what the
-    check found on the original instead of asking the rules again (those that do not read
-    below, `Rule.reads_below`, where only the node's own part is a copy)."""
+    (tests/test_engine_fuzz.py checks every profile's passes for it)."""
 
     node: Any
     edits: tuple[Edit, ...]
-    origins: dict[int, tuple[Any, Any, bool]] | None = None
 
     @property
     def safety(self) -> Safety:
@@ -220,18 +201,6 @@ class Rule(NamedTuple):
     # For rules whose trigger is not "one of these keys" (a key outside the profile's, a
     # node without `type`, a boolean schema): the engine asks once per set of keys.
     gate: KeyGate | None = None
-    # Whether the detector or fix reads `ctx.root` (the rest of the document): a node pass
-    # then cannot reuse what it found on an unchanged subtree in the pass before.
-    reads_root: bool = False
-    # Rules about the parameters root alone (their detector finds nothing elsewhere): the
-    # engine asks them only there, sparing a call per rule on every other node.
-    root_only: bool = False
-    # Whether the detector reads inside the node's subschemas. A rule that does not (it reads
-    # the node's own keywords and values, the names in its maps of subschemas, and of each
-    # subschema position only whether it holds a schema) finds the same on a node whose
-    # subschemas changed: the engine then takes what the check found there instead of asking
-    # again (tests/test_rule_place.py holds each rule that says False to it).
-    reads_below: bool = True
     # The fix's effect where it is not its safety's usual one (`USUAL_EFFECT`), and the cases
     # where it differs from that: (when, accepts, told), for the rule's docs.
     accepts: Accepts | None = None

@@ -36,7 +36,6 @@ def detect_keyword_property_name(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 RULES: list[Rule] = [
     Rule(
         code="CNV001", name="keyword-property-name", severity="warning",
-        reads_below=False,
         triggers=frozenset({"properties"}),
         message="a property named like a keyword that LangChain's Gemini converter misreads",
         safety=None, fix_title=None, detect=detect_keyword_property_name,

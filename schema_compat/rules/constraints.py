@@ -243,7 +243,6 @@ RULES: list[Rule] = [
     drop_rule(
         code="CON003", name="unique-items", drop=_UNIQUE_ITEMS,
         detect=detect_unique_items, fix=fix_unique_items,
-        reads_below=False,
         docs=RuleDocs(
             what="`uniqueItems` (Python `set[...]`, Zod sets).",
             error='Invalid JSON payload received. Unknown name "uniqueItems" …',
@@ -274,7 +273,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="CON005", name="tuple-items", severity="error",
-        reads_below=False,
         triggers=frozenset({"prefixItems", "items"}),
         message="tuple arrays are not supported", safety="hinted",
         fix_title="One `items` schema, positions described",
@@ -299,7 +297,6 @@ RULES: list[Rule] = [
     Rule(
         code="CON006", name="unsupported-format", severity="error",
         cases=(("`format: enum`, which says nothing", "equal", "kept"),),
-        reads_below=False,
         triggers=frozenset({"format"}),
         message="`format` value not accepted", safety="hinted",
         fix_title="Remove it, naming it in `description`", claims=frozenset({"format"}),

@@ -86,7 +86,6 @@ def drop_rule(
     severity: Severity = "error",
     safety: Safety = "hinted",
     fix_title: str | None = None,
-    reads_below: bool = True,
 ) -> Rule:
     """The rule for `drop`; `detect` and `fix` are its family's functions handing over to
     `drop.detect` and `drop.fix`."""
@@ -117,5 +116,5 @@ def drop_rule(
         safety=safety_of(usual, told), accepts=usual, told=told, cases=tuple(cases),
         fix_title=fix_title or "Remove it, keeping its meaning in `description`",
         detect=detect, fix=fix, docs=docs, claims=frozenset(keywords),
-        triggers=frozenset(keywords), reads_below=reads_below,
+        triggers=frozenset(keywords),
     )

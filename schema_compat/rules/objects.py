@@ -429,7 +429,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="OBJ006", name="dangling-required", severity="error",
-        reads_below=False,
         triggers=frozenset({"required"}),
         message="`required` names a property that does not exist", safety="hinted",
         fix_title="Remove the name (the description keeps it)",
@@ -452,7 +451,7 @@ RULES: list[Rule] = [
         code="OBJ007", name="empty-parameters", severity="warning",
         triggers=frozenset({"type"}),
         message="parameters object without properties", safety=None, fix_title=None,
-        detect=detect_empty_parameters, root_only=True,
+        detect=detect_empty_parameters,
         docs=RuleDocs(
             what="A tool without arguments declared as `{type: object, properties: {}}`. "
                  "Gemini rejected this in 2024-25 reports; current behaviour is unverified, "

@@ -39,15 +39,13 @@ _TOO_DEEP = (10**18, 10**6)  # the size reported when measuring overflows Python
 def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
     """The document's reference analysis, which every reference rule reads: made once per
     document of a run and kept in the run (`RunState`) until the engine says the document
-    may have changed; from the engine's own walk of it where that was offered."""
+    may have changed."""
     run = ctx.run
     known = run.analysis
     if known is not None and known[0] is root:
         return known[1]
-    offered = run.walked
-    walk = offered[1] if offered is not None and offered[0] is root else None
     try:
-        result = analyse(root, unroll=ctx.profile.unroll_depth, walk=walk)
+        result = analyse(root, unroll=ctx.profile.unroll_depth)
     except RecursionError:  # a reference chain longer than Python's stack
         result = RefAnalysis(size=_TOO_DEEP)
     run.analysis = (root, result)
@@ -140,9 +138,8 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
-    origins: dict[int, tuple[Any, Any, bool]] = {}
     if "REF001" in ctx.active:
-        new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
+        new, events = inline(root, resolver, unroll=unroll, kids=a.kids)
     else:
         only = {
             p for p, t in a.kinds.items()
@@ -151,9 +148,8 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         }
         if not only:
             return None
-        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids,
-                             origins=origins)
-    return _fixed(new, events, origins)
+        new, events = inline(root, resolver, unroll=unroll, only=only, kids=a.kids)
+    return _fixed(new, events)
 
 
 def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
@@ -168,23 +164,21 @@ def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     resolver = a.resolver or RefResolver(root)
     only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
-    origins: dict[int, tuple[Any, Any, bool]] = {}
     new, events = inline(root, resolver, unroll=ctx.profile.unroll_depth, only=only,
-                         kids=a.kids, origins=origins)
+                         kids=a.kids)
     if not any(True for _ in iter_refs_of(new)):
         new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
-    return _fixed(new, events, origins)
+    return _fixed(new, events)
 
 
-def _fixed(new: Any, events: list[InlineEvent], origins: dict[int, tuple[Any, Any, bool]],
-           ) -> Fixed | None:
+def _fixed(new: Any, events: list[InlineEvent]) -> Fixed | None:
     edits = tuple(
         Edit(e.path, e.safety, e.detail, _EVENT_RULE[e.kind], e.accepts, e.told)
         for e in events
     )
     if not edits:
         return None
-    return Fixed(new, edits, origins)
+    return Fixed(new, edits)
 
 
 # The reference rules share the one inlining (see above): each names it as its fix.
@@ -408,7 +402,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF007", name="ref-with-siblings", severity="error",
-        reads_root=True,
         message="`$ref` has sibling keywords", safety="lossless",
         fix_title="Inline the reference so the siblings can stay",
         detect=detect_ref_with_siblings, fix=fix_ref_with_siblings,
@@ -488,7 +481,6 @@ def fix_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
 
 RULES.append(Rule(
     code="REF009", name="ref-with-any-sibling", severity="warning",
-    reads_root=True,
     message="`$ref` must stand alone in strict mode", safety="lossless",
     fix_title="Inline one level of the reference", detect=detect_ref_with_any_sibling,
     fix=fix_ref_with_any_sibling,

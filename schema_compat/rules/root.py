@@ -84,7 +84,7 @@ RULES: list[Rule] = [
         code="ROOT001", name="root-combinator", severity="error",
         message="the parameters root is a union", safety="hinted",
         fix_title="Merge the root branches into one object", detect=detect_root_combinator,
-        fix=fix_root_combinator, root_only=True,
+        fix=fix_root_combinator,
         docs=RuleDocs(
             what="`anyOf`, `oneOf` or `allOf` at the top level of the parameters (Zod's "
                  "`z.union` of objects, a Pydantic discriminated union as the whole input), "
@@ -119,7 +119,6 @@ RULES: list[Rule] = [
         code="ROOT002", name="root-without-type", severity="error",
         message="the parameters root has no `type`", safety="lossless",
         fix_title="Add `type: object`", detect=detect_root_without_type, fix=fix_root_without_type,
-        root_only=True,
         docs=RuleDocs(
             what="Parameters without a root `type` (`{}`, or only `properties`). Anthropic's "
                  "API requires `input_schema.type`; OpenAI requires `type: object`.",

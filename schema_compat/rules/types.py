@@ -597,7 +597,6 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
 RULES: list[Rule] = [
     Rule(
         code="TYP001", name="type-array", severity="error",
-        reads_below=False,
         triggers=frozenset({"type"}),
         message="`type` is a list", safety="lossless",
         fix_title="Use one type (`nullable` for null)", detect=detect_type_array,
@@ -653,7 +652,6 @@ RULES: list[Rule] = [
         cases=(("`type: null` where the provider has no null type (vertex, portable): a "
                 "nullable string described as null only",
                 "wider", "described"),),
-        reads_below=False,
         triggers=frozenset({"type"}),
         message="unknown `type` value", safety="lossless", fix_title="Use the JSON type name",
         detect=detect_invalid_type, fix=fix_invalid_type,
@@ -722,7 +720,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="TYP006", name="items-on-non-array", severity="error",
-        reads_below=False,
         triggers=frozenset({"items"}),
         message="`items` on a non-array", safety="lossless", fix_title="Remove `items`",
         detect=detect_items_on_non_array, fix=fix_items_on_non_array,
@@ -741,7 +738,7 @@ RULES: list[Rule] = [
         triggers=frozenset({"type"}),
         message="the parameters root is not an object", safety="lossy",
         fix_title="Wrap it in an object", detect=detect_root_not_object,
-        fix=fix_root_not_object, root_only=True,
+        fix=fix_root_not_object,
         docs=RuleDocs(
             what="An input schema whose root type is not `object`.",
             error="Unable to submit request because function parameters schema should be of "
@@ -755,7 +752,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="TYP008", name="not-a-schema", severity="error",
-        reads_below=False,
         triggers=_SUBSCHEMA_KEYS,
         message="a schema keyword holds something that is not a schema", safety="lossy",
         fix_title="Remove the malformed entry", detect=detect_not_a_schema,
@@ -775,7 +771,7 @@ RULES: list[Rule] = [
         gate=_not_an_object,
         message="the input schema is missing or not an object", safety="lossless",
         fix_title="Use an empty parameters object", detect=detect_invalid_root,
-        fix=fix_invalid_root, root_only=True,
+        fix=fix_invalid_root,
         docs=RuleDocs(
             what="A tool without `inputSchema`, or one whose schema is a string, number, "
                  "list or null. MCP requires an object schema.",

@@ -365,7 +365,6 @@ RULES: list[Rule] = [
         code="VAL002", name="enum-not-string", severity="error",
         cases=(("an empty `enum`, which accepted nothing", "wider", "lost"),
                ("a mixed-type `enum` becomes a string enum", "changed", "kept")),
-        reads_below=False,
         triggers=frozenset({"enum"}),
         message="`enum` must hold strings on a string type", safety="hinted",
         fix_title="Describe the values (or stringify mixed enums)", claims=frozenset({"enum"}),
@@ -392,7 +391,6 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="VAL003", name="enum-null-member", severity="error",
-        reads_below=False,
         triggers=frozenset({"enum"}),
         message="`enum` contains null", safety="lossless", fix_title="Use `nullable: true`",
         detect=detect_enum_null_member, fix=fix_enum_null_member,
@@ -429,7 +427,6 @@ RULES: list[Rule] = [
         code="VAL005", name="malformed-value", severity="error",
         cases=(("draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum`, rewritten",
                 "equal", "kept"),),
-        reads_below=False,
         triggers=frozenset(EXPECTED),
         message="a keyword whose value has the wrong type", safety="lossy",
         fix_title="Remove the keyword (or the entries that are not names)",

@@ -60,9 +60,6 @@ def _defs_removed(path: Path, key: str) -> InlineEvent:
                        f"removed `{key}` after inlining its definitions")
 
 
-_NO_ORIGIN = (None, None, False)
-
-
 def inline(
     schema: Any,
     resolver: RefResolver | None = None,
@@ -71,7 +68,6 @@ def inline(
     drop_defs: bool = True,
     only: set[Path] | None = None,
     kids: Kids | None = None,
-    origins: dict[int, tuple[Any, Any, bool]] | None = None,
 ) -> tuple[Any, list[InlineEvent]]:
     """Return a copy of `schema` with references replaced by copies of their targets.
 
@@ -80,13 +76,9 @@ def inline(
     unresolvable references become placeholders too: the caller reports each as lossy.
     With `only`, just the `$ref` nodes at those paths (of the original document) are
     inlined and `$defs` are kept. `kids`: the children of the document's objects, from
-    its analysis (`RefAnalysis.kids`), so they are not worked out again. `origins` is
-    filled with id() of each object of the result that copies an object of the input, with
-    its own keywords and values unchanged (no `$defs` dropped from it, not a reference),
-    mapped to (that copy, that object, whether the copy is whole: nothing below changed
-    either) (`Fixed.origins`).
+    its analysis (`RefAnalysis.kids`), so they are not worked out again.
     """
-    inliner = _Inliner(resolver or RefResolver(schema), unroll, drop_defs, only, kids, origins)
+    inliner = _Inliner(resolver or RefResolver(schema), unroll, drop_defs, only, kids)
     inliner.active[id(schema)] = 1
     return inliner.expand(schema, (), True), inliner.events
 
@@ -100,13 +92,11 @@ class _Inliner:
     references costs one look-up per link, not one scan of the chain per link."""
 
     def __init__(self, resolver: RefResolver, unroll: int, drop_defs: bool,
-                 only: set[Path] | None, kids: Kids | None,
-                 origins: dict[int, tuple[Any, Any, bool]] | None) -> None:
+                 only: set[Path] | None, kids: Kids | None) -> None:
         self.resolver = resolver
         self.unroll = unroll
         self.only = only
         self.kids = kids
-        self.origins = origins
         self.events: list[InlineEvent] = []
         self.active: dict[int, int] = {}
         self.dropping = drop_defs and only is None
@@ -119,44 +109,32 @@ class _Inliner:
         only = self.only
         if "$ref" in node and (only is None or (top and path in only)):
             return self.expand_ref(node, path, own)
-        origins, dropping, events = self.origins, self.dropping, self.events
+        dropping, events = self.dropping, self.events
         out: dict[str, Any] = {}
         below = self.kids.get(id(node)) if self.kids is not None else None
         if below is None:
             below = children(node)
-        verbatim = True
         if not below:  # a leaf (most nodes): its values copied, as below
             for key, value in node.items():
                 if dropping and key in DEFS_KEYWORDS:
                     if own:
                         events.append(_defs_removed(path, key))
-                    verbatim = False
                     continue
                 out[key] = value if type(value) in ATOMIC else json_copy(value)
-            if verbatim and origins is not None:
-                origins[id(out)] = (out, node, True)
             return out
         subs = dict(below)
         holders = {rel[0] for rel in subs}
-        same = True  # its own keywords and values as they were
         for key, value in node.items():
             if key in DEFS_KEYWORDS and dropping:
                 if own:
                     events.append(_defs_removed(path, key))
-                same = False
                 continue
             out[key] = value if key in holders else json_copy(value)
         copied: set[str] = set()  # holders of several subschemas, copied once
         for rel, child in subs.items():
             if rel[0] in DEFS_KEYWORDS and dropping:
                 continue
-            new = self.expand(child, path + rel, top, own)
-            if verbatim and origins is not None and new is not child:
-                copy = origins.get(id(new), _NO_ORIGIN)
-                verbatim = copy[1] is child and copy[2]
-            _assign(out, rel, new, copied)
-        if same and origins is not None:
-            origins[id(out)] = (out, node, verbatim)
+            _assign(out, rel, self.expand(child, path + rel, top, own), copied)
         return out
 
     def expand_ref(self, node: dict[str, Any], path: Path, own: bool) -> Any:
@@ -221,9 +199,6 @@ class _Inliner:
             body = result
             if isinstance(body, bool):
                 body = {} if body else {"not": {}}
-            elif self.origins is not None:
-                # rebuilt here and merged: not a copy in the result
-                self.origins.pop(id(body), None)
             # `body` is the expansion's own new object: trimmed and merged in place
             for k in _DOCUMENT_ONLY.intersection(body):
                 del body[k]
@@ -239,18 +214,6 @@ class _Inliner:
                       ref: str) -> dict[str, Any]:
         node, detail = with_siblings(body, siblings, ref)
         self.events.append(InlineEvent("inlined", path, ref, "lossless", detail))
-        origins = self.origins
-        kept = node.get("allOf")
-        if origins and not (isinstance(kept, list) and kept and kept[0] is body):
-            # merged: a new node made of copies, so nothing of either part is in the result
-            stack: list[Any] = [body, siblings]
-            while stack:
-                sub = stack.pop()
-                if isinstance(sub, dict):
-                    origins.pop(id(sub), None)
-                    stack.extend(sub.values())
-                elif isinstance(sub, list):
-                    stack.extend(sub)
         return node
 
 

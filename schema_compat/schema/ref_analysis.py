@@ -105,12 +105,10 @@ def walk_for_analysis(schema: Any) -> Walk:
 
 
 def analyse(schema: Any, resolver: RefResolver | None = None, *, unroll: int = 3,
-            walk: Walk | None = None) -> RefAnalysis:
-    """Classify every reference and estimate the size of the fully inlined schema.
-    `walk`: what `walk_for_analysis` finds in `schema`, from a walk made already (the
-    engine's check walk gathers it on the way)."""
+            ) -> RefAnalysis:
+    """Classify every reference and estimate the size of the fully inlined schema."""
     resolver = resolver or RefResolver(schema)
-    kids, refs, defs = walk_for_analysis(schema) if walk is None else walk
+    kids, refs, defs = walk_for_analysis(schema)
     result = RefAnalysis(resolver=resolver, defs=defs)
     targets: dict[int, Any] = {}
     for path, node in refs:

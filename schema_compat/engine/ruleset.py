@@ -1,8 +1,8 @@
-"""A run's plan: the rules of a profile split by scope, which of them may fire on a node
+"""A run's rule set: the rules of a profile split by scope, which of them may fire on a node
 with a given set of keys, the profile's severities, and the one place `lossless_only`
-decides whether a fix is applied (`Plan.fix`).
+decides whether a fix is applied (`RuleSet.fix`).
 
-A plan is made once and used for many tools (the CLI validates options into one; the proxy
+A rule set is made once and used for many tools (the CLI validates options into one; the proxy
 keeps one): it holds no state of any run (that is `RunState`, one per document).
 """
 
@@ -30,7 +30,7 @@ class NodeRules(NamedTuple):
     unfixable: list[Rule]
 
 
-class Plan:
+class RuleSet:
     """The rules of one run, split by scope, with the profile's severities applied."""
 
     def __init__(self, profile: Profile, codes: Sequence[str], lossless_only: bool) -> None:
@@ -49,27 +49,20 @@ class Plan:
         if any(r.triggers is None for r in self.document):
             self.document_triggers = None
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
-        self._for_root_keys: dict[frozenset[str] | None, NodeRules] = {}
-        # Node rules see only the node's subtree and its place (not the rest of the
-        # document), so a subtree that has not changed since a pass found it clean is clean.
-        self.subtree_local = not any(r.reads_root for r in self.node)
 
-    def node_rules(self, node: Any, at_root: bool = False) -> list[Rule]:
+    def node_rules(self, node: Any) -> list[Rule]:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
-        only where the node holds one of them, a rule with a `gate` only where it lets it,
-        a `root_only` rule only at the root (`at_root`).
+        only where the node holds one of them, a rule with a `gate` only where it lets it.
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
-        return self.node_rule_sets(node, at_root).all
+        return self.node_rule_sets(node).all
 
-    def node_rule_sets(self, node: Any, at_root: bool = False) -> NodeRules:
+    def node_rule_sets(self, node: Any) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
-        cache = self._for_root_keys if at_root else self._for_keys
-        found = cache.get(keys)
+        found = self._for_keys.get(keys)
         if found is None:
-            rules = [r for r in self.node
-                     if (at_root or not r.root_only) and self._may_fire(r, keys)]
-            found = cache[keys] = NodeRules(
+            rules = [r for r in self.node if self._may_fire(r, keys)]
+            found = self._for_keys[keys] = NodeRules(
                 rules, [r for r in rules if r.fix is not None],
                 [r for r in rules if r.fix is None])
         return found
@@ -128,9 +121,9 @@ def change_of(code: str, path: Path, edit: Edit, scope: str = "schema") -> Chang
                   accepts, told)
 
 
-def make_plan(profile: str | Profile, select: list[str] | None = None,
-              ignore: list[str] | None = None, lossless_only: bool = False) -> Plan:
+def make_ruleset(profile: str | Profile, select: list[str] | None = None,
+              ignore: list[str] | None = None, lossless_only: bool = False) -> RuleSet:
     prof = get_profile(profile) if isinstance(profile, str) else profile
     if prof is None:
         raise ValueError(f"unknown profile {profile!r}")
-    return Plan(prof, select_codes(prof, select, ignore), lossless_only)
+    return RuleSet(prof, select_codes(prof, select, ignore), lossless_only)
