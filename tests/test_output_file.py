@@ -76,3 +76,21 @@ def test_what_a_killed_write_left_is_removed_by_the_next_write(tmp_path: Path) -
     write_file(str(out), '{"tools": []}')
     assert out.read_text() == '{"tools": []}'
     assert _temporaries(tmp_path) == sorted([running, ".schema-compat-baseline.json"])
+
+
+def test_a_pipe_given_as_output_is_written_into_and_stays_a_pipe(tmp_path: Path) -> None:
+    """`-o /dev/null` or a named pipe: the rename that makes a file whole would put a regular
+    file in the device's place (as root, /dev/null itself was replaced)."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_file(str(fifo), ['{"tools": ', "[]}"])
+    reader.join(timeout=10)
+    assert received == ['{"tools": []}']
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert _temporaries(tmp_path) == []

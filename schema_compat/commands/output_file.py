@@ -42,8 +42,13 @@ def write_file(path: str, text: str | Iterable[str]) -> None:
     `signals_as_exit`). SIGKILL cannot be caught: the file it leaves is named with the
     writer's pid, and the next write in the same directory removes those whose writer is no
     longer running on this machine (`_remove_stale`)."""
+    import stat
     import tempfile
 
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(path).st_mode):  # /dev/null, a FIFO, a terminal:
+            _write_in_place(path, text)  # a rename would put a regular file in its place
+            return
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         fail(f"cannot write {path}: directory {directory} does not exist")
@@ -66,6 +71,16 @@ def write_file(path: str, text: str | Iterable[str]) -> None:
             if isinstance(exc, OSError):
                 fail(f"cannot write {path}: {exc.strerror or exc}")
             raise
+
+
+def _write_in_place(path: str, text: str | Iterable[str]) -> None:
+    """Write into what `path` is (a device or a pipe), which has no whole-or-nothing."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            for piece in (text,) if isinstance(text, str) else text:
+                fh.write(piece)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
 
 
 # the temporary file of a write: `.schema-compat-PID-XXXXXXXX.json` (mkstemp's 8 characters)
