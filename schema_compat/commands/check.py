@@ -1,8 +1,7 @@
 """`schema-compat check`: the command's work, from its options to an exit status.
 
-It lives apart from the typer app so that the usual `check FILE` command line, parsed by
-commands/argv.py, runs without importing typer; cli.py's `check` declares the options
-(and their help) and calls `run_check` the same way.
+cli.py's `check` declares the options (and their help, from options.py) and calls
+`run_check` with them and the names of those the command line set.
 """
 
 from __future__ import annotations

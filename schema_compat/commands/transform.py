@@ -1,7 +1,6 @@
 """`schema-compat transform`: the command's work, from its options to an exit status.
 
-Apart from the typer app for the same reason as commands/check.py: a plain command line
-(commands/argv.py) runs it without importing typer.
+cli.py's command declares the options and calls it with them.
 """
 
 from __future__ import annotations
