@@ -55,13 +55,13 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
      verbose, show_config, baseline, write_baseline, live, *_) = options
-    from .requests import RequestOpts, request_settings
+    from .requests import request_settings
 
-    request_opts = RequestOpts(options.request, options.strict_first, options.name_prefix,
-                               options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                **request_opts._replace(client=options.client)._asdict())
+                                request=options.request, strict_first=options.strict_first,
+                                name_prefix=options.name_prefix,
+                                exclude_tool=options.exclude_tool, client=options.client)
     if show_config:
         from ..settings import describe
 
@@ -100,7 +100,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if client_from:  # the plans made before knew no client
         plans = [provider_plan(p.profile.name, select, ignore, lossless_only, client)
                  for p in plans]
-    requests = request_settings(given, request_opts._replace(client=client), tool)
+    requests = request_settings(settings, client)
     if write_baseline:
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
