@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..engine import Plan
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
+    from ..options import Option
     from ..report.text import Rerun
     from .requests import RequestSettings
 
@@ -206,33 +207,21 @@ _CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "
 
 
 def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
-    """The arguments with which `transform` and `diff` read the same input as this check:
-    its sources and the options it was given that both commands take (the client configs
-    it found by itself are its --config)."""
-    from ..options import COMMANDS, Option
+    """The arguments with which `transform` and `diff` read the same input as this check,
+    written from its parsed options: its sources, and each option of _CARRIED that the
+    command line set (`given`) and the other command takes; the client configs it found by
+    itself are its --config."""
+    from ..options import options as options_of_command
     from ..report.text import Rerun
 
     values = {**options._asdict(), **options.live._asdict()}
     sources = list(options.sources or [])
+    carried = _CARRIED & {*given, "config"}  # a config found here is read as if given
 
     def args(command: str) -> list[str]:
-        out = list(sources)
-        for param in COMMANDS[command]:
-            if not isinstance(param, Option) or param.param not in _CARRIED:
-                continue
-            value = values[param.param]
-            if param.param not in given and value == param.default:
-                continue
-            if param.param in _SECRET_AFTER:
-                value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]
-            flag = "-p" if param.param == "provider" else param.flags[0]
-            if param.kind == "flag":
-                out += [flag] if value else []
-            elif param.kind == "multi":
-                out += [w for v in value or [] for w in (flag, str(v))]
-            elif value is not None:
-                out += [flag, str(value)]
-        return out
+        return sources + [word for option in options_of_command(command)
+                          if option.param in carried
+                          for word in _written(option, values[option.param])]
 
     needs = ["with the same input on stdin"] if "-" in sources else []
     hidden = [f"--{param}" for param in _SECRET_AFTER if values[param]]
@@ -240,6 +229,19 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
         needs.append(f"with {_HIDDEN} replaced by the value of each {' and '.join(hidden)} "
                      "given")
     return Rerun(args("transform"), args("diff"), "; ".join(needs))
+
+
+def _written(option: Option, value: Any) -> list[str]:
+    """An option and its parsed value as a command line gives them (-p for the provider,
+    else the long flag; a secret's value hidden)."""
+    flag = "-p" if option.param == "provider" else option.flags[0]
+    if option.param in _SECRET_AFTER:
+        value = [_hidden(v, _SECRET_AFTER[option.param]) for v in value or []]
+    if option.kind == "flag":
+        return [flag] if value else []
+    if option.kind == "multi":
+        return [word for v in value or [] for word in (flag, str(v))]
+    return [] if value is None else [flag, str(value)]
 
 
 # What the hints never print: a header's value (a bearer token) and an --env variable's (an
