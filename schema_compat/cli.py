@@ -82,11 +82,13 @@ class _Command(typer.core.TyperCommand):
         try:
             return super().parse_args(ctx, args)
         except Exception as exc:
+            if not _is_usage_error(exc):
+                raise
+            cast(Any, exc).ctx = cast(Any, exc).ctx or ctx  # click's parser leaves it out
             param = getattr(exc, "param", None)
             option = next((o for o in table.options(self.name or "")
                            if o.param == getattr(param, "name", None)), None)
-            if not _is_usage_error(exc) or option is None \
-                    or type(exc).__name__.startswith("Missing"):
+            if option is None or type(exc).__name__.startswith("Missing"):
                 raise
             text = self.make_parser(ctx).parse_args(args=given)[0].get(option.param)
             if not isinstance(text, str):
@@ -543,7 +545,7 @@ def _run(args: list[str]) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help, exit 2
             cast(Any, exc).show()
             raise SystemExit(2) from None
-        fail(*_usage_error(exc, args))
+        fail(*_usage_error(exc))
     raise SystemExit(status if isinstance(status, int) else 0)
 
 
@@ -554,13 +556,10 @@ def _is_usage_error(exc: Exception) -> bool:
         and hasattr(exc, "ctx")
 
 
-def _usage_error(exc: Exception, args: list[str]) -> tuple[str, str]:
+def _usage_error(exc: Exception) -> tuple[str, str]:
     """A usage error of click's as (message, hint), on one line (an option's refused value
     is told by _Command.parse_args)."""
-    context = getattr(exc, "ctx", None)
-    # click leaves out the context of an option's missing value: the command is the first word
-    command = getattr(context, "info_name", None) if context is not None else next(
-        iter(args), None)
+    command = getattr(getattr(exc, "ctx", None), "info_name", None)
     command = command if command in table.COMMANDS else None
     help_line = f"schema-compat {command} --help" if command else "schema-compat --help"
     possibilities = getattr(exc, "possibilities", None)
