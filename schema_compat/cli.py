@@ -1,14 +1,14 @@
 """The `schema-compat` command line: the typer app, its commands and their help.
 
-Each command's options and arguments come from the option table (options.py), which the
-typer-free command-line reader (commands/argv.py) and the settings file (settings.py) are
-built from too: `_takes` gives a command the parameters the table lists for it, as the
-signature typer reads. The command bodies call the typer-free code in commands/.
+This is the one reader of the command line. Each command's options and arguments come from
+the option table (options.py), which the settings file (settings.py) is built from too:
+`_takes` gives a command the parameters the table lists for it, as the signature typer reads.
+The command bodies call the typer-free code in commands/, with the parameters the command line
+set (click's parameter source) where a settings file may fill in the others.
 
 Only typer is imported at start-up: the engine, rich reports, deepdiff and the MCP SDK are
-imported inside the commands that need them, so `--help` and `--version` stay fast; the
-usual `check FILE`, `transform FILE` and `diff TOOL FILE` do not come here at all (see
-entry.py).
+imported inside the commands that need them, so `--help` stays fast (entry.py answers a bare
+`--version` before typer is imported).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from typer._click.formatting import HelpFormatter
-    from typer.models import CommandInfo
 else:  # typer's own copy of click from 0.26, click's before: the class a Context formats with
     HelpFormatter = typer.Context.formatter_class
 
@@ -71,7 +70,30 @@ class _Context(typer.Context):
 
 
 class _Command(typer.core.TyperCommand):
+    """A command whose options' refused values are told in the option table's words."""
+
     context_class = _Context
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """click's parse, except that a value an option of the table does not take (a choice
+        not offered, a number out of range) is the one-line error of options.value_error,
+        naming the value as given: click's own parser says which text that was."""
+        given = list(args)  # click's parser consumes the list it reads
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            if not _is_usage_error(exc):
+                raise
+            cast(Any, exc).ctx = cast(Any, exc).ctx or ctx  # click's parser leaves it out
+            param = getattr(exc, "param", None)
+            option = next((o for o in table.options(self.name or "")
+                           if o.param == getattr(param, "name", None)), None)
+            if option is None or type(exc).__name__.startswith("Missing"):
+                raise
+            text = self.make_parser(ctx).parse_args(args=given)[0].get(option.param)
+            if not isinstance(text, str):
+                raise
+            fail(*table.value_error(option, text))
 
 
 class _Group(typer.core.TyperGroup):
@@ -503,34 +525,8 @@ def init(**values: Any) -> None:
     raise typer.Exit(run_init(InitOptions(**values)))
 
 
-def app_for(args: list[str]) -> typer.Typer:
-    """The app, holding only the command that `args` start with when they name one.
-
-    typer turns every registered command into a click command (signature, type hints, help
-    text) on each start, and a run uses one. Anything else (`--help`, `--version`, a typo,
-    nothing) gets the whole app, so the list of commands and "No such command" stay as they
-    are; the command itself is built by typer exactly as in the whole app.
-    """
-    if args:
-        chosen = [c for c in app.registered_commands if _command_name(c) == args[0]]
-        if len(chosen) == 1:
-            import copy
-
-            lean = copy.copy(app)
-            lean.registered_commands = chosen
-            return lean
-    return app
-
-
-def _command_name(info: CommandInfo) -> str | None:
-    """The name typer gives a registered command: its own, or the function's, dashed."""
-    if info.name:
-        return info.name
-    return info.callback.__name__.lower().replace("_", "-") if info.callback else None
-
-
 def main() -> None:
-    """Entry point for every command line typer parses (see entry.py for the others)."""
+    """Entry point for every command line (entry.py answers a bare `--version` first)."""
     run_guarded(lambda: _run(sys.argv[1:]))
 
 
@@ -539,7 +535,7 @@ def _run(args: list[str]) -> None:
     option does not take, a missing argument) is the one line on stderr and exit 2 that every
     other usage error is, where click would print the usage, a "Try" line and its own."""
     try:
-        status = app_for(args)(args=args, standalone_mode=False)
+        status = app(args=args, standalone_mode=False)
     except typer.Abort:  # input ended at a prompt (init): as click ends it
         print("Aborted!", file=sys.stderr)
         raise SystemExit(1) from None
@@ -549,7 +545,7 @@ def _run(args: list[str]) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help, exit 2
             cast(Any, exc).show()
             raise SystemExit(2) from None
-        fail(*_usage_error(exc, args))
+        fail(*_usage_error(exc))
     raise SystemExit(status if isinstance(status, int) else 0)
 
 
@@ -560,22 +556,11 @@ def _is_usage_error(exc: Exception) -> bool:
         and hasattr(exc, "ctx")
 
 
-def _usage_error(exc: Exception, args: list[str]) -> tuple[str, str]:
-    """A usage error of click's as (message, hint): an option's bad value in the option
-    table's words (options.value_error), anything else in click's, on one line."""
-    context = getattr(exc, "ctx", None)
-    # click leaves out the context of an option's missing value: the command is the first word
-    command = getattr(context, "info_name", None) if context is not None else next(
-        iter(args), None)
+def _usage_error(exc: Exception) -> tuple[str, str]:
+    """A usage error of click's as (message, hint), on one line (an option's refused value
+    is told by _Command.parse_args)."""
+    command = getattr(getattr(exc, "ctx", None), "info_name", None)
     command = command if command in table.COMMANDS else None
-    param = getattr(exc, "param", None)
-    name = getattr(param, "name", "")
-    option = next((o for o in table.options(command) if o.param == name), None) \
-        if command else None
-    if option is not None and not type(exc).__name__.startswith("Missing"):
-        text = _given_value(args, option)
-        if text is not None:
-            return table.value_error(option, text)
     help_line = f"schema-compat {command} --help" if command else "schema-compat --help"
     possibilities = getattr(exc, "possibilities", None)
     if possibilities:
@@ -585,20 +570,3 @@ def _usage_error(exc: Exception, args: list[str]) -> tuple[str, str]:
     message = message.rstrip(".")
     hint = more[:1].lower() + more[1:] if more else f"`{help_line}` shows how to use it"
     return message[:1].lower() + message[1:], hint
-
-
-def _given_value(args: list[str], option: table.Option) -> str | None:
-    """The value the command line gave `option` last (the one click reads), in any form click
-    takes: `--flag V`, `--flag=V`, `-f V`, `-fV`; None when it is not there."""
-    found: str | None = None
-    for at, arg in enumerate(args):
-        if arg == "--":
-            break
-        for flag in option.flags:
-            if arg == flag and at + 1 < len(args):
-                found = args[at + 1]
-            elif flag.startswith("--") and arg.startswith(flag + "="):
-                found = arg[len(flag) + 1:]
-            elif not flag.startswith("--") and arg.startswith(flag) and len(arg) > len(flag):
-                found = arg[len(flag):]
-    return found

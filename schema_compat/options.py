@@ -1,9 +1,8 @@
 """Every option and argument of the command line, declared once.
 
-A command line is read in two places: the typer app in cli.py (every command, with its help)
-and commands/argv.py, which reads a plain `check`, `transform` or `diff` without importing
-typer. Some options are also settings of `.schema-compat.toml` (settings.py). All three are
-built from this table, so an option's flags, value, default and help cannot drift apart:
+The typer app in cli.py reads every command line, its commands' parameters (and their help)
+built from this table; some options are also settings of `.schema-compat.toml` (settings.py),
+built from it too. So an option's flags, value, default and help cannot drift apart:
 
 - `COMMANDS` lists, per command, its parameters in the order `--help` shows them;
 - an `Option` says how its value reads (`kind`), its default, help and, when a settings file
@@ -12,7 +11,7 @@ built from this table, so an option's flags, value, default and help cannot drif
   differently or takes one value instead of a list, varied with `_replace` next to that
   command.
 
-Imported on every plain `check`, so it uses only named tuples (no dataclasses, no typer).
+Imported on every command line, so it uses only named tuples (no dataclasses, no typer).
 """
 
 from __future__ import annotations
@@ -407,7 +406,7 @@ def expected(option: Option) -> str:
 
 def value_error(option: Option, text: str) -> tuple[str, str]:
     """The one-line usage error (message, hint) for `text` given to `option`, which does not
-    take it: the same words whichever reader (typer or commands/argv.py) found it."""
+    take it (cli.py tells click's refusal of it in these words)."""
     flag = option.flags[0]
     if option.kind == "choice":
         return f"unknown {flag} {text!r}", expected(option)

@@ -8,7 +8,9 @@ import itertools
 import re
 
 import pytest
+import typer.main
 from inprocess import run_main
+from typer.core import TyperGroup
 
 from schema_compat import cli
 from schema_compat import options as table
@@ -74,3 +76,19 @@ def test_the_command_list_says_each_command_in_full() -> None:
     rows = [line for line in listed if line.strip()]
     assert len(rows) == len(COMMANDS), rows
     assert not [row for row in rows if "..." in row or not row.rstrip().endswith(".")], rows
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_example_in_help_is_printed_on_a_line_of_its_own(name: str) -> None:
+    """Click rewraps a help paragraph unless it is marked not to be (`\\b`): an examples
+    block run together into one paragraph cannot be copied from."""
+    command = typer.main.get_command(cli.app)
+    assert isinstance(command, TyperGroup)
+    doc = command.commands[name].help or ""
+    block = doc.split("Examples:", 1)[1].strip().split("\n\n")[0] if "Examples:" in doc else ""
+    examples = block.splitlines()
+    assert examples or name == "profiles"
+    shown = _help(name, columns=100)
+    lines = [line.strip() for line in shown.splitlines()]
+    for example in examples:
+        assert example.strip() in lines, (name, example)

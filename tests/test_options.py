@@ -1,6 +1,5 @@
 """The option table (options.py) is where every option is declared: each of its options must
-show in the typer command's `--help` with its help text and default, be read by the short
-path (commands/argv.py) for the commands that have one, and be a setting of
+show in the typer command's `--help` with its help text and default, and be a setting of
 `.schema-compat.toml` exactly where the table gives it a key."""
 
 from __future__ import annotations
@@ -17,8 +16,6 @@ from typer.testing import CliRunner
 
 from schema_compat import cli, settings
 from schema_compat import options as table
-from schema_compat.commands.argv import PLAIN_COMMANDS, flag_table, read_command_line
-from schema_compat.proxy.argv import read_proxy_line
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
@@ -81,41 +78,6 @@ def _usable(option: table.Option) -> tuple[list[str], Any]:
         return [option.flags[0], "5"], 5.0
     text = "x.json"
     return [option.flags[0], text], [text] if option.kind == "multi" else text
-
-
-PLAIN_OPTIONS = [(n, o) for n, o in TABLE_OPTIONS if n in PLAIN_COMMANDS]
-
-
-@pytest.mark.parametrize(("name", "option"), PLAIN_OPTIONS,
-                         ids=[f"{n} {o.flags[0]}" for n, o in PLAIN_OPTIONS])
-def test_each_option_of_a_plain_command_is_read_without_typer(name: str,
-                                                               option: table.Option) -> None:
-    assert all(flag_table(name)[flag] == option for flag in option.flags)
-    words, value = _usable(option)
-    head = [name, "read_files"] if name == "diff" else [name]
-    line = read_command_line([*head, *words])
-    assert line is not None
-    assert option.param in line.given
-    assert line.values[option.param] == value
-
-
-@pytest.mark.parametrize("option", table.options("proxy"), ids=lambda o: o.flags[0])
-def test_proxy_options_but_the_gateways_are_read_without_typer(option: table.Option) -> None:
-    """proxy/argv.py reads every proxy option but those of --config (typer reads those)."""
-    words, _ = _usable(option)
-    upstream = ["--", "python", "server.py"]
-    if option.param in ("url", "sse"):
-        words, upstream = [option.flags[0], "http://127.0.0.1:9/x"], []
-    elif option.param == "header":
-        words, upstream = [option.flags[0], "A: b"], ["--url", "http://127.0.0.1:9/mcp"]
-    elif option.param == "env":
-        words = [option.flags[0], "K=V"]
-    line = read_proxy_line([*words, *upstream])
-    assert (line is None) == (option in table.PROXY_GATEWAY)
-    if line is not None and option.kind != "multi":  # (lists are read into dicts)
-        expected = True if option.kind == "flag" else words[1]
-        assert vars(line)[option.param] == (float(expected) if option.kind == "float"
-                                            else expected)
 
 
 def test_the_settings_are_the_options_with_a_settings_key() -> None:

@@ -1,8 +1,7 @@
 """`schema-compat check`: the command's work, from its options to an exit status.
 
-It lives apart from the typer app so that the usual `check FILE` command line, parsed by
-commands/argv.py, runs without importing typer; cli.py's `check` declares the options
-(and their help) and calls `run_check` the same way.
+cli.py's `check` declares the options (and their help, from options.py) and calls
+`run_check` with them and the names of those the command line set.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import Report, SourceError
+    from ..options import Option
     from ..report.text import Rerun
     from .requests import RequestSettings
 
@@ -56,13 +56,13 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     settings file fills in the others)."""
     (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
      verbose, show_config, baseline, write_baseline, live, *_) = options
-    from .requests import RequestOpts, request_settings
+    from .requests import request_settings
 
-    request_opts = RequestOpts(options.request, options.strict_first, options.name_prefix,
-                               options.exclude_tool)
     settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
                                 fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                **request_opts._replace(client=options.client)._asdict())
+                                request=options.request, strict_first=options.strict_first,
+                                name_prefix=options.name_prefix,
+                                exclude_tool=options.exclude_tool, client=options.client)
     if show_config:
         from ..settings import describe
 
@@ -101,7 +101,7 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     if client_from:  # the plans made before knew no client
         plans = [provider_plan(p.profile.name, select, ignore, lossless_only, client)
                  for p in plans]
-    requests = request_settings(given, request_opts._replace(client=client), tool)
+    requests = request_settings(settings, client)
     if write_baseline:
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
@@ -207,33 +207,21 @@ _CARRIED = frozenset({"provider", "tool", "select", "ignore", "lossless_only", "
 
 
 def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
-    """The arguments with which `transform` and `diff` read the same input as this check:
-    its sources and the options it was given that both commands take (the client configs
-    it found by itself are its --config)."""
-    from ..options import COMMANDS, Option
+    """The arguments with which `transform` and `diff` read the same input as this check,
+    written from its parsed options: its sources, and each option of _CARRIED that the
+    command line set (`given`) and the other command takes; the client configs it found by
+    itself are its --config."""
+    from ..options import options as options_of_command
     from ..report.text import Rerun
 
     values = {**options._asdict(), **options.live._asdict()}
     sources = list(options.sources or [])
+    carried = _CARRIED & {*given, "config"}  # a config found here is read as if given
 
     def args(command: str) -> list[str]:
-        out = list(sources)
-        for param in COMMANDS[command]:
-            if not isinstance(param, Option) or param.param not in _CARRIED:
-                continue
-            value = values[param.param]
-            if param.param not in given and value == param.default:
-                continue
-            if param.param in _SECRET_AFTER:
-                value = [_hidden(v, _SECRET_AFTER[param.param]) for v in value or []]
-            flag = "-p" if param.param == "provider" else param.flags[0]
-            if param.kind == "flag":
-                out += [flag] if value else []
-            elif param.kind == "multi":
-                out += [w for v in value or [] for w in (flag, str(v))]
-            elif value is not None:
-                out += [flag, str(value)]
-        return out
+        return sources + [word for option in options_of_command(command)
+                          if option.param in carried
+                          for word in _written(option, values[option.param])]
 
     needs = ["with the same input on stdin"] if "-" in sources else []
     hidden = [f"--{param}" for param in _SECRET_AFTER if values[param]]
@@ -241,6 +229,19 @@ def _rerun(options: CheckOptions, given: Collection[str]) -> Rerun:
         needs.append(f"with {_HIDDEN} replaced by the value of each {' and '.join(hidden)} "
                      "given")
     return Rerun(args("transform"), args("diff"), "; ".join(needs))
+
+
+def _written(option: Option, value: Any) -> list[str]:
+    """An option and its parsed value as a command line gives them (-p for the provider,
+    else the long flag; a secret's value hidden)."""
+    flag = "-p" if option.param == "provider" else option.flags[0]
+    if option.param in _SECRET_AFTER:
+        value = [_hidden(v, _SECRET_AFTER[option.param]) for v in value or []]
+    if option.kind == "flag":
+        return [flag] if value else []
+    if option.kind == "multi":
+        return [word for v in value or [] for word in (flag, str(v))]
+    return [] if value is None else [flag, str(value)]
 
 
 # What the hints never print: a header's value (a bearer token) and an --env variable's (an

@@ -1,7 +1,6 @@
 """`schema-compat diff`: the command's work, from its options to an exit status.
 
-Apart from the typer app for the same reason as commands/check.py: a plain command line
-(commands/argv.py) runs it without importing typer.
+cli.py's command declares the options and calls it with them.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .exits import EXIT_OK, EXIT_USAGE, fail, print_errors
 from .inputs import LiveOpts, load_inputs, one_tool
-from .providers import one_provider_plan
+from .providers import one_provider_plan, resolve_settings
 from .running import make_report, run_tools
 
 if TYPE_CHECKING:
@@ -39,7 +38,8 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
     (tool_name, sources, provider, json_out, full, path, select, ignore, lossless_only,
      live) = options
-    plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only)
+    plan, per_tool = one_provider_plan(resolve_settings(
+        given, provider=provider, select=select, ignore=ignore, lossless_only=lossless_only))
     if not sources and not live.given() and _is_source(tool_name):
         _fail_missing_tool(tool_name)
     loaded, errors = load_inputs(sources, live)

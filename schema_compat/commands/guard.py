@@ -2,8 +2,7 @@
 encode is escaped, ^C ends with the exit status a shell expects, and a reader that leaves
 early (`check | head -1`) changes nothing but where the rest of the output goes.
 
-Both ways in (entry.py without typer, cli.py with it) run their command through
-`run_guarded`.
+cli.py runs every command line through `run_guarded`.
 """
 
 from __future__ import annotations

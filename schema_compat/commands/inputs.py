@@ -42,7 +42,7 @@ class LiveOpts(NamedTuple):
 
 def options_of(kind: Callable[..., _Options], values: dict[str, Any]) -> _Options:
     """A command's options from parameter values as typer names them, the live-source ones
-    gathered into the command's `live` (commands/argv.py reads them flat, as typer does)."""
+    gathered into the command's `live` (typer hands them over flat)."""
     live = {k: v for k, v in values.items() if k in LiveOpts._fields}
     rest = {k: v for k, v in values.items() if k not in live}
     return kind(**rest, live=LiveOpts(**live))

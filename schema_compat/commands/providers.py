@@ -110,14 +110,10 @@ def _check_file_values(settings: Settings) -> None:
                      "`schema-compat rules` lists the codes")
 
 
-def one_provider_plan(given: Collection[str], provider: str, select: list[str] | None,
-                       ignore: list[str] | None, lossless_only: bool,
-                       client: str | None = None
-                       ) -> tuple[RuleSet, dict[str, list[str]] | None]:
-    """transform and diff: the settings file's provider, rules, per-tool ignores and
-    lossless-only apply too. Returns the plan and the per-tool ignores."""
-    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                lossless_only=lossless_only, client=client)
+def one_provider_plan(settings: Settings) -> tuple[RuleSet, dict[str, list[str]] | None]:
+    """transform and diff: the plan for the provider, rules, per-tool ignores and
+    lossless-only in force (`settings`: flags, then the settings file). Returns the plan and
+    the per-tool ignores."""
     chosen = settings.values["provider"]
     if chosen.origin != "--provider" and len(provider_names(settings.providers)) > 1:
         fail(f"{settings.file}: provider names several providers; this command takes one",

@@ -1,9 +1,8 @@
 """`schema-compat proxy`: the command's work, from its options to serving until the client
 or the upstream leaves.
 
-cli.py declares the command (its options come from the table in options.py); a plain proxy
-command line is read and run without typer by proxy/argv.py, so that the upstream starts
-sooner.
+cli.py declares the command (its options come from the table in options.py) and calls
+`run_proxy` with them.
 """
 
 from __future__ import annotations

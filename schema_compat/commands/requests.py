@@ -11,31 +11,18 @@ own (the behaviour before requests were planned).
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..options import NAME_PREFIX, REQUEST
 from ..profiles.clients import get_client
 from .exits import fail
 from .inputs import LiveOpts
-from .providers import resolve_settings
 
 if TYPE_CHECKING:
     from ..engine import RuleSet
     from ..extract.files import LoadedSource
     from ..model import ToolDef, ToolResult
     from ..requests import RequestPlan
-
-
-class RequestOpts(NamedTuple):
-    """The request options of `check` and `transform`, as the command line gave them (named
-    as the commands' parameters)."""
-
-    request: str
-    strict_first: list[str] | None
-    name_prefix: str
-    exclude_tool: list[str] | None
-    client: str | None = None
+    from ..settings import Settings
 
 
 class RequestSettings(NamedTuple):
@@ -54,21 +41,17 @@ class RequestSettings(NamedTuple):
             self.name_prefix != "none"
 
 
-def request_settings(given: Collection[str], opts: RequestOpts, tool: list[str] | None
-                     ) -> RequestSettings:
-    for option in (REQUEST, NAME_PREFIX):
-        value = getattr(opts, option.param)
-        if value not in option.choices:
-            fail(f"{option.flags[0]} {value!r}: choose one of {', '.join(option.choices)}")
-    settings = resolve_settings(given, tool=tool, **opts._asdict())
-    # the client given (or inferred by check), else the settings file's
-    client = get_client(opts.client or settings["client"])
+def request_settings(settings: Settings, client: str | None) -> RequestSettings:
+    """The request options in force, from the settings the command resolved (flags, then
+    the settings file, then the defaults), for the MCP `client` given (or inferred by
+    check), else the settings file's."""
+    chosen = get_client(client or settings["client"])
     prefix = settings["name-prefix"]
-    if client is not None and settings.values["name-prefix"].origin == "default":
-        prefix = client.name_prefix  # how the client names tools, unless told otherwise
+    if chosen is not None and settings.values["name-prefix"].origin == "default":
+        prefix = chosen.name_prefix  # how the client names tools, unless told otherwise
     return RequestSettings(settings["request"], list(settings["strict-first"]), prefix,
                            list(settings["tools"]) or None, list(settings["exclude-tools"]),
-                           client.name if client else None)
+                           chosen.name if chosen else None)
 
 
 def exclude_tools(tools: list[ToolDef], patterns: list[str]) -> list[ToolDef]:

@@ -1,7 +1,6 @@
 """`schema-compat transform`: the command's work, from its options to an exit status.
 
-Apart from the typer app for the same reason as commands/check.py: a plain command line
-(commands/argv.py) runs it without importing typer.
+cli.py's command declares the options and calls it with them.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from ..requests.request import tool_plans
 from .exits import EXIT_USAGE, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
-from .providers import one_provider_plan
+from .providers import one_provider_plan, resolve_settings
 from .running import busy, make_report, run_tools
 
 if TYPE_CHECKING:
@@ -53,19 +52,20 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
      live, *_) = options
     from ..jsonio import dump_json, has_surrogate
     from ..output.document import transformed_document
-    from .requests import RequestOpts, request_settings
+    from .requests import request_settings
 
     if options.to and "provider" not in given:  # the target's own profile
         from ..output.provider import TARGET_PROFILE
 
         provider = TARGET_PROFILE.get(options.to, provider)
         given = {*given, "provider"}
-    plan, per_tool = one_provider_plan(given, provider, select, ignore, lossless_only,
-                                       options.client)
-    requests = request_settings(given, RequestOpts(options.request, options.strict_first,
-                                                   options.name_prefix, options.exclude_tool,
-                                                   options.client),
-                                tool)
+    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
+                                lossless_only=lossless_only, tool=tool,
+                                request=options.request, strict_first=options.strict_first,
+                                name_prefix=options.name_prefix,
+                                exclude_tool=options.exclude_tool, client=options.client)
+    plan, per_tool = one_provider_plan(settings)
+    requests = request_settings(settings, options.client)
     tool = requests.tools
     loaded, errors = load_inputs(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
