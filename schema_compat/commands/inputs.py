@@ -188,6 +188,8 @@ def _load_live(live: LiveOpts) -> tuple[list[LoadedSource], list[SourceError]]:
 
         loaded, failed = fetch_servers(specs, live.timeout, spinner=sys.stderr.isatty())
     except ImportError as exc:
+        from ..extract.config import LIVE_EXTRA_HINT
+
         fail(f"live servers need the MCP SDK, which is not installed ({exc})", LIVE_EXTRA_HINT)
     loaded = [s._replace(config=config_of[s.label]) if s.label in config_of else s
               for s in loaded]
@@ -210,12 +212,6 @@ def _own_name(spec: ServerSpec, path: str, taken: set[str]) -> ServerSpec:
     while unique in taken:
         unique, n = f"{name} {n}", n + 1
     return dataclasses.replace(spec, name=unique)
-
-
-# The project is installed from its checkout (or a git URL), not from a package index.
-LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx install "
-                   "--force '.[live]', or pip install '.[live]' into the environment it runs "
-                   "from")
 
 
 def split_pair(text: str, sep: str, option: str, form: str) -> tuple[str, str]:

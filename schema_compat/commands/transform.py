@@ -43,7 +43,7 @@ class TransformOptions(NamedTuple):
     name_prefix: str
     exclude_tool: list[str] | None
     client: str | None  # the MCP client whose limits join the provider's
-    to: str | None  # provider-ready output: one request's `tools` (output/provider.py)
+    to: str | None  # provider-ready output: one request's `tools` (requests/bodies.py)
 
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
@@ -55,7 +55,7 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     from .requests import request_settings
 
     if options.to and "provider" not in given:  # the target's own profile
-        from ..output.provider import TARGET_PROFILE
+        from ..requests.bodies import TARGET_PROFILE
 
         provider = TARGET_PROFILE.get(options.to, provider)
         given = {*given, "provider"}
@@ -163,7 +163,7 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
         return None
     text = None
     if to:
-        from ..output.provider import TARGETS
+        from ..requests.bodies import TARGETS
 
         if plan.profile.name not in TARGETS[to]:
             fail(f"--to {to} takes the schemas of {', '.join(TARGETS[to])}, not "
@@ -174,7 +174,7 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
     results, plans = plan_requests(groups, plan, requests, per_tool)
     if to:
         from ..jsonio import dump_json
-        from ..output.provider import provider_tools
+        from ..requests.bodies import provider_tools
 
         text = dump_json(provider_tools(plans[0], to) if plans else [])
     order = {(t.source, t.index): i for i, t in enumerate(tools)}

@@ -48,6 +48,12 @@ _VAR = re.compile(r"\$\{([^}]*)\}")
 _HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http"}
 
 
+# The project is installed from its checkout (or a git URL), not from a package index.
+LIVE_EXTRA_HINT = ("install the live extra, in the schema-compat checkout: pipx install "
+                   "--force '.[live]', or pip install '.[live]' into the environment it runs "
+                   "from")
+
+
 @dataclass(frozen=True)
 class ServerSpec:
     """One live server: a stdio command, or a URL (streamable HTTP or SSE)."""

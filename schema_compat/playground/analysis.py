@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import make_ruleset
 from ..model import Change, Finding, Report, SourceError, ToolDef, ToolResult
-from ..output.provider import TARGETS
 from ..paths import jsonpath, pointer
 from ..profiles import PROFILES
+from ..requests.bodies import TARGETS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -335,7 +335,7 @@ def transformed_text(run: Run, provider: str) -> str:
 def request_text(run: Run, provider: str, target: str) -> str:
     """The `tools` value of `target`'s request body (`transform --to TARGET`)."""
     from ..jsonio import dump_json
-    from ..output.provider import provider_tools
+    from ..requests.bodies import provider_tools
 
     takes = TARGETS.get(target)
     if takes is None:

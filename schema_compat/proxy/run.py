@@ -65,7 +65,7 @@ class Proxy:
                 try:
                     from .remote import RemoteUpstream
                 except ImportError as exc:
-                    from ..commands.inputs import LIVE_EXTRA_HINT
+                    from ..extract.config import LIVE_EXTRA_HINT
 
                     print(f"schema-compat: error: the proxy needs the MCP SDK for --url and "
                           f"--sse, which is not installed ({exc}) ({LIVE_EXTRA_HINT})",

@@ -16,10 +16,11 @@ strict under a budget is LIM001's and LIM004's fix, `rules.limits.choose_strict`
 
 from __future__ import annotations
 
-# the request as it is sent (re-exported: the planner's users build requests with them)
-from ..output.provider import TARGETS, mcp_listing, provider_tools
 from ..profiles import StrictBudget
 from ..rules.limits import gain
+
+# the request as it is sent (re-exported: the planner's users build requests with them)
+from .bodies import TARGETS, mcp_listing, provider_tools
 from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
 from .names import PREFIXES, NamePrefix, server_name
 from .request import PLANNER_CODES, max_tools, plan, request_limits

@@ -31,7 +31,7 @@ from ..mcp_tool import empty_schema, mcp_entry
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
-    from ..requests.model import PlannedTool, RequestPlan
+    from .model import PlannedTool, RequestPlan
 
 TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas it takes
     # xAI, DeepSeek and Groq take OpenAI's Chat Completions `tools` (XAI-01, DSK-01, GRQ-01)
