@@ -104,7 +104,7 @@ def test_the_checker_sees_each_kind_of_broken_link(tmp_path: Path) -> None:
     assert slug("1.1 `parameters` — the `Schema` object (OpenAPI 3.0 subset)") == (
         "11-parameters--the-schema-object-openapi-30-subset")
     doc = REPO_ROOT / "docs" / "providers.md"
-    assert "gem-13" in anchors(doc) and "0-conventions" in anchors(doc)
+    assert "gem-13" in anchors(doc) and "facts" in anchors(doc)
     fake = REPO_ROOT / "docs" / "_link_check_probe.md"
     try:
         fake.write_text("[a](../../outside.md) [b](missing.md) [c](providers.md#no-such-id) "

@@ -168,7 +168,7 @@ def test_no_error_left_and_provider_shape(
             if provider in ("openai", "portable", "openai-strict"):
                 for path, node in iter_nodes(r.transformed_schema):
                     if isinstance(node, dict) and node.get("type") == "array":
-                        # prefixItems: acceptance by OpenAI unknown (provider-rules §7 "?")
+                        # prefixItems: acceptance by OpenAI unknown (in none of its lists)
                         assert "items" in node or "prefixItems" in node, (r.tool.name, path)
     assert total > 500
 

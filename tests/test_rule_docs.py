@@ -93,7 +93,7 @@ def test_page_content() -> None:
 
 
 def test_pages_say_which_gemini_generation_a_finding_holds_for() -> None:
-    """docs/providers.md §1.6: Vertex's lone-`anyOf` rule is Gemini 3's (GEN-02), an empty
+    """docs/providers.md GEN: Vertex's lone-`anyOf` rule is Gemini 3's (GEN-02), an empty
     `enum` is refused by Gemini 3 only (GEN-01); a rule of the Gemini profiles otherwise
     holds for every generation the profile describes, and pages of rules no Gemini profile
     uses say nothing of generations."""

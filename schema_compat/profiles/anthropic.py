@@ -1,6 +1,6 @@
 """Claude tool use without `strict` (Messages API `tools[].input_schema`).
 
-docs/providers.md §4.1: names `^[a-zA-Z0-9_-]{1,128}$` (ANT-01), a root `type` (ANT-03), no
+docs/providers.md ANT: names `^[a-zA-Z0-9_-]{1,128}$` (ANT-01), a root `type` (ANT-03), no
 root `anyOf`/`oneOf`/`allOf` (ANT-04, observed only: a warning), a valid 2020-12 document
 (ANT-05, observed only: warnings). No tool count or description limit is documented.
 """
@@ -31,7 +31,8 @@ ANTHROPIC = Profile(
     max_tools=None,
     nullable_keyword=False,
     sources=("platform.claude.com/docs/agents-and-tools/tool-use/define-tools",
-             "docs/providers.md §4.1"),
+             "docs/providers.md#anthropic"),
+    facts=("ANT",),
     notes="Keywords are hints only; the root must be one object. claude.ai and Claude "
           "Desktop connectors still cut names at 64 characters (use `portable` for them).",
 )

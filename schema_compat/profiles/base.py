@@ -62,9 +62,11 @@ class Profile(NamedTuple):
     # Keywords whose subschemas transform removes whole (and describes): not rewritten first.
     opaque_keywords: frozenset[str] = frozenset()
     sources: tuple[str, ...] = ()
+    # The groups of docs/providers.md facts (ID prefixes: GEM, OAI) it rests on.
+    facts: tuple[str, ...] = ()
     notes: str = ""
     # The models and endpoint the profile describes ("Vertex AI; Gemini 2.x and 3"), where
-    # providers' generations differ (docs/providers.md §1.6); "" where that is not known.
+    # providers' generations differ (docs/providers.md GEN); "" where that is not known.
     generation: str = ""
     # rule code -> the generations its findings hold for, where narrower than `generation`
     # (with the docs/providers.md id saying so); the rule pages print both.

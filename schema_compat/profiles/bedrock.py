@@ -1,6 +1,6 @@
 """AWS Bedrock Converse (`toolConfig.tools[].toolSpec.inputSchema.json`).
 
-docs/providers.md §5: the name is 1 to 64 characters of `[a-zA-Z0-9_-]` (BDR-01; botocore's
+docs/providers.md BDR: the name is 1 to 64 characters of `[a-zA-Z0-9_-]` (BDR-01; botocore's
 bedrock-runtime service model, shape `ToolName`: min 1, max 64, pattern `[a-zA-Z0-9_-]+`),
 the root of `inputSchema.json` must be an object schema (BDR-02; the same model's
 `ToolInputSchema` documentation: "The top level schema type must be object"), and Claude
@@ -31,7 +31,8 @@ BEDROCK = ANTHROPIC._replace(
              "ToolName, ToolInputSchema)",
              "docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification"
              ".html",
-             "docs/providers.md §5 (BDR-01, BDR-02, BDR-03)"),
+             "docs/providers.md BDR-01, BDR-02, BDR-03"),
+    facts=("BDR", "ANT"),
     notes="Anthropic's checks (Claude on Bedrock applies them, BDR-03) with Bedrock's "
           "64-character name rule; the root must be one object (BDR-02). No tool count or "
           "description limit is documented; `strict` is not sent.",

@@ -1,8 +1,8 @@
 """Gemini API `functionDeclarations[].parameters`: the OpenAPI-3.0 subset `Schema` object.
 
-Field list from google/ai/generativelanguage/v1beta/content.proto (see docs/providers.md
-§1.1). Unions are merged away although the API has taken `anyOf` since 2025-04: clients
-that predate it (LangChain's converter) still refuse them.
+Field list from google/ai/generativelanguage/v1beta/content.proto (docs/providers.md
+GEM-01). Unions are merged away although the API has taken `anyOf` since 2025-04: clients that
+predate it (LangChain's converter) still refuse them.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ FORMATS = {
     "integer": frozenset({"int32", "int64"}),
     "number": frozenset({"float", "double"}),
 }
-# Rules whose findings hold for some Gemini generations only (docs/providers.md §1.6).
+# Rules whose findings hold for some Gemini generations only (docs/providers.md GEN).
 GENERATIONS = {
     "VAL002": "an empty `enum` (`format: enum`) is refused by Gemini 3, not by 2.5 (GEN-01); "
               "its other cases by every generation",
@@ -67,8 +67,9 @@ GEMINI = Profile(
     opaque_keywords=OPAQUE,
     sources=(
         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto",
-        "docs/providers.md §1.1-1.4",
+        "docs/providers.md#gemini",
     ),
+    facts=("GEM", "GEN"),
     notes="The default profile. No references, no unions, string-only enums, a fixed set of "
           "formats.",
     generation="Gemini API; Gemini 2.x and 3",

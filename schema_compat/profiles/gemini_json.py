@@ -45,7 +45,8 @@ GEMINI_JSON = Profile(
         "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
     }),
     sources=("googleapis/googleapis generative_service.proto response_json_schema",
-             "docs/providers.md §1.5"),
+             "docs/providers.md#gemini-json"),
+    facts=("GJS", "GEN"),
     notes="References, unions, null types and additionalProperties are kept; references "
           "are checked and unlisted keywords described.",
     # GJS-11: one keyword list for every actively supported model since 2025-11

@@ -1,6 +1,6 @@
 """Mistral function tools (`tools[].function.parameters`, OpenAI's request shape).
 
-docs/providers.md §5: names of 1 to 64 characters of `[a-zA-Z0-9_-]` (MIS-01; Mistral's
+docs/providers.md MIS: names of 1 to 64 characters of `[a-zA-Z0-9_-]` (MIS-01; Mistral's
 OpenAPI: "Must be a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of
 64"), `parameters` checked against a JSON Schema meta-schema (MIS-02: malformed keyword
 values such as draft-4's boolean `exclusiveMinimum` are refused; VAL005), unknown
@@ -30,7 +30,8 @@ MISTRAL = OPENAI._replace(
     sources=("Mistral OpenAPI spec, function `name` (via docs.rs mistral-rouille "
              "ChatCompletionRequestFunctionCallToolsInnerFunction)",
              "mistralai/client-python mistralai/client/models/function.py",
-             "docs/providers.md §5 (MIS-01, MIS-02, MIS-03)"),
+             "docs/providers.md MIS-01, MIS-02, MIS-03"),
+    facts=("MIS",),
     notes="OpenAI's request shape and name rule (64 characters); keywords are passed to "
           "the model, malformed ones refused. No tool count or description limit is "
           "documented.",

@@ -1,6 +1,6 @@
 """Ollama `/api/chat` `tools[].function.parameters`, decoded into fixed Go structs.
 
-docs/providers.md §5: the root keeps only `type`, `$defs`, `items`, `required` and
+docs/providers.md OLL: the root keeps only `type`, `$defs`, `items`, `required` and
 `properties`; a property only `anyOf`, `type` (a name or a list), `items`, `description`,
 `enum`, `properties` and `required`; every other keyword (`$ref`, `const`, `format`,
 `pattern`, bounds, `default`, `title`, `additionalProperties`, ...) is dropped without an
@@ -56,7 +56,8 @@ OLLAMA = Profile(
              "tidyverse/ellmer#342, ollama/ollama#5990 (type lists refused)",
              "ollama/ollama-python ollama/_types.py Tool",
              "ggml-org/llama.cpp grammars/README.md (json-schema-to-grammar)",
-             "docs/providers.md §5 (OLL-01, OLL-02, OLL-03, LCP-01)"),
+             "docs/providers.md OLL-01, OLL-02, OLL-03, LCP-01"),
+    facts=("OLL", "LCP"),
     notes="Keywords outside Ollama's structs are dropped silently (warnings: transform "
           "describes them); references inlined; type lists become `anyOf` (llama.cpp "
           "grammars break on them). The `ollama` Python package drops a property's "

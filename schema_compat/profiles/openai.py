@@ -1,6 +1,6 @@
 """OpenAI function tools without `strict` (Chat Completions and Responses).
 
-docs/providers.md §3.1. Keywords are advisory here (OAI-11), so only what makes the request
+docs/providers.md OAI. Keywords are advisory here (OAI-11), so only what makes the request
 fail is checked: the tool name (OAI-01/02), the root shape (OAI-06/07), arrays without
 `items`, also where a type list allows an array (OAI-08), objects without `properties`
 (OAI-10), malformed schemas (OAI-09), 128 tools (OAI-04) and the 1,024-character
@@ -34,7 +34,8 @@ OPENAI = Profile(
     max_tools_source="OAI-04",
     max_description=1024,
     nullable_keyword=False,
-    sources=("openai/openai-python FunctionDefinition", "docs/providers.md §3.1"),
+    sources=("openai/openai-python FunctionDefinition", "docs/providers.md#openai"),
+    facts=("OAI",),
     notes="Other keywords are accepted and only advisory; root unions and arrays without "
           "items are refused (seen in issues, so warnings).",
 )

@@ -1,7 +1,7 @@
 """Providers whose chat API takes OpenAI's `tools` shape: xAI, DeepSeek and Groq.
 
 Each is built from the OpenAI profiles (openai.py, strict.py) with its own severities and
-limits (docs/providers.md §5). Their requests are OpenAI's Chat Completions `tools`
+limits (docs/providers.md XAI, DSK, GRQ). Their requests are OpenAI's Chat Completions `tools`
 (`transform --to openai-chat`).
 """
 
@@ -33,6 +33,7 @@ XAI = OPENAI._replace(
     max_description=None,
     sources=("docs.x.ai/developers/model-capabilities/text/structured-outputs",
              "docs/providers.md XAI-01..03"),
+    facts=("XAI", "OAI"),
     notes="Always strict: `allOf` holds one subschema (more are merged), recursive `$ref` "
           "is unrolled (and references inlined with it); objects are closed unless "
           "`additionalProperties: true` says otherwise, so a map gets it written out.",
@@ -50,6 +51,7 @@ DEEPSEEK = OPENAI._replace(
     max_description=None,
     non_strict="",
     sources=("api-docs.deepseek.com/guides/tool_calls", "docs/providers.md DSK-01"),
+    facts=("DSK", "OAI"),
     notes="OpenAI-compatible: keywords are advisory; the name rule and root shape are "
           "checked.",
 )
@@ -77,6 +79,7 @@ DEEPSEEK_STRICT = OPENAI_STRICT._replace(
     non_strict="deepseek",
     sources=("api-docs.deepseek.com/guides/tool_calls (strict mode, Beta)",
              "docs/providers.md DSK-02, DSK-03"),
+    facts=("DSK", "OAIS"),
     notes="Like openai-strict (objects closed, every property required), without numeric "
           "bounds, lengths, `pattern`, `format` or `multipleOf` (described instead).",
 )
@@ -95,6 +98,7 @@ GROQ = OPENAI._replace(
     non_strict="",
     sources=("groq/groq-python types/shared_params/function_definition.py",
              "docs/providers.md GRQ-01..05"),
+    facts=("GRQ", "OAI"),
     notes="OpenAI-compatible names and shape, 128 tools. Groq itself refuses a call whose "
           "arguments break the schema (a string for a boolean or number, GRQ-04).",
 )

@@ -30,7 +30,8 @@ PORTABLE = GEMINI._replace(
     max_tools_source="OAI-04, VTX-08",
     max_description=1024,
     types=VERTEX_TYPES,  # Vertex's `Type` has no NULL (VTX-10); Gemini's has since 2025-04
-    sources=("docs/providers.md §7 (Tool-name rules side by side, request-level limits)",),
+    sources=("docs/providers.md#portable",),
+    facts=("GEM", "VTX", "OAI", "ANT"),
     notes="Accepted by gemini, vertex, openai and anthropic (non-strict): gemini's schema "
           "rules with the strictest name, tool-count and description limits, and no `null` "
           "type (Vertex).",

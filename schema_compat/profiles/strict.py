@@ -1,6 +1,6 @@
 """Strict modes: OpenAI Structured Outputs (`strict: true`) and Anthropic strict tool use.
 
-docs/providers.md §3.2 and §4.2. Rules documented by the provider are errors; those known
+docs/providers.md OAIS and ANTS. Rules documented by the provider are errors; those known
 only from issues or unverified (`oneOf`, `default`, arrays without `items`, the older-docs
 keyword list, unknown keywords) are warnings, still fixed by transform.
 """
@@ -55,7 +55,8 @@ OPENAI_STRICT = Profile(
     opaque_keywords=_OPAQUE,
     sources=("developers.openai.com/api/docs/guides/structured-outputs (Supported schemas)",
              "openai/openai-python lib/_pydantic.py _ensure_strict_json_schema",
-             "docs/providers.md §3.2"),
+             "docs/providers.md#openai-strict"),
+    facts=("OAIS", "OAI"),
     notes="Every object closed and every property required (optional ones nullable); "
           "`$ref`/`$defs` and recursion kept; 10 levels, 5,000 properties, 120,000 "
           "characters, 1,000 enum values.",
@@ -95,7 +96,8 @@ ANTHROPIC_STRICT = Profile(
     opaque_keywords=_OPAQUE,
     sources=("platform.claude.com/docs/en/build-with-claude/structured-outputs",
              "anthropics/anthropic-sdk-python lib/_parse/_transform.py",
-             "docs/providers.md §4.2"),
+             "docs/providers.md#anthropic-strict"),
+    facts=("ANTS", "ANT"),
     notes="Every object closed; no recursion (cut like gemini); no numeric or length "
           "bounds; at most 20 strict tools, 24 optional parameters and 16 unions per "
           "request (the tools of one source taken as one request).",

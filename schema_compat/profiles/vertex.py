@@ -1,6 +1,6 @@
 """Vertex AI `functionDeclarations[].parameters`: the Gemini `Schema` object, with differences.
 
-docs/providers.md §2: `additionalProperties` is a field (VTX-01), `anyOf` is kept but must be
+docs/providers.md VTX: `additionalProperties` is a field (VTX-01), `anyOf` is kept but must be
 the only field of its node (VTX-03, observed on Gemini 3), the root must be an object
 (VTX-05), 128 function declarations (VTX-08), names of at most 64 characters without `:`
 (VTX-06), no `null` type (VTX-10). `$ref`/`$defs` are inlined: the proto spells them
@@ -45,8 +45,9 @@ VERTEX = Profile(
     opaque_keywords=OPAQUE - {"additionalProperties"},  # a field here (VTX-01)
     sources=(
         "googleapis/googleapis google/cloud/aiplatform/v1/openapi.proto, tool.proto",
-        "docs/providers.md §2",
+        "docs/providers.md#vertex",
     ),
+    facts=("VTX", "GEM", "GEN"),
     notes="Like gemini, but `additionalProperties` and nested `anyOf` are kept; an `anyOf` "
           "node carries no other field (its siblings move into the branches); no `null` "
           "type; 128 tools.",

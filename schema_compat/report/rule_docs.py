@@ -135,7 +135,7 @@ def rule_markdown(rule: Rule, profiles: Iterable[Profile]) -> str:
     if used:
         sev = ", ".join(f"`{p.name}` ({p.severity.get(rule.code, rule.severity)})" for p in used)
         lines.append(f"- Profiles: {sev}")
-        # which model generation and endpoint a finding holds for (docs/providers.md §1.6)
+        # which model generation and endpoint a finding holds for (docs/providers.md GEN)
         dated = [f"`{p.name}`: {p.generations.get(rule.code, p.generation)}" for p in used
                  if p.generation]
         if dated:

@@ -120,7 +120,7 @@ def render_profiles(profiles: Iterable[Profile], console: Console) -> None:
             _field(console, "warnings here (undocumented or unverified):", " ".join(lowered))
         if p.notes:
             print_hanging(console, Styled("  "), Styled(p.notes))
-        if p.generation:  # docs/providers.md §1.6
+        if p.generation:  # docs/providers.md GEN
             _field(console, "models:", p.generation)
         for code, when in sorted(p.generations.items()):
             _field(console, f"{code} applies to:", when)
