@@ -30,7 +30,6 @@ import os
 import re
 import runpy
 import sys
-import tempfile
 from pathlib import Path
 from unittest import mock
 
@@ -87,31 +86,31 @@ def main(target: Path, only: list[str], chosen: list[str]) -> int:
     os.environ.pop("FORCE_COLOR", None)
     os.environ.pop("SCHEMA_COMPAT_DEBUG", None)
     target.mkdir(parents=True, exist_ok=True)
-    (ROOT / ".cache").mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=ROOT / ".cache") as tmp:  # a path of one length
-        models = Path(tmp) / "generated-models.json"
-        tools = [{"name": f"model_{i}", "description": f"Generated model {i}.", "inputSchema": s}
-                 for i, s in enumerate(pydantic_schemas(80))]
-        models.write_text(json.dumps({"tools": tools}), encoding="utf-8")
-        profiles = [p for p in _profiles() if not chosen or p in chosen]
-        inputs = [p for p in _inputs(models) if not only or any(o in _name(p) for o in only)]
-        for n, source in enumerate(inputs):
-            name = _name(source)
-            # relative to the checkout: a report wraps the path it names, so an absolute
-            # path (a worktree's is longer) would move every line break after it
-            given = os.path.relpath(source, ROOT)
-            lines: list[str] = []
-            for profile in profiles:
-                for lossless in ([], ["--lossless-only"]):
-                    for command in (["check"], ["transform", "--json"], ["transform"]):
-                        args = [*command, "-p", profile, *lossless, given]
-                        code, out, err = _run(args)
-                        text = f"$ {' '.join(args)}\n[exit {code}]\n{out}\n[stderr]\n{err}\n"
-                        lines.append(_STAMP.sub('"generated_at": "-"', text)
-                                     .replace(given, name))
-            out_file = target / (name.replace("/", "__") + ".txt")
-            out_file.write_text("".join(lines), encoding="utf-8")
-            print(f"[{n + 1}/{len(inputs)}] {name}", file=sys.__stderr__, flush=True)
+    inputs_dir = ROOT / ".cache" / "golden-inputs"  # one name: a report may wrap it
+    inputs_dir.mkdir(parents=True, exist_ok=True)
+    models = inputs_dir / "generated-models.json"
+    tools = [{"name": f"model_{i}", "description": f"Generated model {i}.", "inputSchema": s}
+             for i, s in enumerate(pydantic_schemas(80))]
+    models.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    profiles = [p for p in _profiles() if not chosen or p in chosen]
+    inputs = [p for p in _inputs(models) if not only or any(o in _name(p) for o in only)]
+    for n, source in enumerate(inputs):
+        name = _name(source)
+        # relative to the checkout: a report wraps the path it names, so an absolute
+        # path (a worktree's is longer) would move every line break after it
+        given = os.path.relpath(source, ROOT)
+        lines: list[str] = []
+        for profile in profiles:
+            for lossless in ([], ["--lossless-only"]):
+                for command in (["check"], ["transform", "--json"], ["transform"]):
+                    args = [*command, "-p", profile, *lossless, given]
+                    code, out, err = _run(args)
+                    text = f"$ {' '.join(args)}\n[exit {code}]\n{out}\n[stderr]\n{err}\n"
+                    lines.append(_STAMP.sub('"generated_at": "-"', text)
+                                 .replace(given, name))
+        out_file = target / (name.replace("/", "__") + ".txt")
+        out_file.write_text("".join(lines), encoding="utf-8")
+        print(f"[{n + 1}/{len(inputs)}] {name}", file=sys.__stderr__, flush=True)
     return 0
 
 
