@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.shape import is_object_schema
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Hit, NodeContext, Rule, RuleDocs
-from .shape import is_object_schema
 
 
 def detect_too_many_tools(tool: Any, ctx: NodeContext) -> Iterable[Hit]:

@@ -14,6 +14,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from ..model import Path
+from ..schema.hints import NO_VALUE_HINT, value_text, with_hint
 from ..schema.jsoncopy import json_copy
 from ..schema.keywords import (
     ALL_TYPE_KEYWORDS,
@@ -24,9 +25,8 @@ from ..schema.keywords import (
     TYPE_KEYWORDS,
 )
 from ..schema.merge import accepted_types, merge_exact, merge_types
+from ..schema.shape import infer_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import NO_VALUE_HINT, value_text, with_hint
-from .shape import infer_type
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile

@@ -13,9 +13,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..model import Told
+from ..schema.hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
 from ..schema.jsoncopy import json_copy
 from ..schema.merge import disjoint, join_text, merge_exact
 from ..schema.refs import local_target
+from ..schema.shape import is_null_schema, single_type
 from ..schema.union_merge import (
     Merge,
     accepts_nothing,
@@ -25,8 +27,6 @@ from ..schema.union_merge import (
     replaced_keywords,
 )
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
-from .shape import is_null_schema, single_type
 from .types import split_all_of_type_lists
 
 UNION_KEYS = ("anyOf", "oneOf")

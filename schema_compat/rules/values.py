@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..schema.hints import value_text, values_text, with_hint
+from ..schema.shape import value_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import value_text, values_text, with_hint
-from .shape import value_type
 
 
 def detect_const_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:

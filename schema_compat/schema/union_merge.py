@@ -22,7 +22,7 @@ import math
 from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety, Told
-from ..rules.hints import (
+from .hints import (
     NO_VALUE_HINT,
     summarize,
     told_of,
@@ -31,9 +31,9 @@ from ..rules.hints import (
     with_hint,
     worded,
 )
-from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
 from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
+from .shape import looks_object, single_type
 
 
 class Merge(NamedTuple):
