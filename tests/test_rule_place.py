@@ -47,7 +47,7 @@ def _hits_elsewhere(schema: Any) -> list[tuple[str, str, Any]]:
             for rule in plan.node_rules(node):
                 hits = list(rule.detect(node, here))
                 for other in ELSEWHERE:
-                    there = NodeContext(other, here.profile, keyword, schema, here.active,
+                    there = NodeContext(other, here.profile, keyword, schema, here.in_force,
                                         here.run)
                     if list(rule.detect(node, there)) != hits:
                         differ.append((plan.profile.name, rule.code, path))

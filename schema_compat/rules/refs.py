@@ -30,6 +30,9 @@ _EVENT_RULE = {
 # The keys without which a document's analysis finds nothing: every rule here needs a
 # `$ref` (or, REF002, a `$defs`) in some schema node of the document.
 _REF = frozenset({"$ref"})
+# What the one inlining (`inline_fix`, the fix of REF001-REF005) does depends on which of
+# these are in force: every reference (REF001), else the remote or unresolvable ones.
+_INLINING = ("REF001", "REF004", "REF005")
 _DEFS = frozenset(DEFS_KEYWORDS)
 
 
@@ -141,13 +144,13 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
     origins: dict[int, tuple[Any, Any, bool]] = {}
-    if "REF001" in ctx.active:
+    if "REF001" in ctx.in_force:
         new, events = inline(root, resolver, unroll=unroll, kids=a.kids, origins=origins)
     else:
         only = {
             p for p, t in a.kinds.items()
-            if (t.kind == "remote" and "REF004" in ctx.active)
-            or (t.kind == "unresolvable" and "REF005" in ctx.active)
+            if (t.kind == "remote" and "REF004" in ctx.in_force)
+            or (t.kind == "unresolvable" and "REF005" in ctx.in_force)
         }
         if not only:
             return None
@@ -161,7 +164,7 @@ def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     changes may be made and the whole inlining is not: the local references outside a
     recursion, each replaced by a copy of its target (the `$defs` block dropped once no
     reference is left)."""
-    if "REF001" not in ctx.active:
+    if "REF001" not in ctx.in_force:
         return None
     a = _analysis(root, ctx)
     if _too_large(a, ctx):
@@ -286,6 +289,7 @@ _FS_AFTER = {
 RULES: list[Rule] = [
     Rule(
         code="REF001", name="ref-unsupported", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
@@ -310,6 +314,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF002", name="defs-unsupported", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_DEFS,
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
@@ -327,6 +332,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF003", name="recursive-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         cases=(("the target's type not stated: the placeholder's may refuse values",
                 "changed", "lost"),),
         triggers=_REF,
@@ -354,6 +360,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF004", name="remote-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
         fix_title="Replace with a placeholder (never fetched)", detect=detect_remote_ref,
@@ -375,6 +382,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF005", name="unresolvable-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
         fix_title="Replace with a placeholder", detect=detect_unresolvable_ref,

@@ -59,7 +59,7 @@ def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 def fix_type_array(node: Any, ctx: NodeContext) -> Fixed | None:
     fixed, splits = _type_list_fix(node, ctx.profile)
-    if splits and ctx.parent == "allOf" and "UNI004" in ctx.active:
+    if splits and ctx.parent == "allOf" and "UNI004" in ctx.in_force:
         # An `allOf` branch: UNI004 merges the branches next, intersecting their type
         # lists exactly (what the merged node still lists, this rule then splits). Split
         # here, each list would become a union, collapsed to one type before the merge saw
@@ -74,7 +74,7 @@ def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
     merge is not one of them (the branches then stay, each type list split as anywhere
     else)."""
     branches = node.get("allOf") if isinstance(node, dict) else None
-    if not isinstance(branches, list) or "TYP001" not in ctx.active:
+    if not isinstance(branches, list) or "TYP001" not in ctx.in_force:
         return None  # (type lists are the provider's own where TYP001 is not in force)
     out_branches = list(branches)
     edits: list[Edit] = []
@@ -322,7 +322,7 @@ def _nearest_type(t: Any) -> str | None:
 def _union_null_branch(ctx: NodeContext) -> bool:
     """Whether the node is a union's branch that UNI001 removes into `nullable` (a rule
     reads no sibling: a null branch alone is left to UNI001 too)."""
-    return ctx.parent in ("anyOf", "oneOf") and "UNI001" in ctx.active \
+    return ctx.parent in ("anyOf", "oneOf") and "UNI001" in ctx.in_force \
         and ctx.profile.nullable_keyword
 
 
@@ -335,7 +335,7 @@ def _list_types(ctx: NodeContext) -> frozenset[str]:
     """The names a type list may hold: the provider's types, and null where TYP001 makes it
     `nullable` (the list itself is TYP001's)."""
     types = _profile_types(ctx.profile)
-    if "null" not in types and ctx.profile.nullable_keyword and "TYP001" in ctx.active:
+    if "null" not in types and ctx.profile.nullable_keyword and "TYP001" in ctx.in_force:
         return types | {"null"}
     return types
 
@@ -597,6 +597,7 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
 RULES: list[Rule] = [
     Rule(
         code="TYP001", name="type-array", severity="error",
+        defers_to=("UNI004",),  # an `allOf` branch's list: to the merge
         reads_below=False,
         triggers=frozenset({"type"}),
         message="`type` is a list", safety="lossless",
@@ -650,6 +651,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="TYP003", name="invalid-type", severity="error",
+        defers_to=("TYP001", "UNI001"),  # a type list, a union's null branch
         cases=(("`type: null` where the provider has no null type (vertex, portable): a "
                 "nullable string described as null only",
                 "wider", "described"),),

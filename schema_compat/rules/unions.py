@@ -140,12 +140,12 @@ _EMPTY_OWNER = {"anyOf": "UNI003", "oneOf": "UNI002"}
 
 def detect_empty_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for key, owner in _EMPTY_OWNER.items():
-        if owner not in ctx.active:
+        if owner not in ctx.in_force:
             yield from _empty_union(node, key)
 
 
 def fix_empty_union(node: Any, ctx: NodeContext) -> Fixed | None:
-    keys = [k for k in _EMPTY_OWNER if node.get(k) == [] and _EMPTY_OWNER[k] not in ctx.active]
+    keys = [k for k in _EMPTY_OWNER if node.get(k) == [] and _EMPTY_OWNER[k] not in ctx.in_force]
     if not keys:
         return None
     out = with_hint({k: v for k, v in node.items() if k not in keys},
@@ -166,7 +166,7 @@ def detect_one_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def _nullable_of_one(node: dict[str, Any], key: str, rest: list[Any],
                      ctx: NodeContext) -> bool:
     """`oneOf [X, null]`: UNI001 makes it X with `nullable: true`, leaving no union."""
-    return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.active
+    return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.in_force
 
 
 def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -179,7 +179,7 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
-    if ctx.parent == "allOf" and "UNI004" in ctx.active:
+    if ctx.parent == "allOf" and "UNI004" in ctx.in_force:
         # An `allOf` branch: UNI004 merges the branches next, crossing their unions exactly
         # (`union_merge.all_of_exact`); what the merged node still holds, this rule then
         # merges. Collapsed here, a union would keep a type before the merge saw the other
@@ -430,6 +430,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
+        defers_to=("UNI001", "UNI004"),  # `oneOf [X, null]`; an `allOf` branch
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
@@ -469,6 +470,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
+        defers_to=("UNI004",),  # an `allOf` branch: to the merge
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
@@ -499,6 +501,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI004", name="all-of-unsupported", severity="error",
+        acts_for=("TYP001",),  # its lossless part splits the branches' type lists
         cases=(("branches that cannot be combined exactly (conflicting keywords, a "
                 "closed branch beside names it refuses that another requires)",
                 "changed", "kept"),
@@ -599,6 +602,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI009", name="empty-union", severity="error",
+        defers_to=("UNI002", "UNI003"),  # the empty unions of their keyword
         message="`anyOf` or `oneOf` without branches", safety="lossy",
         fix_title="Remove it, saying so in `description`", detect=detect_empty_union,
         fix=fix_empty_union, triggers=frozenset({"anyOf", "oneOf"}),
