@@ -27,7 +27,7 @@ from ..schema.union_merge import (
     replaced_keywords,
 )
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .types import split_all_of_type_lists
+from .type_lists import split_type_list
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -226,6 +226,28 @@ def detect_all_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
             yield Hit(said, ("allOf",), "allOf", "lossless")
         else:
             yield Hit(said, ("allOf",), "allOf", "lossy", "changed", "kept")
+
+
+def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
+    """TYP001's fix of the `allOf` branches' type lists that `fix_type_array` leaves to
+    the merge: UNI004's lossless part, for where only lossless changes are made and the
+    merge is not one of them (the branches then stay, each type list split as anywhere
+    else)."""
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    if not isinstance(branches, list) or "TYP001" not in ctx.in_force:
+        return None  # (type lists are the provider's own where TYP001 is not in force)
+    out_branches = list(branches)
+    edits: list[Edit] = []
+    for i, branch in enumerate(branches):
+        if isinstance(branch, dict) and isinstance(branch.get("type"), list):
+            fixed, splits = split_type_list(branch, ctx.profile)
+            if splits:
+                out_branches[i] = fixed.node
+                edits.extend(Edit(("allOf", i, *e.rel), e.safety, e.description, "TYP001")
+                             for e in fixed.edits)
+    if not edits:
+        return None
+    return Fixed({**node, "allOf": out_branches}, tuple(edits))
 
 
 def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
