@@ -1,31 +1,24 @@
 """Unions and composition: `anyOf`/`oneOf` (with and without null), `allOf`, `not`, `if`.
 
 The rules here find the compositions a provider's dialect lacks and say what each fix
-changed; writing a union's or an `allOf`'s branches as one schema is `schema/union_merge`'s
-algebra, which the fixes call.
+changed; writing a union's or an `allOf`'s branches as one schema is the algebra of
+`schema/union_merge` and `schema/all_of_merge`, which the fixes call.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..model import Told
-from ..schema.hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
+from ..schema.all_of_merge import all_of_as_one, all_of_exact, merge_all_of
+from ..schema.hints import summarize, told_of, with_hint, worded
 from ..schema.jsoncopy import json_copy
 from ..schema.merge import disjoint, join_text, merge_exact
 from ..schema.refs import local_target
 from ..schema.shape import is_null_schema, single_type
-from ..schema.union_merge import (
-    Merge,
-    accepts_nothing,
-    all_of_exact,
-    merge_all_of,
-    merge_union,
-    replaced_keywords,
-)
+from ..schema.union_merge import Merge, accepts_nothing, replaced_keywords, union_as_one
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .type_lists import split_type_list
 
@@ -181,25 +174,12 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
     if ctx.parent == "allOf" and "UNI004" in ctx.in_force:
         # An `allOf` branch: UNI004 merges the branches next, crossing their unions exactly
-        # (`union_merge.all_of_exact`); what the merged node still holds, this rule then
+        # (`all_of_merge.all_of_exact`); what the merged node still holds, this rule then
         # merges. Collapsed here, a union would keep a type before the merge saw the other
         # branches, and an `allOf` of two unions that leaves integers became a string.
         return None
-    for key in UNION_KEYS:
-        if node.get(key) == []:
-            out = {k: v for k, v in node.items() if k != key}
-            if "type" not in out and not ctx.is_root:
-                # TYP002 types it next, and would tell the model it takes any JSON value
-                # (the root becomes the arguments object instead)
-                out = with_hint(out, NO_VALUE_HINT)
-            return Fixed(out, (Edit(
-                (key,), "lossy", f"removed an empty `{key}`, which accepted no value"),))
-        rest = _real_union(node, key)
-        if rest is None:
-            continue
-        merged = merge_union(node, key, rest)
-        return None if merged is None else _merged(merged, key)
-    return None
+    merged = union_as_one(node, ctx.is_root)
+    return None if merged is None else _merged(merged[1], merged[0])
 
 
 def _merged(merged: Merge, key: str) -> Fixed:
@@ -250,36 +230,8 @@ def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed({**node, "allOf": out_branches}, tuple(edits))
 
 
-def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
-    exact = all_of_exact(node)
-    if exact is not None:
-        said = f"merged {len(node['allOf'])} `allOf` branches into one schema"
-        if exact.dropped:
-            said += ("; dropped " + ", ".join(f"`{n}`" for n in exact.dropped)
-                     + ": a closed branch admits no such property")
-        if exact.unmet:
-            said += ("; left out the union branches " + "; ".join(
-                summarize(b) for b in exact.unmet) + ": no value meets them beside the "
-                "other branches")
-        # what those branches said was said of values the server refuses: gone, and said so
-        told: Told = "lost" if told_of(list(exact.unmet)) else "kept"
-        return Fixed(exact.node, (Edit(("allOf",), "lossy" if told == "lost" else "lossless",
-                                       said, accepts="equal", told=told),))
-    own = {k: v for k, v in node.items() if k != "allOf"}
-    clash = next(((a, b) for a, b in itertools.combinations([own, *node["allOf"]], 2)
-                  if disjoint(a, b)), None)
-    if clash is not None:  # whichever type were written, the server refuses every value
-        return _merged(accepts_nothing(own, "allOf", f"no value is both "
-                                       f"{summarize(clash[0])} and {summarize(clash[1])}"),
-                       "allOf")
-    out, conflicts = merge_all_of(node)
-    if not conflicts:
-        conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
-                     "properties it does not list"]
-    return Fixed(out, (Edit(("allOf",), "lossy",
-                            "merged `allOf` branches; conflicting keywords kept the first "
-                            "value: " + "; ".join(conflicts), accepts="changed",
-                            told="kept"),))
+def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed:
+    return _merged(all_of_as_one(node), "allOf")
 
 
 # --- UNI005 / UNI006: not, if/then/else --------------------------------------------------
