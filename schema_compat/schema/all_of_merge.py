@@ -4,7 +4,8 @@ Exactly where `merge.py` can (`all_of_exact`: unions several branches hold cross
 first, so no branch is chosen before the others are seen); else the server accepts no value
 (two branches no value meets together), or the branches are combined with the first value
 of a conflicting keyword kept. UNI004's fix and ROOT001's (at the parameters root) record
-what `all_of_as_one` says it changed.
+what `all_of_as_one` says it changed. UNI007's moves an `anyOf`'s siblings into each of its
+branches, each then the `allOf` of the two (`siblings_into_branches`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 from typing import Any
 
 from ..model import Told
-from .hints import summarize, told_of, value_text
+from .hints import summarize, told_of, value_text, with_hint
 from .jsoncopy import json_copy
 from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
 from .union_merge import Merge, accepts_nothing
@@ -176,3 +177,66 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+# --- an `anyOf`'s siblings moved into its branches (UNI007) ------------------------------
+
+_ANNOTATIONS = ("description", "title")
+
+
+def siblings_miss(node: dict[str, Any]) -> list[Any]:
+    """The branches no value of the node's own type meets: they accept nothing here, and go
+    (exact) rather than take the node's type and accept what the server refuses."""
+    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
+    return [b for b in node["anyOf"] if disjoint(siblings, b)]
+
+
+_OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties")
+
+
+def siblings_into_branches(node: dict[str, Any]
+                           ) -> tuple[list[Any], list[str], list[str]]:
+    """The node's `anyOf` branches, each with the node's other keywords (its siblings)
+    merged in as the `allOf` of the two (`merge_all_of`), those no value of the node's type
+    meets left out (`siblings_miss`); the conflicts; and what a closed node
+    (`additionalProperties`) changed: the names it refuses are left out of a branch's
+    `properties` (its `additionalProperties` never sees them there), and a branch that
+    requires one of them accepts no object, so it is left out while another remains."""
+    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
+    closed = siblings.get("additionalProperties", True) not in (True, {})
+    branches: list[tuple[Any, bool]] = []
+    conflicts: list[str] = []
+    misses = siblings_miss(node)
+    refused: list[str] = []
+    for branch in node["anyOf"]:
+        if any(branch is m for m in misses):
+            continue
+        if not isinstance(branch, dict):
+            branches.append((branch, False))
+            continue
+        # each branch its own copy of the siblings: one object at two places of the result
+        # would be rewritten at both by the next pass, with the change recorded at one
+        merged, clash = merge_all_of({**json_copy(siblings), "allOf": [branch]})
+        empty = False
+        if closed:
+            objects = merge_exact({k: siblings[k] for k in _OBJECT_KEYS if k in siblings},
+                                  {k: branch[k] for k in _OBJECT_KEYS if k in branch})
+            if objects is None:
+                clash = [*clash, "the node's closed object beside the branch's properties"]
+            else:
+                merged = {**{k: objects.node[k] if k in _OBJECT_KEYS else v
+                             for k, v in merged.items()
+                             if k not in _OBJECT_KEYS or k in objects.node}, **objects.node}
+                refused += [n for n in objects.dropped if n not in refused]
+                required = merged.get("required")
+                empty = merged.get("type") == "object" and isinstance(required, list) \
+                    and any(n in required for n in objects.dropped)
+        for k in _ANNOTATIONS:  # the branch's own annotation first, then the node's
+            own, outer = branch.get(k), node.get(k)
+            if isinstance(outer, str) and outer:
+                merged = (with_hint({**merged, k: own}, outer) if k == "description" and
+                          isinstance(own, str) else {**merged, k: own if own else outer})
+        conflicts += clash
+        branches.append((merged, empty))
+    kept = [b for b, empty in branches if not empty] or [b for b, _ in branches]
+    return kept, conflicts, refused

@@ -1,10 +1,13 @@
-"""Small questions rules ask about a node: its type, whether it is an object, ..."""
+"""Small questions about a node: its type, whether it is an object, whether no value can
+meet two branches of a union, ..."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from ..schema.keywords import JSON_TYPES
+from .keywords import JSON_TYPES
+from .refs import local_target
 
 
 def single_type(node: Any) -> str | None:
@@ -94,3 +97,49 @@ def value_type(value: Any) -> str:
     if isinstance(value, list):
         return "array"
     return "object"
+
+
+def exclusive_branches(branches: list[Any], root: Any = None) -> bool:
+    """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
+    branches of distinct plain types (not integer beside number), or objects told apart by
+    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
+    types = [single_type(b) for b in branches]
+    if None not in types and len(set(types)) == len(types) and not (
+            {"integer", "number"} <= set(types)):
+        return True
+    return _discriminated([local_target(b, root) or b for b in branches])
+
+
+def _discriminated(branches: list[Any]) -> bool:
+    """Objects (`type: object`) that all require one property, each allowing it a single
+    value (`const`, or a one-value `enum`) that no other branch allows."""
+    if len(branches) < 2 or not all(single_type(b) == "object" for b in branches):
+        return False
+    common: set[str] | None = None
+    for b in branches:
+        props, required = b.get("properties"), b.get("required")
+        if not isinstance(props, dict) or not isinstance(required, list):
+            return False
+        tags = {p for p in required if isinstance(p, str) and _single_value(props.get(p))}
+        common = tags if common is None else common & tags
+    for name in sorted(common or ()):
+        values = {json.dumps(_single_value(b["properties"][name]), sort_keys=True)
+                  for b in branches}
+        if len(values) == len(branches):
+            return True
+    return False
+
+
+def _single_value(schema: Any) -> tuple[Any] | None:
+    """The one value a schema allows, in a tuple (it may be null), if it allows one."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        value = schema["const"]
+    elif isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
+        value = schema["enum"][0]
+    else:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 1.0 is 1 to JSON Schema
+    return (value,)
