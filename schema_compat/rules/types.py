@@ -10,7 +10,6 @@ the provider takes, and say in the description what the rewrite could not keep.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from ..model import Path
@@ -21,8 +20,9 @@ from ..schema.keywords import (
     SCHEMA_KEYWORDS,
     SCHEMA_LIST_KEYWORDS,
     SCHEMA_MAP_KEYWORDS,
+    not_schemas,
 )
-from ..schema.shape import infer_type
+from ..schema.shape import infer_type, nearest_type, type_named, values_of_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .type_lists import split_type_list
 
@@ -32,13 +32,6 @@ if TYPE_CHECKING:
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
 # Said where `type: null` becomes a nullable string: the provider has no null type (VTX-10).
 NULL_ONLY_HINT = "Only null is accepted."
-_SYNONYMS = {
-    "str": "string", "text": "string", "int": "integer", "long": "integer",
-    "float": "number", "double": "number", "bool": "boolean", "dict": "object",
-    "map": "object", "list": "array", "tuple": "array",
-}
-
-
 _SUBSCHEMA_KEYS = SCHEMA_KEYWORDS | SCHEMA_LIST_KEYWORDS | SCHEMA_MAP_KEYWORDS | {"items"}
 
 
@@ -84,31 +77,12 @@ def _may_need_type(keys: frozenset[str] | None, profile: Profile) -> bool:
 def detect_missing_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if _needs_type(node, ctx):
         inferred = "object" if ctx.is_root else infer_type(node)
-        same = bool(inferred) and _same_values(node, str(inferred), ctx)
+        same = bool(inferred) and (ctx.is_root or values_of_type(node, str(inferred)))
         yield Hit("no `type`" + (f" (evidently {inferred})" if inferred else
                                  " and nothing says which: any value is accepted"),
                   (), "type", "lossless" if same else "lossy",
                   "equal" if same else "narrower" if inferred else "changed",
                   "kept" if inferred else "described")
-
-
-def _same_values(node: dict[str, Any], inferred: str, ctx: NodeContext) -> bool:
-    """Whether adding `type: inferred` keeps the values accepted: at the root (arguments are
-    an object), or where an `enum`/`const` allows only values of that type (and null)."""
-    if ctx.is_root:
-        return True
-    values = node["enum"] if isinstance(node.get("enum"), list) else \
-        [node["const"]] if "const" in node else None
-    if values is None:
-        return False
-    if inferred == "integer":
-        # 2020-12 counts a number with a zero fractional part (1.0) as an integer
-        return all(v is None or (isinstance(v, int) and not isinstance(v, bool))
-                   or (isinstance(v, float) and v.is_integer()) for v in values)
-    kinds = {"string": (str,), "number": (int, float), "null": (),
-             "boolean": (bool,), "object": (dict,), "array": (list,)}.get(inferred, ())
-    return all(v is None or (isinstance(v, kinds) and (inferred == "boolean") ==
-                             isinstance(v, bool)) for v in values)
 
 
 def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
@@ -123,7 +97,7 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
             out["properties"] = {}
         # Arguments are an object (MCP), and an enum's or const's values have the type
         # inferred from them; elsewhere values of other types were accepted and are not now.
-        same = _same_values(node, inferred, ctx)
+        same = ctx.is_root or values_of_type(node, inferred)
         return Fixed(out, (Edit(("type",), "lossless" if same else "lossy",
                                 f"added `type: {inferred}`" + ("" if same else
                                 "; values of other types were accepted too"),
@@ -184,21 +158,13 @@ def _not_a_type(what: str, t: Any, node: dict[str, Any], rel: Path) -> Hit:
     where it is JSON null (a serializer's unset field); else a guess would change what the
     server is taken to accept (`strng` read as any value, `integr` as a number), so there
     is no fix, and the nearest type name is suggested."""
-    if _type_fix(t, node):
+    if type_named(t, node):
         return Hit(f"{what} not a JSON Schema type", rel, "type", "lossless")
     if t is None:  # a serializer's "no type given": removed, as if absent
         return Hit(f"{what} not a JSON Schema type", rel, "type", "lossy")
-    near = _nearest_type(t)
+    near = nearest_type(t)
     return Hit(f"{what} not a JSON Schema type"
                + (f"; did you mean `{near}`?" if near else ""), rel, "type", fixable=False)
-
-
-def _nearest_type(t: Any) -> str | None:
-    """The JSON type name `t` is most likely a typo of (by difflib's likeness), if any."""
-    if not isinstance(t, str):
-        return None
-    near = get_close_matches(t.lower(), sorted(JSON_TYPES), n=1)
-    return near[0] if near else None
 
 
 def _union_null_branch(ctx: NodeContext) -> bool:
@@ -222,18 +188,6 @@ def _list_types(ctx: NodeContext) -> frozenset[str]:
     return types
 
 
-def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
-    if isinstance(t, str):
-        low = t.lower()
-        if low in JSON_TYPES:
-            return low
-        if low in _SYNONYMS:
-            return _SYNONYMS[low]
-        if low == "enum" and isinstance(node.get("enum"), list):
-            return infer_type(node)
-    return None
-
-
 def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed | None:
     """A synonym mapped to its type name, a type the provider does not take rewritten; a
     value naming no type (a typo) is left, flagged: any guess at it would change what the
@@ -243,7 +197,7 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed | None:
         return _fix_type_list(node, out, _list_types(ctx))
     if node["type"] == "null":
         return _fix_null_type(out, ctx.profile)
-    new = _type_fix(node["type"], node)
+    new = type_named(node["type"], node)
     if new:
         out["type"] = new
         return Fixed(out, (Edit(("type",), "lossless",
@@ -284,7 +238,7 @@ def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset
     for i, e in enumerate(node["type"]):
         # Any, not `str | None`: an entry naming no type is kept as it is, whatever it is
         # (the compiled build checks a variable's declared type on every assignment)
-        new: Any = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
+        new: Any = e if isinstance(e, str) and e in JSON_TYPES else type_named(e, node)
         if new is not None and new not in allowed:
             edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
                                                     "list: a type the provider does not take"))
@@ -398,51 +352,13 @@ def detect_not_a_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
         return ()
     return [Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
-            for key, rel, value in _malformed(node)]
-
-
-# keyword -> how its value holds subschemas (a map, a list, one): one lookup per key
-_MAP, _LIST, _ONE = 1, 2, 3
-_HOLDS: dict[str, int] = {
-    "items": _ONE,
-    **{k: _ONE for k in SCHEMA_KEYWORDS},
-    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
-    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
-}
-
-
-_SCHEMA_TYPES = frozenset({dict, bool})
-
-
-def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
-    bad: list[tuple[str, tuple[Any, ...], Any]] = []
-    holds = _HOLDS.get
-    for key, value in node.items():
-        kind = holds(key)
-        if kind is None:
-            continue
-        if kind == _MAP:
-            if not isinstance(value, dict):
-                bad.append((key, (key,), value))
-            elif not _SCHEMA_TYPES.issuperset(map(type, value.values())):  # else all fine
-                bad.extend((key, (key, n), v) for n, v in value.items()
-                           if not isinstance(v, (dict, bool)))
-        elif kind == _LIST:
-            if not isinstance(value, list):
-                bad.append((key, (key,), value))
-            elif not _SCHEMA_TYPES.issuperset(map(type, value)):
-                bad.extend((key, (key, i), v) for i, v in enumerate(value)
-                           if not isinstance(v, (dict, bool)))
-        elif not isinstance(value, (dict, bool)) and not (
-                key == "items" and isinstance(value, list)):
-            bad.append((key, (key,), value))
-    return bad
+            for key, rel, value in not_schemas(node)]
 
 
 def fix_not_a_schema(node: Any, ctx: NodeContext) -> Fixed:
     out = json_copy(node)
     edits = []
-    for key, rel, _ in _malformed(node):
+    for key, rel, _ in not_schemas(node):
         if len(rel) == 1:
             out.pop(key, None)
         else:

@@ -4,6 +4,7 @@ meet two branches of a union, ..."""
 from __future__ import annotations
 
 import json
+from difflib import get_close_matches
 from typing import Any
 
 from .keywords import JSON_TYPES
@@ -143,3 +144,51 @@ def _single_value(schema: Any) -> tuple[Any] | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # 1.0 is 1 to JSON Schema
     return (value,)
+
+
+# --- what a `type` value names ---------------------------------------------------------
+
+_SYNONYMS = {
+    "str": "string", "text": "string", "int": "integer", "long": "integer",
+    "float": "number", "double": "number", "bool": "boolean", "dict": "object",
+    "map": "object", "list": "array", "tuple": "array",
+}
+
+
+def type_named(t: Any, node: dict[str, Any]) -> str | None:
+    """The JSON type a `type` value names: itself in any case, a synonym's (`int`), or
+    the type of the node's enum (`type: enum`); None where it names none."""
+    if isinstance(t, str):
+        low = t.lower()
+        if low in JSON_TYPES:
+            return low
+        if low in _SYNONYMS:
+            return _SYNONYMS[low]
+        if low == "enum" and isinstance(node.get("enum"), list):
+            return infer_type(node)
+    return None
+
+
+def nearest_type(t: Any) -> str | None:
+    """The JSON type name `t` is most likely a typo of (by difflib's likeness), if any."""
+    if not isinstance(t, str):
+        return None
+    near = get_close_matches(t.lower(), sorted(JSON_TYPES), n=1)
+    return near[0] if near else None
+
+
+def values_of_type(node: dict[str, Any], inferred: str) -> bool:
+    """Whether adding `type: inferred` keeps the values accepted because the node's
+    `enum`/`const` allows only values of that type (and null)."""
+    values = node["enum"] if isinstance(node.get("enum"), list) else \
+        [node["const"]] if "const" in node else None
+    if values is None:
+        return False
+    if inferred == "integer":
+        # 2020-12 counts a number with a zero fractional part (1.0) as an integer
+        return all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                   or (isinstance(v, float) and v.is_integer()) for v in values)
+    kinds = {"string": (str,), "number": (int, float), "null": (),
+             "boolean": (bool,), "object": (dict,), "array": (list,)}.get(inferred, ())
+    return all(v is None or (isinstance(v, kinds) and (inferred == "boolean") ==
+                             isinstance(v, bool)) for v in values)
