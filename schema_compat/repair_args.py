@@ -36,8 +36,8 @@ from typing import Any, Literal
 from .jsonio import JsonInputError, load_json_text
 from .model import Path
 from .paths import jsonpath, pointer
-from .rules.shape import value_type
 from .schema.patterns import PatternUnchecked, search
+from .schema.shape import value_type
 
 __all__ = ["Coercion", "RepairResult", "repair"]
 

@@ -21,7 +21,7 @@ from oracle.measure import NOTHING, combine, consistent, measure
 from schema_compat.engine import run
 from schema_compat.model import ToolDef, ToolResult
 from schema_compat.profiles import PROFILES
-from schema_compat.rules.hints import NO_VALUE_HINT
+from schema_compat.schema.hints import NO_VALUE_HINT
 
 STR, INT, BOOL, NUM = ({"type": t} for t in ("string", "integer", "boolean", "number"))
 

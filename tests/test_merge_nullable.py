@@ -1,5 +1,5 @@
 """`nullable` in the exact merge (schema/merge.py) and its two callers: the `allOf` merge
-(UNI004, `union_merge.all_of_exact`) and the `$ref`-sibling inliner (`inliner.with_siblings`).
+(UNI004, `all_of_merge.all_of_exact`) and the `$ref`-sibling inliner (`inliner.with_siblings`).
 
 `nullable: true` adds null to what its part accepts (OpenAPI, as the type-list and
 null-union rules write it), so two parts that must both hold take null only where both do;
@@ -17,9 +17,9 @@ from jsonschema import Draft202012Validator
 from oracle.dialect import as_json_schema
 
 from schema_compat.api import transform
+from schema_compat.schema.all_of_merge import all_of_exact
 from schema_compat.schema.inliner import with_siblings
 from schema_compat.schema.merge import merge_exact
-from schema_compat.schema.union_merge import all_of_exact
 
 
 def _merged(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any] | None:

@@ -10,7 +10,9 @@ rule's name with `_` for `-`): a newcomer holding `UNI008 one-of-in-strict` open
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+import re
 from collections import Counter
 from types import ModuleType
 
@@ -18,7 +20,7 @@ import pytest
 
 import schema_compat.rules as rules_package
 from schema_compat.rules.base import Rule
-from schema_compat.rules.registry import ALL_RULES, FAMILIES
+from schema_compat.rules.registry import ALL_RULES, FAMILIES, RULES
 
 PACKAGE = "schema_compat.rules"
 SHARED_FIXES = Counter(r.fix for r in ALL_RULES if r.fix is not None)
@@ -74,6 +76,19 @@ def test_no_module_outside_the_families_holds_rules() -> None:
         stray = [n for n, v in vars(module).items()
                  if n.startswith(("detect_", "fix_")) and getattr(v, "__module__", None) == name]
         assert not stray, f"{name} defines rule functions {stray}"
+
+
+def test_rule_coordination_is_declared() -> None:
+    """`ctx.in_force` holds only the codes rules name in `defers_to` and `acts_for`: a code a
+    family's module asked about without naming it would read as never in force."""
+    for module in FAMILIES.values():
+        named = {c for r in module.RULES for c in (*r.defers_to, *r.acts_for)}
+        asked = set(re.findall(r'"([A-Z]+[0-9]{3})"\s+(?:not\s+)?in\s+ctx\.in_force',
+                               inspect.getsource(module)))
+        assert asked <= named, f"{module.__name__} asks of {asked - named} undeclared"
+    for rule in ALL_RULES:
+        assert set(rule.defers_to) | set(rule.acts_for) <= set(RULES), rule.code
+        assert rule.code not in rule.defers_to, rule.code
 
 
 def _file(module: ModuleType) -> str:

@@ -39,6 +39,10 @@ class RuleSet:
         self.lossless_only = lossless_only
         self.claimed = claimed_keywords(profile)
         rules = [RULES[c] for c in codes]
+        # The coordination the rules declare (`Rule.defers_to`, `Rule.acts_for`): which of
+        # the rules they name are in force this run, for them to read.
+        self.in_force = self.codes.intersection(
+            c for r in rules for c in (*r.defers_to, *r.acts_for))
         self.document = [r for r in rules if r.scope == "document"]
         self.node = [r for r in rules if r.scope == "node"]
         self.tool = [r for r in rules if r.scope == "tool"]
@@ -75,7 +79,7 @@ class RuleSet:
     def ctx(self, root: Any, run: RunState, path: Path = (), keyword: str | None = None,
             ) -> NodeContext:
         # positional: quicker than by keyword in pure Python
-        return NodeContext(path, self.profile, keyword, root, self.codes, run)
+        return NodeContext(path, self.profile, keyword, root, self.in_force, run)
 
     def run_state(self) -> RunState:
         """A fresh memory for the rules, for one document of a run."""

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..model import Path
-from ..rules.shape import value_type as json_type
 from ..schema.merge import merge_exact
+from ..schema.shape import value_type as json_type
 from .checks import Kind
 from .document import (
     ANNOTATIONS,

@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from ..model import Path
-from ..rules.shape import value_type
+from ..schema.shape import value_type
 from ..schema.merge import merge_exact
 from ..schema.refs import RefResolver
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..schema.hints import value_text, values_text, with_hint
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
 from .effects import drop_safety
-from .hints import value_text, values_text, with_hint
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile

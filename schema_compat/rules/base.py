@@ -55,23 +55,25 @@ class NodeContext:
     plain class with slots, never changed once made (a native class in the compiled
     build); the other records here are named tuples, which cost nothing to import."""
 
-    __slots__ = ("active", "parent", "path", "profile", "root", "run")
+    __slots__ = ("in_force", "parent", "path", "profile", "root", "run")
 
     path: Path
     profile: Profile
     parent: str | None  # the keyword holding this node: "properties", "items", ...
     root: Any  # the whole document, for rules that follow references
-    active: frozenset[str]  # rule codes in force for this run
+    # Of the codes the run's rules name in `defers_to` and `acts_for`, those in force: a
+    # rule asks it only of the codes it names there (tests/test_rule_files.py).
+    in_force: frozenset[str]
     run: RunState  # what rules remember during this run
 
     def __init__(self, path: Path, profile: Profile, parent: str | None = None,
-                 root: Any = None, active: frozenset[str] = frozenset(),
+                 root: Any = None, in_force: frozenset[str] = frozenset(),
                  run: RunState | None = None) -> None:
         self.path = path
         self.profile = profile
         self.parent = parent
         self.root = root
-        self.active = active
+        self.in_force = in_force
         self.run = run if run is not None else RunState()
 
     def __repr__(self) -> str:
@@ -206,6 +208,14 @@ class Rule(NamedTuple):
     accepts: Accepts | None = None
     told: Told | None = None
     cases: tuple[tuple[str, Accepts, Told], ...] = ()
+    # Rule coordination, as data. `defers_to`: rules this one leaves part of its work to
+    # where they are in force (an `allOf` branch's type list to UNI004's merge, a keyword's
+    # value to the rule that owns the keyword); `acts_for`: rules whose part a fix this one
+    # shares or calls also does where they are in force (the one inlining of REF001-REF005).
+    # The plan hands the rule those in force (`NodeContext.in_force`); where the rule's
+    # docs say which part is whose.
+    defers_to: tuple[str, ...] = ()
+    acts_for: tuple[str, ...] = ()
     # Where only lossless changes may be made (`--lossless-only`) and `fix` makes others:
     # the lossless part of that fix, which the engine applies instead (None: none).
     lossless_fix: Fixer | None = None

@@ -14,9 +14,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.hints import value_text, with_hint, worded
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
-from .hints import value_text, with_hint, worded
 
 _EXCL = {"exclusiveMinimum": ("minimum", "greater than"),
          "exclusiveMaximum": ("maximum", "less than")}

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model import Accepts, Safety, Severity, Told, safety_of
+from ..schema.hints import with_hint
 from .base import Detector, Edit, Fixed, Fixer, Hit, NodeContext, Rule, RuleDocs
 from .effects import EXEMPTING, VALIDATION, drop_effect, drop_safety, vacuous_values
-from .hints import with_hint
 
 HintFn = Callable[[str, Any, dict[str, Any]], "str | None"]
 AppliesFn = Callable[[str, Any, dict[str, Any]], bool]

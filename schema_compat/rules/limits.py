@@ -14,10 +14,10 @@ import fnmatch
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..schema.shape import is_object_schema
 from ..schema.walker import iter_nodes
 from . import doc_examples
 from .base import Hit, NodeContext, Rule, RuleDocs
-from .shape import is_object_schema
 
 if TYPE_CHECKING:
     from ..profiles.base import StrictBudget

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.hints import value_text, with_hint, worded
+from ..schema.shape import is_object_schema
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
-from .hints import value_text, with_hint, worded
-from .shape import is_object_schema
 
 
 def _additional_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:

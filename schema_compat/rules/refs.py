@@ -8,14 +8,14 @@ shares; the rules differ in what they flag and in the safety of their part of th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..model import Path
-from ..paths import parse_pointer, pointer
 from ..schema.inliner import InlineEvent, inline, with_siblings
 from ..schema.jsoncopy import json_copy, json_tree_copy
 from ..schema.ref_analysis import RefAnalysis, analyse
 from ..schema.refs import DEFS_KEYWORDS, RefResolver
+from ..schema.retarget import retargets
 from ..schema.walker import iter_nodes, set_child
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
@@ -30,6 +30,9 @@ _EVENT_RULE = {
 # The keys without which a document's analysis finds nothing: every rule here needs a
 # `$ref` (or, REF002, a `$defs`) in some schema node of the document.
 _REF = frozenset({"$ref"})
+# What the one inlining (`inline_fix`, the fix of REF001-REF005) does depends on which of
+# these are in force: every reference (REF001), else the remote or unresolvable ones.
+_INLINING = ("REF001", "REF004", "REF005")
 _DEFS = frozenset(DEFS_KEYWORDS)
 
 
@@ -138,13 +141,13 @@ def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
         return None
     resolver = a.resolver or RefResolver(root)
     unroll = ctx.profile.unroll_depth
-    if "REF001" in ctx.active:
+    if "REF001" in ctx.in_force:
         new, events = inline(root, resolver, unroll=unroll, kids=a.kids)
     else:
         only = {
             p for p, t in a.kinds.items()
-            if (t.kind == "remote" and "REF004" in ctx.active)
-            or (t.kind == "unresolvable" and "REF005" in ctx.active)
+            if (t.kind == "remote" and "REF004" in ctx.in_force)
+            or (t.kind == "unresolvable" and "REF005" in ctx.in_force)
         }
         if not only:
             return None
@@ -157,7 +160,7 @@ def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     changes may be made and the whole inlining is not: the local references outside a
     recursion, each replaced by a copy of its target (the `$defs` block dropped once no
     reference is left)."""
-    if "REF001" not in ctx.active:
+    if "REF001" not in ctx.in_force:
         return None
     a = _analysis(root, ctx)
     if _too_large(a, ctx):
@@ -280,6 +283,7 @@ _FS_AFTER = {
 RULES: list[Rule] = [
     Rule(
         code="REF001", name="ref-unsupported", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` must be inlined", safety="lossless",
         fix_title="Inline the referenced schema", claims=frozenset({"$ref"}),
@@ -304,6 +308,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF002", name="defs-unsupported", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_DEFS,
         message="`$defs` / `definitions` are not fields of the provider's schema",
         safety="lossless", fix_title="Remove the definitions once they are inlined",
@@ -321,6 +326,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF003", name="recursive-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         cases=(("the target's type not stated: the placeholder's may refuse values",
                 "changed", "lost"),),
         triggers=_REF,
@@ -348,6 +354,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF004", name="remote-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` points outside the schema", safety="lossy",
         fix_title="Replace with a placeholder (never fetched)", detect=detect_remote_ref,
@@ -369,6 +376,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="REF005", name="unresolvable-ref", severity="error", scope="document",
+        acts_for=_INLINING,
         triggers=_REF,
         message="`$ref` cannot be resolved", safety="lossy",
         fix_title="Replace with a placeholder", detect=detect_unresolvable_ref,
@@ -510,110 +518,17 @@ RULES.append(Rule(
 # --- REF010: references by name, or into a block the profile removes ----------------------
 
 
-class _Retarget(NamedTuple):
-    path: Path  # of the node holding the `$ref`
-    ref: str
-    new: str
-
-
-def _pointer_to(root: Any, segments: list[str] | Path, renamed: set[int], used: set[int],
-                ) -> str | None:
-    """`segments` followed from `root` as a pointer reference, each `definitions` of a
-    node in `renamed` spelled `$defs` (and that node noted in `used`); None where the
-    segments lead nowhere."""
-    node: Any = root
-    out: list[str | int] = []
-    for seg in segments:
-        if seg == "definitions" and id(node) in renamed:
-            used.add(id(node))
-            out.append("$defs")
-        else:
-            out.append(seg)
-        try:
-            node = node[int(seg)] if isinstance(node, list) else node[seg]
-        except (KeyError, IndexError, TypeError, ValueError):
-            return None
-    return "#" + pointer(tuple(out))
-
-
-class _Retargets(NamedTuple):
-    found: list[_Retarget]
-    renamed: list[Path]  # nodes whose `definitions` becomes `$defs`
-    copied: dict[str, Any]  # new root `$defs` entries: targets outside the schema keywords
-
-
-def _retargets(root: Any, ctx: NodeContext) -> _Retargets:
-    """The references to rewrite as plain JSON Pointers into what the profile keeps: a
-    reference by `$anchor` or `$id` (the metadata ANN001 removes); where the profile takes
-    `$defs` but not `definitions` (whose block ANN004 would remove), a pointer into
-    `definitions`, which becomes `$defs`; and a pointer to a schema outside the schema
-    keywords (`#/components/schemas/X`, in a block ANN004 would remove), whose target is
-    copied into the root's `$defs`."""
-    nodes = [(path, node) for path, node in iter_nodes(root) if isinstance(node, dict)]
-    profile = ctx.profile
-    renamed: set[int] = set()
-    if "definitions" not in profile.allowed_keywords and "$defs" in profile.allowed_keywords:
-        renamed = {id(n) for _, n in nodes
-                   if isinstance(n.get("definitions"), dict) and "$defs" not in n}
-    where = {id(n): path for path, n in nodes}
-    resolver = RefResolver(root)
-    used: set[int] = set()
-    found = []
-    copied: dict[str, Any] = {}
-    names: dict[int, str] = {}
-    taken = {*_names_in(root, "$defs"), *_names_in(root, "definitions")}
-    can_copy = "$defs" in profile.allowed_keywords and isinstance(root, dict) \
-        and isinstance(root.get("$defs", {}), dict)
-    for path, node in nodes:
-        ref = node.get("$ref")
-        if not isinstance(ref, str) or "%" in ref:
-            continue
-        new: str | None = None
-        target = resolver.resolve(ref)
-        at = where.get(id(target.node)) if target.kind == "local" else None
-        if ref.startswith("#/"):
-            segments = parse_pointer(ref[1:])
-            if at is None and can_copy and segments and isinstance(target.node, dict):
-                name = names.get(id(target.node))
-                if name is None:
-                    name = names[id(target.node)] = _free(str(segments[-1]), taken)
-                    copied[name] = target.node
-                new = "#" + pointer(("$defs", name))
-            elif renamed and segments is not None:
-                new = _pointer_to(root, segments, renamed, used)
-        elif at is not None:
-            new = _pointer_to(root, at, renamed, used)
-        if new is not None and new != ref:
-            found.append(_Retarget(path, ref, new))
-    return _Retargets(found, [path for path, n in nodes if id(n) in used], copied)
-
-
-def _names_in(root: Any, key: str) -> list[str]:
-    block = root.get(key) if isinstance(root, dict) else None
-    return list(block) if isinstance(block, dict) else []
-
-
-def _free(name: str, taken: set[str]) -> str:
-    """`name`, or `name_2`, `name_3`, ...: the first not in `taken` (which it joins)."""
-    free, n = name, 1
-    while free in taken:
-        n += 1
-        free = f"{name}_{n}"
-    taken.add(free)
-    return free
-
-
 def detect_ref_by_name(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     return [Hit(f"`$ref` {r.ref!r} names its target through "
                 + ("an `$anchor` or `$id`" if not r.ref.startswith("#/") else
                    "`definitions`" if "/definitions/" in r.ref else
                    "a block outside the schema keywords")
                 + ", which the provider's schema drops", (*r.path, "$ref"), "$ref")
-            for r in _retargets(root, ctx).found]
+            for r in retargets(root, ctx.profile.allowed_keywords).found]
 
 
 def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
-    found, renamed, copied = _retargets(root, ctx)
+    found, renamed, copied = retargets(root, ctx.profile.allowed_keywords)
     if not found:
         return None
     new = json_tree_copy(root)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..schema.all_of_merge import all_of_as_one
 from ..schema.drafts import declared_draft, draft_name, to_2020_12
+from ..schema.union_merge import Merge, union_as_one
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .unions import fix_all_of_unsupported, fix_union
 
 ROOT_COMBINATORS = ("allOf", "anyOf", "oneOf")
 
@@ -40,18 +41,19 @@ def fix_root_without_type(node: Any, ctx: NodeContext) -> Fixed | None:
 
 def fix_root_combinator(node: Any, ctx: NodeContext) -> Fixed | None:
     out: Any = node
-    edits: list[Edit] = []
+    merges: list[tuple[str, Merge]] = []
     if isinstance(out.get("allOf"), list):
-        fixed = fix_all_of_unsupported(out, ctx)
-        if fixed is None:
-            return None
-        out, edits = fixed.node, [*edits, *fixed.edits]
+        merges.append(("allOf", all_of_as_one(out)))
+        out = merges[-1][1].node
     for key in ("anyOf", "oneOf"):
         if isinstance(out, dict) and isinstance(out.get(key), list):
-            fixed = fix_union(out, ctx)
-            if fixed is None:
+            merged = union_as_one(out, True)
+            if merged is None:
                 return None
-            out, edits = fixed.node, [*edits, *fixed.edits]
+            merges.append(merged)
+            out = merged[1].node
+    edits = [Edit((key,), m.safety, m.description, accepts=m.accepts, told=m.told)
+             for key, m in merges]
     if isinstance(out, dict) and "type" not in out and not any(
             k in out for k in ROOT_COMBINATORS):
         out = {**out, "type": "object"}

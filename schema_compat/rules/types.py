@@ -10,23 +10,21 @@ the provider takes, and say in the description what the rewrite could not keep.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from ..model import Path
+from ..schema.hints import NO_VALUE_HINT, value_text, with_hint
 from ..schema.jsoncopy import json_copy
 from ..schema.keywords import (
-    ALL_TYPE_KEYWORDS,
     JSON_TYPES,
     SCHEMA_KEYWORDS,
     SCHEMA_LIST_KEYWORDS,
     SCHEMA_MAP_KEYWORDS,
-    TYPE_KEYWORDS,
+    not_schemas,
 )
-from ..schema.merge import accepted_types, merge_exact, merge_types
+from ..schema.shape import infer_type, nearest_type, type_named, values_of_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import NO_VALUE_HINT, value_text, with_hint
-from .shape import infer_type
+from .type_lists import split_type_list
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
@@ -34,13 +32,6 @@ if TYPE_CHECKING:
 _ANY_HINT = "Any JSON value; give other kinds of value as JSON text."
 # Said where `type: null` becomes a nullable string: the provider has no null type (VTX-10).
 NULL_ONLY_HINT = "Only null is accepted."
-_SYNONYMS = {
-    "str": "string", "text": "string", "int": "integer", "long": "integer",
-    "float": "number", "double": "number", "bool": "boolean", "dict": "object",
-    "map": "object", "list": "array", "tuple": "array",
-}
-
-
 _SUBSCHEMA_KEYS = SCHEMA_KEYWORDS | SCHEMA_LIST_KEYWORDS | SCHEMA_MAP_KEYWORDS | {"items"}
 
 
@@ -58,130 +49,14 @@ def detect_type_array(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_type_array(node: Any, ctx: NodeContext) -> Fixed | None:
-    fixed, splits = _type_list_fix(node, ctx.profile)
-    if splits and ctx.parent == "allOf" and "UNI004" in ctx.active:
+    fixed, splits = split_type_list(node, ctx.profile)
+    if splits and ctx.parent == "allOf" and "UNI004" in ctx.in_force:
         # An `allOf` branch: UNI004 merges the branches next, intersecting their type
         # lists exactly (what the merged node still lists, this rule then splits). Split
         # here, each list would become a union, collapsed to one type before the merge saw
         # the others, and the merge would hold the first branch's pick against the rest.
         return None
     return fixed
-
-
-def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
-    """TYP001's fix of the `allOf` branches' type lists that `fix_type_array` leaves to
-    the merge: UNI004's lossless part, for where only lossless changes are made and the
-    merge is not one of them (the branches then stay, each type list split as anywhere
-    else)."""
-    branches = node.get("allOf") if isinstance(node, dict) else None
-    if not isinstance(branches, list) or "TYP001" not in ctx.active:
-        return None  # (type lists are the provider's own where TYP001 is not in force)
-    out_branches = list(branches)
-    edits: list[Edit] = []
-    for i, branch in enumerate(branches):
-        if isinstance(branch, dict) and isinstance(branch.get("type"), list):
-            fixed, splits = _type_list_fix(branch, ctx.profile)
-            if splits:
-                out_branches[i] = fixed.node
-                edits.extend(Edit(("allOf", i, *e.rel), e.safety, e.description, "TYP001")
-                             for e in fixed.edits)
-    if not edits:
-        return None
-    return Fixed({**node, "allOf": out_branches}, tuple(edits))
-
-
-def _type_list_fix(node: dict[str, Any], profile: Profile) -> tuple[Fixed, bool]:
-    """The node with its type list made one type (`nullable` for null), or one `anyOf`
-    branch per type; and whether it was split so."""
-    types = list(dict.fromkeys(t for t in node["type"] if isinstance(t, str)))
-    nullable = "null" in types
-    rest = [t for t in types if t != "null"]
-    out = {k: v for k, v in node.items() if k != "type"}
-    enum = node.get("enum")
-    refused = nullable and isinstance(enum, list) and None not in enum and bool(rest)
-    if refused:
-        nullable = False  # the enum refuses null anyway: `nullable` would accept it
-    elif not nullable and isinstance(enum, list) and None in enum:
-        # the types refuse null, so the enum's null was never accepted; left in the enum,
-        # once the type moves into `anyOf` branches VAL003 would read it as `nullable`
-        out["enum"] = [v for v in enum if v is not None]
-    own = out.get("anyOf")
-    if isinstance(own, list) and len(rest) + nullable > 1:
-        # the node's own `anyOf` holds beside the types: each of its branches meets one
-        if nullable:
-            rest.append("null")  # a null branch too, if one of them takes null
-        return _with_own_any_of(out, rest, own, refused), True
-    if nullable and profile.nullable_keyword:
-        out["nullable"] = True
-    elif nullable:
-        rest.append("null")
-    if not rest and nullable:
-        # null alone: `type: null`, not a `nullable` node without a type (any value)
-        out.pop("nullable", None)
-        out["type"] = "null"
-        what = "`type: null`"
-    elif len(rest) == 1:
-        out["type"] = rest[0]
-        what = f"`type: {rest[0]}`" + (" with `nullable: true`" if nullable else "")
-    elif not rest:
-        what = "no type (any value)"
-    else:
-        out = {**_shared(out), "anyOf": [_type_branch(out, t) for t in rest]}
-        what = "one `anyOf` branch per type"
-    if refused:
-        what += " (null left out: the `enum` refuses it)"
-    return (Fixed(out, (Edit(("type",), "lossless", f"replaced the type list by {what}"),)),
-            len(rest) > 1)
-
-
-def _shared(node: dict[str, Any]) -> dict[str, Any]:
-    """The node's keywords that hold whatever the type: they stay on the node."""
-    return {k: v for k, v in node.items() if k not in ALL_TYPE_KEYWORDS}
-
-
-def _type_branch(node: dict[str, Any], t: str) -> dict[str, Any]:
-    """One type of a split list, with the node's keywords that only apply to it."""
-    branch: dict[str, Any] = {"type": t}
-    for k in TYPE_KEYWORDS.get(t, frozenset()):
-        if k in node:
-            branch[k] = json_copy(node[k])
-    return branch
-
-
-def _with_own_any_of(node: dict[str, Any], types: list[str], own: list[Any],
-                     refused: bool) -> Fixed:
-    """A type list split beside the node's own `anyOf`: both hold, so a value meets one
-    type and one of its branches. One branch per pair of them (each of the node's branches
-    met by each type it allows, the two merged where that is exact, else the branch kept
-    under the type: `{type, ..., anyOf: [branch]}`), the pairs that share no type left out:
-    the same values, as one `anyOf`. A null branch left is the null-union rule's."""
-    pairs: list[Any] = []
-    for t in types:
-        kind = _type_branch(node, t)
-        for branch in own:
-            if branch is False or (isinstance(branch, dict) and _disjoint(t, branch)):
-                continue  # no value of this type meets the branch
-            if branch is True:
-                pairs.append(kind)
-                continue
-            both = merge_exact(kind, branch) if isinstance(branch, dict) else None
-            pairs.append(both.node if both is not None and not both.dropped else
-                         {**json_copy(kind), "anyOf": [json_copy(branch)]})
-    if not pairs:
-        # no value meets both: the node accepts none, and says so as it is written
-        pairs = [{**_type_branch(node, t), "anyOf": json_copy(own)} for t in types]
-    what = ("one `anyOf` branch per type and branch of the node's own `anyOf` that it "
-            "meets, merged")
-    if refused:
-        what += " (null left out: the `enum` refuses it)"
-    return Fixed({**_shared(node), "anyOf": pairs},
-                 (Edit(("type",), "lossless", f"replaced the type list by {what}"),))
-
-
-def _disjoint(t: str, branch: dict[str, Any]) -> bool:
-    """Whether no value of type `t` meets the branch by its types (and `nullable`)."""
-    allowed = accepted_types(branch)
-    return allowed is not None and merge_types([t], allowed) is None
 
 
 # --- TYP002 missing type ---------------------------------------------------------------
@@ -202,31 +77,12 @@ def _may_need_type(keys: frozenset[str] | None, profile: Profile) -> bool:
 def detect_missing_type(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if _needs_type(node, ctx):
         inferred = "object" if ctx.is_root else infer_type(node)
-        same = bool(inferred) and _same_values(node, str(inferred), ctx)
+        same = bool(inferred) and (ctx.is_root or values_of_type(node, str(inferred)))
         yield Hit("no `type`" + (f" (evidently {inferred})" if inferred else
                                  " and nothing says which: any value is accepted"),
                   (), "type", "lossless" if same else "lossy",
                   "equal" if same else "narrower" if inferred else "changed",
                   "kept" if inferred else "described")
-
-
-def _same_values(node: dict[str, Any], inferred: str, ctx: NodeContext) -> bool:
-    """Whether adding `type: inferred` keeps the values accepted: at the root (arguments are
-    an object), or where an `enum`/`const` allows only values of that type (and null)."""
-    if ctx.is_root:
-        return True
-    values = node["enum"] if isinstance(node.get("enum"), list) else \
-        [node["const"]] if "const" in node else None
-    if values is None:
-        return False
-    if inferred == "integer":
-        # 2020-12 counts a number with a zero fractional part (1.0) as an integer
-        return all(v is None or (isinstance(v, int) and not isinstance(v, bool))
-                   or (isinstance(v, float) and v.is_integer()) for v in values)
-    kinds = {"string": (str,), "number": (int, float), "null": (),
-             "boolean": (bool,), "object": (dict,), "array": (list,)}.get(inferred, ())
-    return all(v is None or (isinstance(v, kinds) and (inferred == "boolean") ==
-                             isinstance(v, bool)) for v in values)
 
 
 def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
@@ -241,7 +97,7 @@ def fix_missing_type(node: Any, ctx: NodeContext) -> Fixed:
             out["properties"] = {}
         # Arguments are an object (MCP), and an enum's or const's values have the type
         # inferred from them; elsewhere values of other types were accepted and are not now.
-        same = _same_values(node, inferred, ctx)
+        same = ctx.is_root or values_of_type(node, inferred)
         return Fixed(out, (Edit(("type",), "lossless" if same else "lossy",
                                 f"added `type: {inferred}`" + ("" if same else
                                 "; values of other types were accepted too"),
@@ -302,27 +158,19 @@ def _not_a_type(what: str, t: Any, node: dict[str, Any], rel: Path) -> Hit:
     where it is JSON null (a serializer's unset field); else a guess would change what the
     server is taken to accept (`strng` read as any value, `integr` as a number), so there
     is no fix, and the nearest type name is suggested."""
-    if _type_fix(t, node):
+    if type_named(t, node):
         return Hit(f"{what} not a JSON Schema type", rel, "type", "lossless")
     if t is None:  # a serializer's "no type given": removed, as if absent
         return Hit(f"{what} not a JSON Schema type", rel, "type", "lossy")
-    near = _nearest_type(t)
+    near = nearest_type(t)
     return Hit(f"{what} not a JSON Schema type"
                + (f"; did you mean `{near}`?" if near else ""), rel, "type", fixable=False)
-
-
-def _nearest_type(t: Any) -> str | None:
-    """The JSON type name `t` is most likely a typo of (by difflib's likeness), if any."""
-    if not isinstance(t, str):
-        return None
-    near = get_close_matches(t.lower(), sorted(JSON_TYPES), n=1)
-    return near[0] if near else None
 
 
 def _union_null_branch(ctx: NodeContext) -> bool:
     """Whether the node is a union's branch that UNI001 removes into `nullable` (a rule
     reads no sibling: a null branch alone is left to UNI001 too)."""
-    return ctx.parent in ("anyOf", "oneOf") and "UNI001" in ctx.active \
+    return ctx.parent in ("anyOf", "oneOf") and "UNI001" in ctx.in_force \
         and ctx.profile.nullable_keyword
 
 
@@ -335,21 +183,9 @@ def _list_types(ctx: NodeContext) -> frozenset[str]:
     """The names a type list may hold: the provider's types, and null where TYP001 makes it
     `nullable` (the list itself is TYP001's)."""
     types = _profile_types(ctx.profile)
-    if "null" not in types and ctx.profile.nullable_keyword and "TYP001" in ctx.active:
+    if "null" not in types and ctx.profile.nullable_keyword and "TYP001" in ctx.in_force:
         return types | {"null"}
     return types
-
-
-def _type_fix(t: Any, node: dict[str, Any]) -> str | None:
-    if isinstance(t, str):
-        low = t.lower()
-        if low in JSON_TYPES:
-            return low
-        if low in _SYNONYMS:
-            return _SYNONYMS[low]
-        if low == "enum" and isinstance(node.get("enum"), list):
-            return infer_type(node)
-    return None
 
 
 def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -361,7 +197,7 @@ def fix_invalid_type(node: Any, ctx: NodeContext) -> Fixed | None:
         return _fix_type_list(node, out, _list_types(ctx))
     if node["type"] == "null":
         return _fix_null_type(out, ctx.profile)
-    new = _type_fix(node["type"], node)
+    new = type_named(node["type"], node)
     if new:
         out["type"] = new
         return Fixed(out, (Edit(("type",), "lossless",
@@ -402,7 +238,7 @@ def _fix_type_list(node: dict[str, Any], out: dict[str, Any], allowed: frozenset
     for i, e in enumerate(node["type"]):
         # Any, not `str | None`: an entry naming no type is kept as it is, whatever it is
         # (the compiled build checks a variable's declared type on every assignment)
-        new: Any = e if isinstance(e, str) and e in JSON_TYPES else _type_fix(e, node)
+        new: Any = e if isinstance(e, str) and e in JSON_TYPES else type_named(e, node)
         if new is not None and new not in allowed:
             edits.append(Edit(("type", i), "lossy", f"removed {value_text(e)} from the type "
                                                     "list: a type the provider does not take"))
@@ -516,51 +352,13 @@ def detect_not_a_schema(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not isinstance(node, dict):
         return ()
     return [Hit(f"`{key}` holds {value_text(value, 40)}, which is not a schema", rel, key)
-            for key, rel, value in _malformed(node)]
-
-
-# keyword -> how its value holds subschemas (a map, a list, one): one lookup per key
-_MAP, _LIST, _ONE = 1, 2, 3
-_HOLDS: dict[str, int] = {
-    "items": _ONE,
-    **{k: _ONE for k in SCHEMA_KEYWORDS},
-    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
-    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
-}
-
-
-_SCHEMA_TYPES = frozenset({dict, bool})
-
-
-def _malformed(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
-    bad: list[tuple[str, tuple[Any, ...], Any]] = []
-    holds = _HOLDS.get
-    for key, value in node.items():
-        kind = holds(key)
-        if kind is None:
-            continue
-        if kind == _MAP:
-            if not isinstance(value, dict):
-                bad.append((key, (key,), value))
-            elif not _SCHEMA_TYPES.issuperset(map(type, value.values())):  # else all fine
-                bad.extend((key, (key, n), v) for n, v in value.items()
-                           if not isinstance(v, (dict, bool)))
-        elif kind == _LIST:
-            if not isinstance(value, list):
-                bad.append((key, (key,), value))
-            elif not _SCHEMA_TYPES.issuperset(map(type, value)):
-                bad.extend((key, (key, i), v) for i, v in enumerate(value)
-                           if not isinstance(v, (dict, bool)))
-        elif not isinstance(value, (dict, bool)) and not (
-                key == "items" and isinstance(value, list)):
-            bad.append((key, (key,), value))
-    return bad
+            for key, rel, value in not_schemas(node)]
 
 
 def fix_not_a_schema(node: Any, ctx: NodeContext) -> Fixed:
     out = json_copy(node)
     edits = []
-    for key, rel, _ in _malformed(node):
+    for key, rel, _ in not_schemas(node):
         if len(rel) == 1:
             out.pop(key, None)
         else:
@@ -597,6 +395,7 @@ def fix_invalid_root(node: Any, ctx: NodeContext) -> Fixed:
 RULES: list[Rule] = [
     Rule(
         code="TYP001", name="type-array", severity="error",
+        defers_to=("UNI004",),  # an `allOf` branch's list: to the merge
         triggers=frozenset({"type"}),
         message="`type` is a list", safety="lossless",
         fix_title="Use one type (`nullable` for null)", detect=detect_type_array,
@@ -649,6 +448,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="TYP003", name="invalid-type", severity="error",
+        defers_to=("TYP001", "UNI001"),  # a type list, a union's null branch
         cases=(("`type: null` where the provider has no null type (vertex, portable): a "
                 "nullable string described as null only",
                 "wider", "described"),),

@@ -1,33 +1,28 @@
 """Unions and composition: `anyOf`/`oneOf` (with and without null), `allOf`, `not`, `if`.
 
 The rules here find the compositions a provider's dialect lacks and say what each fix
-changed; writing a union's or an `allOf`'s branches as one schema is `schema/union_merge`'s
-algebra, which the fixes call.
+changed; writing a union's or an `allOf`'s branches as one schema is the algebra of
+`schema/union_merge` and `schema/all_of_merge`, which the fixes call.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..model import Told
-from ..schema.jsoncopy import json_copy
-from ..schema.merge import disjoint, join_text, merge_exact
-from ..schema.refs import local_target
-from ..schema.union_merge import (
-    Merge,
-    accepts_nothing,
+from ..schema.all_of_merge import (
+    all_of_as_one,
     all_of_exact,
-    merge_all_of,
-    merge_union,
-    replaced_keywords,
+    siblings_into_branches,
+    siblings_miss,
 )
+from ..schema.hints import summarize, told_of, with_hint, worded
+from ..schema.merge import join_text
+from ..schema.shape import exclusive_branches, is_null_schema
+from ..schema.union_merge import Merge, accepts_nothing, replaced_keywords, union_as_one
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import NO_VALUE_HINT, summarize, told_of, with_hint, worded
-from .shape import is_null_schema, single_type
-from .types import split_all_of_type_lists
+from .type_lists import split_type_list
 
 UNION_KEYS = ("anyOf", "oneOf")
 
@@ -140,12 +135,12 @@ _EMPTY_OWNER = {"anyOf": "UNI003", "oneOf": "UNI002"}
 
 def detect_empty_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     for key, owner in _EMPTY_OWNER.items():
-        if owner not in ctx.active:
+        if owner not in ctx.in_force:
             yield from _empty_union(node, key)
 
 
 def fix_empty_union(node: Any, ctx: NodeContext) -> Fixed | None:
-    keys = [k for k in _EMPTY_OWNER if node.get(k) == [] and _EMPTY_OWNER[k] not in ctx.active]
+    keys = [k for k in _EMPTY_OWNER if node.get(k) == [] and _EMPTY_OWNER[k] not in ctx.in_force]
     if not keys:
         return None
     out = with_hint({k: v for k, v in node.items() if k not in keys},
@@ -166,7 +161,7 @@ def detect_one_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 def _nullable_of_one(node: dict[str, Any], key: str, rest: list[Any],
                      ctx: NodeContext) -> bool:
     """`oneOf [X, null]`: UNI001 makes it X with `nullable: true`, leaving no union."""
-    return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.active
+    return len(rest) == 1 and len(rest) < len(node[key]) and "UNI001" in ctx.in_force
 
 
 def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -179,27 +174,14 @@ def detect_any_of_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_union(node: Any, ctx: NodeContext) -> Fixed | None:
-    if ctx.parent == "allOf" and "UNI004" in ctx.active:
+    if ctx.parent == "allOf" and "UNI004" in ctx.in_force:
         # An `allOf` branch: UNI004 merges the branches next, crossing their unions exactly
-        # (`union_merge.all_of_exact`); what the merged node still holds, this rule then
+        # (`all_of_merge.all_of_exact`); what the merged node still holds, this rule then
         # merges. Collapsed here, a union would keep a type before the merge saw the other
         # branches, and an `allOf` of two unions that leaves integers became a string.
         return None
-    for key in UNION_KEYS:
-        if node.get(key) == []:
-            out = {k: v for k, v in node.items() if k != key}
-            if "type" not in out and not ctx.is_root:
-                # TYP002 types it next, and would tell the model it takes any JSON value
-                # (the root becomes the arguments object instead)
-                out = with_hint(out, NO_VALUE_HINT)
-            return Fixed(out, (Edit(
-                (key,), "lossy", f"removed an empty `{key}`, which accepted no value"),))
-        rest = _real_union(node, key)
-        if rest is None:
-            continue
-        merged = merge_union(node, key, rest)
-        return None if merged is None else _merged(merged, key)
-    return None
+    merged = union_as_one(node, ctx.is_root)
+    return None if merged is None else _merged(merged[1], merged[0])
 
 
 def _merged(merged: Merge, key: str) -> Fixed:
@@ -228,36 +210,30 @@ def detect_all_of_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
             yield Hit(said, ("allOf",), "allOf", "lossy", "changed", "kept")
 
 
-def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed | None:
-    exact = all_of_exact(node)
-    if exact is not None:
-        said = f"merged {len(node['allOf'])} `allOf` branches into one schema"
-        if exact.dropped:
-            said += ("; dropped " + ", ".join(f"`{n}`" for n in exact.dropped)
-                     + ": a closed branch admits no such property")
-        if exact.unmet:
-            said += ("; left out the union branches " + "; ".join(
-                summarize(b) for b in exact.unmet) + ": no value meets them beside the "
-                "other branches")
-        # what those branches said was said of values the server refuses: gone, and said so
-        told: Told = "lost" if told_of(list(exact.unmet)) else "kept"
-        return Fixed(exact.node, (Edit(("allOf",), "lossy" if told == "lost" else "lossless",
-                                       said, accepts="equal", told=told),))
-    own = {k: v for k, v in node.items() if k != "allOf"}
-    clash = next(((a, b) for a, b in itertools.combinations([own, *node["allOf"]], 2)
-                  if disjoint(a, b)), None)
-    if clash is not None:  # whichever type were written, the server refuses every value
-        return _merged(accepts_nothing(own, "allOf", f"no value is both "
-                                       f"{summarize(clash[0])} and {summarize(clash[1])}"),
-                       "allOf")
-    out, conflicts = merge_all_of(node)
-    if not conflicts:
-        conflicts = ["a branch closed to other keys (`additionalProperties`) beside "
-                     "properties it does not list"]
-    return Fixed(out, (Edit(("allOf",), "lossy",
-                            "merged `allOf` branches; conflicting keywords kept the first "
-                            "value: " + "; ".join(conflicts), accepts="changed",
-                            told="kept"),))
+def split_all_of_type_lists(node: Any, ctx: NodeContext) -> Fixed | None:
+    """TYP001's fix of the `allOf` branches' type lists that `fix_type_array` leaves to
+    the merge: UNI004's lossless part, for where only lossless changes are made and the
+    merge is not one of them (the branches then stay, each type list split as anywhere
+    else)."""
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    if not isinstance(branches, list) or "TYP001" not in ctx.in_force:
+        return None  # (type lists are the provider's own where TYP001 is not in force)
+    out_branches = list(branches)
+    edits: list[Edit] = []
+    for i, branch in enumerate(branches):
+        if isinstance(branch, dict) and isinstance(branch.get("type"), list):
+            fixed, splits = split_type_list(branch, ctx.profile)
+            if splits:
+                out_branches[i] = fixed.node
+                edits.extend(Edit(("allOf", i, *e.rel), e.safety, e.description, "TYP001")
+                             for e in fixed.edits)
+    if not edits:
+        return None
+    return Fixed({**node, "allOf": out_branches}, tuple(edits))
+
+
+def fix_all_of_unsupported(node: Any, ctx: NodeContext) -> Fixed:
+    return _merged(all_of_as_one(node), "allOf")
 
 
 # --- UNI005 / UNI006: not, if/then/else --------------------------------------------------
@@ -306,9 +282,6 @@ _SHAPES_BEFORE = {"type": "object", "properties": {"shape": {"oneOf": [
 
 # --- UNI007: anyOf with sibling fields (Vertex) -------------------------------------------
 
-_ANNOTATIONS = ("description", "title")
-
-
 def _siblings(node: Any) -> list[str]:
     if not (isinstance(node, dict) and isinstance(node.get("anyOf"), list)):
         return []
@@ -320,75 +293,19 @@ def detect_any_of_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if extra and not ctx.is_root:
         yield Hit("`anyOf` must be the only field of its node; this one also has "
                   + ", ".join(f"`{k}`" for k in extra), ("anyOf",), "anyOf",
-                  "lossy" if _push_down(node)[1] else "lossless")
-
-
-def _siblings_miss(node: dict[str, Any]) -> list[Any]:
-    """The branches no value of the node's own type meets: they accept nothing here, and go
-    (exact) rather than take the node's type and accept what the server refuses."""
-    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
-    return [b for b in node["anyOf"] if disjoint(siblings, b)]
-
-
-_OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties")
-
-
-def _push_down(node: dict[str, Any]) -> tuple[list[Any], list[str], list[str]]:
-    """The branches with the node's siblings merged in (those no value of the node's type
-    meets left out: `_siblings_miss`), the conflicts, and what a closed node
-    (`additionalProperties`) changed: the names it refuses are left out of a branch's
-    `properties` (its `additionalProperties` never sees them there), and a branch that
-    requires one of them accepts no object, so it is left out while another remains."""
-    siblings = {k: v for k, v in node.items() if k != "anyOf" and k not in _ANNOTATIONS}
-    closed = siblings.get("additionalProperties", True) not in (True, {})
-    branches: list[tuple[Any, bool]] = []
-    conflicts: list[str] = []
-    misses = _siblings_miss(node)
-    refused: list[str] = []
-    for branch in node["anyOf"]:
-        if any(branch is m for m in misses):
-            continue
-        if not isinstance(branch, dict):
-            branches.append((branch, False))
-            continue
-        # each branch its own copy of the siblings: one object at two places of the result
-        # would be rewritten at both by the next pass, with the change recorded at one
-        merged, clash = merge_all_of({**json_copy(siblings), "allOf": [branch]})
-        empty = False
-        if closed:
-            objects = merge_exact({k: siblings[k] for k in _OBJECT_KEYS if k in siblings},
-                                  {k: branch[k] for k in _OBJECT_KEYS if k in branch})
-            if objects is None:
-                clash = [*clash, "the node's closed object beside the branch's properties"]
-            else:
-                merged = {**{k: objects.node[k] if k in _OBJECT_KEYS else v
-                             for k, v in merged.items()
-                             if k not in _OBJECT_KEYS or k in objects.node}, **objects.node}
-                refused += [n for n in objects.dropped if n not in refused]
-                required = merged.get("required")
-                empty = merged.get("type") == "object" and isinstance(required, list) \
-                    and any(n in required for n in objects.dropped)
-        for k in _ANNOTATIONS:  # the branch's own annotation first, then the node's
-            own, outer = branch.get(k), node.get(k)
-            if isinstance(outer, str) and outer:
-                merged = (with_hint({**merged, k: own}, outer) if k == "description" and
-                          isinstance(own, str) else {**merged, k: own if own else outer})
-        conflicts += clash
-        branches.append((merged, empty))
-    kept = [b for b, empty in branches if not empty] or [b for b, _ in branches]
-    return kept, conflicts, refused
+                  "lossy" if siblings_into_branches(node)[1] else "lossless")
 
 
 def fix_any_of_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
     if not _siblings(node) or ctx.is_root:
         return None
-    misses = _siblings_miss(node)
+    misses = siblings_miss(node)
     if len(misses) == len(node["anyOf"]):  # an empty `anyOf` too: nothing to move into
         return _merged(accepts_nothing(
             {k: v for k, v in node.items() if k != "anyOf"}, "anyOf",
             "none of its branches (" + "; ".join(summarize(b) for b in misses)
             + ") meets the node's own `type`" if misses else "it has no branch"), "anyOf")
-    branches, conflicts, refused = _push_down(node)
+    branches, conflicts, refused = siblings_into_branches(node)
     moved = ", ".join(f"`{k}`" for k in _siblings(node))
     dropped = "; dropped " + "; ".join(summarize(b) for b in misses) + ": no value of the " \
         "node's own type meets it" if misses else ""
@@ -430,6 +347,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI002", name="one-of-unsupported", severity="error",
+        defers_to=("UNI001", "UNI004"),  # `oneOf [X, null]`; an `allOf` branch
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
@@ -469,6 +387,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI003", name="any-of-union", severity="warning",
+        defers_to=("UNI004",),  # an `allOf` branch: to the merge
         cases=(("a variant open to other keys held to the others' properties",
                 "changed", "described"),
                ("scalar variants collapsed to one (the others described)", "narrower", "described"),
@@ -499,6 +418,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI004", name="all-of-unsupported", severity="error",
+        acts_for=("TYP001",),  # its lossless part splits the branches' type lists
         cases=(("branches that cannot be combined exactly (conflicting keywords, a "
                 "closed branch beside names it refuses that another requires)",
                 "changed", "kept"),
@@ -599,6 +519,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="UNI009", name="empty-union", severity="error",
+        defers_to=("UNI002", "UNI003"),  # the empty unions of their keyword
         message="`anyOf` or `oneOf` without branches", safety="lossy",
         fix_title="Remove it, saying so in `description`", detect=detect_empty_union,
         fix=fix_empty_union, triggers=frozenset({"anyOf", "oneOf"}),
@@ -625,57 +546,11 @@ RULES: list[Rule] = [
 
 # --- UNI008: oneOf -> anyOf --------------------------------------------------------------
 
-def _disjoint(branches: list[Any], root: Any = None) -> bool:
-    """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
-    branches of distinct plain types (not integer beside number), or objects told apart by
-    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
-    types = [single_type(b) for b in branches]
-    if None not in types and len(set(types)) == len(types) and not (
-            {"integer", "number"} <= set(types)):
-        return True
-    return _discriminated([local_target(b, root) or b for b in branches])
-
-
-def _discriminated(branches: list[Any]) -> bool:
-    """Objects (`type: object`) that all require one property, each allowing it a single
-    value (`const`, or a one-value `enum`) that no other branch allows."""
-    if len(branches) < 2 or not all(single_type(b) == "object" for b in branches):
-        return False
-    common: set[str] | None = None
-    for b in branches:
-        props, required = b.get("properties"), b.get("required")
-        if not isinstance(props, dict) or not isinstance(required, list):
-            return False
-        tags = {p for p in required if isinstance(p, str) and _single_value(props.get(p))}
-        common = tags if common is None else common & tags
-    for name in sorted(common or ()):
-        values = {json.dumps(_single_value(b["properties"][name]), sort_keys=True)
-                  for b in branches}
-        if len(values) == len(branches):
-            return True
-    return False
-
-
-def _single_value(schema: Any) -> tuple[Any] | None:
-    """The one value a schema allows, in a tuple (it may be null), if it allows one."""
-    if not isinstance(schema, dict):
-        return None
-    if "const" in schema:
-        value = schema["const"]
-    elif isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
-        value = schema["enum"][0]
-    else:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # 1.0 is 1 to JSON Schema
-    return (value,)
-
-
 def detect_one_of_in_strict(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and isinstance(node.get("oneOf"), list) and node["oneOf"] and \
             not isinstance(node.get("anyOf"), list):  # an empty one is UNI009's
         yield Hit("`oneOf` is not permitted in strict mode", ("oneOf",), "oneOf",
-                  "lossless" if _disjoint(node["oneOf"], ctx.root) else "hinted")
+                  "lossless" if exclusive_branches(node["oneOf"], ctx.root) else "hinted")
 
 
 def fix_one_of_in_strict(node: Any, ctx: NodeContext) -> Fixed | None:
@@ -683,7 +558,7 @@ def fix_one_of_in_strict(node: Any, ctx: NodeContext) -> Fixed | None:
         return None
     branches = node["oneOf"]
     out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    if _disjoint(branches, ctx.root):
+    if exclusive_branches(branches, ctx.root):
         return Fixed(out, (Edit(("oneOf",), "lossless",
                                 "`oneOf` → `anyOf` (its branches cannot overlap)"),))
     out = with_hint(out, "Exactly one of the alternatives applies.")

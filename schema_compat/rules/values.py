@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..schema.hints import value_text, values_text, with_hint
+from ..schema.shape import value_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .hints import value_text, values_text, with_hint
-from .shape import value_type
 
 
 def detect_const_unsupported(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -38,7 +38,7 @@ def fix_const_unsupported(node: Any, ctx: NodeContext) -> Fixed:
         out["enum"] = [v for v in out["enum"] if v == value]
     else:
         out["enum"] = [value]
-    if "type" not in out and "TYP002" not in ctx.active:
+    if "type" not in out and "TYP002" not in ctx.in_force:
         # Where the missing-type rule is in force, the type is its to add (and its
         # finding's change); elsewhere the value's type keeps the enum typed.
         out["type"] = value_type(value)
@@ -123,7 +123,7 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
         return Fixed(out, (Edit(("enum",), "lossless", "`enum: [null]` → `type: null`",
                                 accepts="equal", told="kept"),))
     if case == "describe":
-        if ctx.parent == "oneOf" and "UNI002" in ctx.active:
+        if ctx.parent == "oneOf" and "UNI002" in ctx.in_force:
             # A branch of a `oneOf` the union rule merges: its values stay literals for the
             # merge, which counts each listing (a value listed twice is refused) and unites
             # them; the merged node's enum is then described once.
@@ -257,7 +257,7 @@ _TYPE: dict[str, type | None] = {
 def _in_force(key: str, ctx: NodeContext) -> bool:
     """Whether VAL005 speaks for `key` in this run (not its owner, not another dialect's)."""
     owner = _OWNER.get(key)
-    if owner is not None and owner in ctx.active and (
+    if owner is not None and owner in ctx.in_force and (
             owner != "ANN004" or key not in ctx.profile.allowed_keywords):
         return False
     if key in _DIALECT:
@@ -345,6 +345,7 @@ def fix_malformed_value(node: Any, ctx: NodeContext) -> Fixed | None:
 RULES: list[Rule] = [
     Rule(
         code="VAL001", name="const-unsupported", severity="error",
+        defers_to=("TYP002",),  # the type the enum needs
         triggers=frozenset({"const"}),
         message="`const` is not supported", safety="lossless",
         fix_title="Use a one-value `enum`", claims=frozenset({"const"}),
@@ -363,6 +364,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="VAL002", name="enum-not-string", severity="error",
+        defers_to=("UNI002",),  # a `oneOf` branch's values: to the merge
         cases=(("an empty `enum`, which accepted nothing", "wider", "lost"),
                ("a mixed-type `enum` becomes a string enum", "changed", "kept")),
         triggers=frozenset({"enum"}),
@@ -425,6 +427,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="VAL005", name="malformed-value", severity="error",
+        defers_to=tuple(sorted(set(_OWNER.values()))),  # an owned keyword
         cases=(("draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum`, rewritten",
                 "equal", "kept"),),
         triggers=frozenset(EXPECTED),

@@ -7,6 +7,8 @@ This table is the only place that knows it. Everything else asks the walker, so 
 
 from __future__ import annotations
 
+from typing import Any
+
 # keyword -> one subschema
 SCHEMA_KEYWORDS = frozenset(
     {
@@ -81,3 +83,42 @@ TYPE_KEYWORDS: dict[str, frozenset[str]] = {
 }
 ALL_TYPE_KEYWORDS = frozenset().union(*TYPE_KEYWORDS.values())
 
+
+# keyword -> how its value holds subschemas (a map, a list, one): one lookup per key
+_MAP, _LIST, _ONE = 1, 2, 3
+_HOLDS: dict[str, int] = {
+    "items": _ONE,
+    **{k: _ONE for k in SCHEMA_KEYWORDS},
+    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
+    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
+}
+
+
+_SCHEMA_TYPES = frozenset({dict, bool})
+
+
+def not_schemas(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
+    """What the node's subschema positions hold that is not a schema (a dict or a boolean):
+    (keyword, path below the node, value), a whole map or list where it is not one."""
+    bad: list[tuple[str, tuple[Any, ...], Any]] = []
+    holds = _HOLDS.get
+    for key, value in node.items():
+        kind = holds(key)
+        if kind is None:
+            continue
+        if kind == _MAP:
+            if not isinstance(value, dict):
+                bad.append((key, (key,), value))
+            elif not _SCHEMA_TYPES.issuperset(map(type, value.values())):  # else all fine
+                bad.extend((key, (key, n), v) for n, v in value.items()
+                           if not isinstance(v, (dict, bool)))
+        elif kind == _LIST:
+            if not isinstance(value, list):
+                bad.append((key, (key,), value))
+            elif not _SCHEMA_TYPES.issuperset(map(type, value)):
+                bad.extend((key, (key, i), v) for i, v in enumerate(value)
+                           if not isinstance(v, (dict, bool)))
+        elif not isinstance(value, (dict, bool)) and not (
+                key == "items" and isinstance(value, list)):
+            bad.append((key, (key,), value))
+    return bad

@@ -41,7 +41,7 @@ class Merged(NamedTuple):
     # never be sent): said in the change log at their path
     dropped: tuple[str, ...]
     # union branches no value meets beside the other parts, gone from the result
-    # (`union_merge.all_of_exact`): what they said is said of nothing the server accepts
+    # (`all_of_merge.all_of_exact`): what they said is said of nothing the server accepts
     unmet: tuple[Any, ...] = ()
 
 

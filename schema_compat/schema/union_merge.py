@@ -1,5 +1,5 @@
-"""The branches of a union (`anyOf`, `oneOf`) or of an `allOf` written as one schema, for
-providers whose dialect has no composition.
+"""The branches of a union (`anyOf`, `oneOf`) written as one schema, for providers whose
+dialect has no union (an `allOf`'s: `all_of_merge.py`).
 
 Where `merge.py` combines two schemas that must both hold, exactly or not at all, a union
 can rarely be written as one schema accepting the same values: object branches become one
@@ -8,7 +8,8 @@ items may be any of theirs, scalar branches of one type one schema (enums united
 scalar branches of different types the richest of them. Each merge says what it changed
 (`Merge`: its safety class and, where it is not that class's usual one, its effect on what
 is accepted and told); the union rules (`rules/unions.py`) detect the unions, call these
-merges, and record the change.
+merges, and record the change; ROOT001 does
+so at the parameters root (`union_as_one`).
 
 Branches reach a merge already in the provider's dialect (the engine rewrites bottom-up),
 so a merge only has to combine clean schemas.
@@ -16,13 +17,11 @@ so a merge only has to combine clean schemas.
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 from typing import Any, NamedTuple
 
 from ..model import Accepts, Safety, Told
-from ..rules.hints import (
+from .hints import (
     NO_VALUE_HINT,
     summarize,
     told_of,
@@ -31,9 +30,9 @@ from ..rules.hints import (
     with_hint,
     worded,
 )
-from ..rules.shape import looks_object, single_type
 from .jsoncopy import json_copy
-from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
+from .merge import disjoint, join_text
+from .shape import is_null_schema, looks_object, single_type
 
 
 class Merge(NamedTuple):
@@ -66,6 +65,29 @@ def merge_union(node: dict[str, Any], key: str, rest: list[Any]) -> Merge | None
     if merged is not None and key == "oneOf" and len(uniq) < len(rest):
         return _repeated_branches(merged, rest, uniq)
     return merged
+
+
+def union_as_one(node: dict[str, Any], at_root: bool) -> tuple[str, Merge] | None:
+    """The node's first union (`anyOf`, then `oneOf`) written as one schema, and its
+    keyword: an empty one removed (it accepted no value), else its branches but the null
+    ones merged (`merge_union`). None where the node holds no union with such a branch, or
+    the merge declines."""
+    for key in ("anyOf", "oneOf"):
+        if node.get(key) == []:
+            out = {k: v for k, v in node.items() if k != key}
+            if "type" not in out and not at_root:
+                # TYP002 types it next, and would tell the model it takes any JSON value
+                # (the root becomes the arguments object instead)
+                out = with_hint(out, NO_VALUE_HINT)
+            return key, Merge(out, "lossy", f"removed an empty `{key}`, which accepted no value")
+        branches = node.get(key)
+        rest = [b for b in branches if not is_null_schema(b)] \
+            if isinstance(branches, list) else None
+        if not rest:
+            continue
+        merged = merge_union(node, key, rest)
+        return None if merged is None else (key, merged)
+    return None
 
 
 def accepts_nothing(node: dict[str, Any], removed: str, why: str) -> Merge:
@@ -124,8 +146,6 @@ def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: st
 
 
 _RANK = {"object": 6, "array": 5, "string": 4, "number": 3, "integer": 2, "boolean": 1}
-_MIN_KEYS = ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum")
-_MAX_KEYS = ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum")
 
 
 def _with_description(node: dict[str, Any], words: Any) -> dict[str, Any]:
@@ -560,128 +580,3 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
                                "offered to the model"),
                             accepts=accepts,
                             told="kept" if safety == "lossless" else "described")
-
-
-# Where crossing the unions of an `allOf`'s branches would make more branches than this, it
-# is not merged exactly (the lossy merge reports what it changed).
-_MAX_CROSSED = 64
-
-
-def all_of_exact(node: dict[str, Any]) -> Merged | None:
-    """The node and its `allOf` branches as one schema accepting exactly what they all do
-    (`schema.merge`), or None when the branches cannot be combined so. The node's own
-    `nullable: true` without a `type` says "or null" of it all (`merge.or_null`). Unions
-    that several of them hold are crossed into one first (`_cross_unions`)."""
-    own, null = or_null({k: v for k, v in node.items() if k != "allOf"})
-    crossed = _cross_unions([own, *(m for m in node["allOf"] if m is not True and m != {})])
-    if crossed is None:
-        return None
-    parts, unmet = crossed
-    merged: Any = parts[0]
-    dropped: list[str] = []
-    for member in parts[1:]:
-        both = merge_exact(merged, member)
-        if both is None:
-            return None
-        merged = both.node
-        dropped.extend(both.dropped)
-    if null:
-        merged = {**merged, "nullable": True}
-    return Merged(merged, tuple(dropped), tuple(unmet))
-
-
-def _cross_unions(parts: list[Any]) -> tuple[list[Any], list[Any]] | None:
-    """`parts` (all of which must hold) where more than one holds an `anyOf` (or a
-    `oneOf`): those unions crossed into one, a branch per way of taking one branch of each
-    (`_taken`), held by a part of its own, so that merging the parts writes the union once
-    and no branch is chosen before the others are seen; and the branches taken in no way
-    that some value meets. None where crossing would make more than `_MAX_CROSSED`
-    branches."""
-    unmet: list[Any] = []
-    for key in ("anyOf", "oneOf"):
-        holders = [i for i, p in enumerate(parts)
-                   if isinstance(p, dict) and isinstance(p.get(key), list)]
-        if len(holders) < 2:
-            continue
-        unions = [parts[i][key] for i in holders]
-        if math.prod(len(u) for u in unions) > _MAX_CROSSED:
-            return None
-        crossed: list[Any] = []
-        met: set[tuple[int, int]] = set()  # (union, branch) taken in a way some value meets
-        for ways in itertools.product(*(range(len(u)) for u in unions)):
-            taken = _taken(tuple(u[w] for u, w in zip(unions, ways, strict=True)))
-            if taken is not None:
-                crossed.append(taken)
-                met.update(enumerate(ways))
-        unmet += [b for n, u in enumerate(unions) for w, b in enumerate(u) if (n, w) not in met]
-        parts = [{k: v for k, v in p.items() if k != key} if i in holders else p
-                 for i, p in enumerate(parts)] + [{key: crossed}]
-    return parts, unmet
-
-
-def _taken(branches: tuple[Any, ...]) -> Any:
-    """One branch taken of each union, as one schema: what they all accept (`merge_exact`,
-    or an `allOf` of them where that cannot be written, for the next pass to merge), or None
-    where no value meets them all. An `allOf` of `anyOf`s is the `anyOf` of these, one per
-    way of taking a branch of each; an `allOf` of `oneOf`s the `oneOf` of them (a value
-    meets exactly one of each exactly when it meets exactly one way)."""
-    if any(b is False for b in branches):
-        return None
-    rest = [b for b in branches if b is not True and b != {}]
-    if any(disjoint(a, b) for a, b in itertools.combinations(rest, 2)):
-        return None
-    if not rest:
-        return {}
-    merged: Any = json_copy(rest[0])
-    for b in rest[1:]:
-        both = merge_exact(merged, b)
-        if both is None or both.dropped:
-            return {"allOf": [json_copy(x) for x in rest]}
-        merged = both.node
-    return merged
-
-
-def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    out = {k: v for k, v in node.items() if k != "allOf"}
-    conflicts: list[str] = []
-    for member in node["allOf"]:
-        if member is True or member == {}:
-            continue
-        if not isinstance(member, dict):
-            conflicts.append("a branch that accepts nothing")
-            continue
-        for k, v in member.items():
-            if k not in out:
-                out[k] = json_copy(v)
-            elif out[k] == v:
-                continue
-            elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
-                props = dict(out[k])
-                for name, sch in v.items():
-                    props[name] = ({"allOf": [props[name], json_copy(sch)]}
-                                   if name in props and props[name] != sch else
-                                   json_copy(sch))
-                out[k] = props
-            elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
-                names = [*out[k], *v]  # entries that are no names (VAL005's) kept as they are
-                out[k] = list(dict.fromkeys(names)) \
-                    if all(isinstance(r, str) for r in names) else names
-            elif k in _MIN_KEYS and _num(v) and _num(out[k]):
-                out[k] = max(out[k], v)
-            elif k in _MAX_KEYS and _num(v) and _num(out[k]):
-                out[k] = min(out[k], v)
-            elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
-                out[k] = [x for x in out[k] if x in v]
-            elif k == "description" and isinstance(v, str) and isinstance(out[k], str):
-                out[k] = join_text(out[k], v)  # every branch's word kept, the node's first
-            elif k in ("description", "title", "default", "examples", "$comment"):
-                continue  # the node's own annotation wins
-            elif k == "type" and (both := merge_types(out[k], v)) is not None:
-                out[k] = both
-            else:
-                conflicts.append(f"{k}: {value_text(out[k], 30)} vs {value_text(v, 30)}")
-    return out, conflicts
-
-
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
