@@ -25,6 +25,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
 
+# A suite started in the background by a shell without job control (`make test &` in a
+# script) ignores SIGINT, and every process it starts would inherit that: the tests that
+# stop a run with ^C would wait for nothing. Python's own handler is reset on exec.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
