@@ -97,12 +97,12 @@ def test_all_of_with_a_closed_branch_where_closing_is_not_possible(profile: str)
 
 # 6. The tool's fix status is the worst of its findings' ----------------------------------
 
-def test_check_text_lists_the_effect_beside_the_safety(run_cli: Any, tmp_path: Any) -> None:
+def test_check_text_lists_the_effect_beside_the_safety(cli_here: Any, tmp_path: Any) -> None:
     path = tmp_path / "tools.json"
     path.write_text(json.dumps({"tools": [{"name": "t", "description": "A tool.",
                                            "inputSchema": {"type": "object", "properties": {
                                                "q": {"type": "string"}}}}]}))
-    out = run_cli("check", str(path), "-p", "openai-strict").stdout
+    out = cli_here("check", str(path), "-p", "openai-strict").stdout
     line = next(ln for ln in out.splitlines() if "OBJ008" in ln)
     assert re.search(r"\[lossy: narrower, kept\]", line), out
     assert "fixable (lossy)" in out

@@ -442,12 +442,14 @@ def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path
     assert [shlex.split(s["run"])[3:8] for s in steps] == [
         ["mcp-tools.fs-a.json", "--config", ".mcp.json", "--name", "fs a"],
         ["mcp-tools.fs-b.json", "--config", ".mcp.json", "--name", "fs-b"]]
-    (tmp_path / names[1]).write_text(json.dumps({"tools": []}))  # fs-b's snapshot emptied
-    assert [_run_step(s, tmp_path).returncode for s in steps] == [0, 0]
+    # each step reads its own snapshot: fs-a's lists a tool its server lacks (a removal,
+    # fails), fs-b's is emptied (its server's tools are additions, passes); one run each
     (tmp_path / names[0]).write_text(json.dumps({"tools": [
         {"name": "ghost", "inputSchema": {"type": "object"}}]}))
-    ran = _run_step(steps[0], tmp_path)
-    assert ran.returncode == 1 and "EVO001" in ran.stdout, ran.stdout + ran.stderr
+    (tmp_path / names[1]).write_text(json.dumps({"tools": []}))
+    ran = [_run_step(s, tmp_path) for s in steps]
+    assert [r.returncode for r in ran] == [1, 0], [r.stdout + r.stderr for r in ran]
+    assert "EVO001" in ran[0].stdout and "EVO001" not in ran[1].stdout
     again = here("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
                  cwd=tmp_path)
     assert again.returncode == 0, again.stderr

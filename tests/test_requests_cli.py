@@ -5,7 +5,6 @@ settings file."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from inprocess import run_main
+from inprocess import cli_in_process, run_main
 
 from schema_compat.entry import main
 from schema_compat.report.json import report_json_schema
@@ -195,9 +194,7 @@ def test_servers_of_a_client_config_are_one_request(tmp_path: Path) -> None:
         name: {"command": sys.executable, "args": [str(example)]} for name in ("one", "two")}}))
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "schema_compat", *args, "--config",
-                               str(config)], capture_output=True, text=True, timeout=120,
-                              check=False, env={**os.environ, "NO_COLOR": "1"})
+        return cli_in_process(*args, "--config", str(config))
 
     proc = cli("check", "--json", "-p", "openai")
     report = json.loads(proc.stdout)
