@@ -395,6 +395,7 @@ def test_help_imports_no_playground() -> None:
     assert "serve" in listing
 
 
+@pytest.mark.slow  # a wheel build, ~6 s of CPU: `make test-slow` runs it
 def test_a_wheel_carries_the_assets(tmp_path: Path) -> None:
     """A non-editable install has the page: the wheel holds every asset the server reads."""
     from schema_compat.playground.server import ASSETS
