@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml $(INIT) | $(BIN)/python
 	@touch $(STAMP)
 
 # xai-sdk pins `packaging<26`, which the dev extra's pre-commit (virtualenv) cannot share: it
-# gets a venv of its own, where tests/test_provider_output.py hands it xai's tools.
+# gets a venv of its own, where tests/test_requests_bodies.py hands it xai's tools.
 XAI_VENV := .cache/xai-sdk
 XAI_STAMP := $(XAI_VENV)/.installed
 export XAI_SDK_PYTHON := $(CURDIR)/$(XAI_VENV)/bin/python

@@ -86,16 +86,16 @@ def cli_here() -> RunCli:
 # no longer groups anything.)
 
 ONE_WORKER = frozenset({
-    "test_live.py",  # the example over streamable HTTP and SSE
+    "test_extract_live.py",  # the example over streamable HTTP and SSE
     "test_init.py",  # init run as the installed command, with the example server
-    "test_config.py",  # the example over streamable HTTP
+    "test_extract_config.py",  # the example over streamable HTTP
     "test_api.py",  # the plain example server's listing
     "test_playground_api.py",  # a playground
     "test_playground_security.py",  # a playground
     "test_playground_settings.py",  # a playground
     "test_strict_servers.py",  # a plain HTTP server
-    "test_provider_output.py",  # the openai and anthropic SDKs, a 182-tool plan per provider
-    "test_providers.py",  # the corpus transformed for each provider
+    "test_requests_bodies.py",  # the openai and anthropic SDKs, a 182-tool plan per provider
+    "test_profiles.py",  # the corpus transformed for each provider
     "test_transform_invariants.py",  # the corpus transformed for gemini
     # the action's install step, run for real: pip builds the tree in place (its build/ and
     # egg-info), so two workers installing it at once break each other's build

@@ -1,5 +1,5 @@
 """`schema-compat init` on a server author's repository, with the example server started
-live (examples/fs_server.py, as tests/test_live.py starts it), run as the installed command
+live (examples/fs_server.py, as tests/test_extract_live.py starts it), run as the installed command
 where that is what is tested (the module's repository, the workflow's steps, pre-commit, a
 terminal) and in-process elsewhere (`here`), which spares each run the interpreter's start-up
 and the MCP SDK's import; the servers are processes of their own either way.

@@ -123,7 +123,7 @@ _WHERE = re.compile(r"^- Code: \[`([^`]+)`\]\(\.\./\.\./\1\): (.+)\n- Cases: \[`
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
 def test_page_names_where_the_rule_lives(rule: Rule) -> None:
     """From a rule's page to its family's module, the functions there named after it, and
-    its cases file: each named on the page exists (the links resolve: test_doc_links)."""
+    its cases file: each named on the page exists (the links resolve: test_docs_links)."""
     page = (DOCS / f"{rule.code}.md").read_text("utf-8")
     [(module_path, functions, cases)] = _WHERE.findall(page)
     module = FAMILIES[rule.family]

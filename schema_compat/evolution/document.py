@@ -15,9 +15,9 @@ import math
 from typing import Any
 
 from ..model import Path
-from ..schema.shape import value_type
 from ..schema.merge import merge_exact
 from ..schema.refs import RefResolver
+from ..schema.shape import value_type
 
 NOTHING: Any = object()  # no value could be made (a false schema, a recursion too deep)
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "example",

@@ -8,7 +8,7 @@ rule and the tool rules after, each in this order too.
 
 A profile lists the rules it enables; `profile_order` sorts them by `CANONICAL_ORDER` and
 then applies the profile's written `OVERRIDES`, each with its reason. `Profile.rules` stays
-the ordered tuple the engine reads. tests/test_fix_order.py holds every profile to this.
+the ordered tuple the engine reads. tests/test_profiles_order.py holds every profile to this.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """docs/architecture.md stays true: every repository path it names in code marks exists,
 and every name of the package it cites (a function, a class and its attribute, a rule's
-field) is still defined. Its links are checked with every other doc's (test_doc_links)."""
+field) is still defined. Its links are checked with every other doc's (test_docs_links)."""
 
 from __future__ import annotations
 

@@ -547,7 +547,7 @@ def test_the_input_schemas_own_description_is_drift_too() -> None:
     assert (finding.old, finding.new) == (old["description"], new["description"])
 
 
-# --- found on real versions (tests/test_breaking_oracle.py) ------------------------------------
+# --- found on real versions (tests/test_evolution_oracle.py) ------------------------------------
 
 def test_a_union_given_to_a_key_of_an_open_object_is_a_break_with_an_example() -> None:
     """mcp-server-git 0.6.2 -> 2026.10.19, git_log: `start_timestamp` was any value (the old

@@ -1,7 +1,8 @@
 """MCP client configs: parsing every client's format, and checking every server in one.
 
 The checks run the CLI in-process (tests/inprocess.py); the servers are processes of their
-own. That a server's stderr never reaches ours is held in a process by tests/test_live.py."""
+own. That a server's stderr never reaches ours is held in a process by
+tests/test_extract_live.py."""
 
 from __future__ import annotations
 
