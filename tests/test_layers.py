@@ -10,8 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parent.parent / "schema_compat"
 
 # Lowest first; a top-level module or package of schema_compat/ per name.
@@ -33,13 +31,6 @@ LAYERS: list[set[str]] = [
     {"api", "cli", "cli_docs", "entry", "__main__"},
 ]
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}
-
-# Offenders still to fix: module -> the top-level names it may still import from above its
-# layer; modules that may still import another module's private names. Each goes when fixed
-# (a test below fails once one no longer offends, so the lists only shrink).
-UPWARD_TOLERATED: dict[str, set[str]] = {}
-PRIVATE_TOLERATED: set[str] = set()
-
 
 def _imports() -> list[tuple[str, str, str, int]]:
     """(importing module, imported module, name or "", line) for each import of our own."""
@@ -85,26 +76,13 @@ def test_layers_import_only_downward() -> None:
             continue
         if not source or LAYER[dest] <= LAYER[source]:
             continue
-        if dest not in UPWARD_TOLERATED.get(module, set()):
-            offenders.append(f"{module}:{line} imports {target} (layer {LAYER[dest]} above "
-                             f"{LAYER[source]})")
+        offenders.append(f"{module}:{line} imports {target} (layer {LAYER[dest]} above "
+                         f"{LAYER[source]})")
     assert offenders == []
 
 
 def test_no_private_name_is_imported_from_another_module() -> None:
     offenders = [f"{module}:{line} imports {name} from {target}"
                  for module, target, name, line in _imports()
-                 if name.startswith("_") and not name.startswith("__") and target != module
-                 and module not in PRIVATE_TOLERATED]
+                 if name.startswith("_") and not name.startswith("__") and target != module]
     assert offenders == []
-
-
-@pytest.mark.parametrize("module", sorted(set(UPWARD_TOLERATED) | PRIVATE_TOLERATED))
-def test_each_tolerated_module_still_offends(module: str) -> None:
-    """A tolerated module that no longer offends leaves the lists above (so they only
-    shrink)."""
-    rows = [row for row in _imports() if row[0] == module]
-    upward = any(_top(t) in UPWARD_TOLERATED.get(module, set()) for _, t, _, _ in rows)
-    private = module in PRIVATE_TOLERATED and any(
-        n.startswith("_") and not n.startswith("__") for _, _, n, _ in rows)
-    assert upward or private
