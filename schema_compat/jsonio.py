@@ -404,9 +404,14 @@ def _fast(value: Any, ensure_ascii: bool) -> str | None:
     NaN as null, and refuses lone surrogates, integers beyond 64 bits, keys that are not
     strings and nesting past 255 levels. So each value's compact text is written by both,
     and orjson indents only what it wrote exactly as json did (json raising on NaN or
-    Infinity counts as differing); the rest goes to json's encoder.
+    Infinity counts as differing); the rest goes to json's encoder. Where orjson cannot be
+    imported (the static playground's browser Python has only pure-Python packages), json
+    writes everything.
     """
-    import orjson
+    try:
+        import orjson
+    except ImportError:
+        return None
 
     passthrough = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
                    | orjson.OPT_PASSTHROUGH_DATETIME)  # json decides what these become

@@ -531,3 +531,17 @@ def test_a_small_document_is_written_without_importing_orjson() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "True"]
+
+
+def test_a_large_document_is_written_by_json_where_orjson_cannot_be_imported() -> None:
+    """The static playground's browser Python has no orjson: the same text, from json."""
+    probe = ("import sys, json\n"
+             "sys.modules['orjson'] = None  # `import orjson` raises ImportError\n"
+             "from schema_compat.jsonio import encode_indented\n"
+             "large = {'tools': [{'name': 't' * 1000, 'n': i, 'x': 1e-05} for i in range(100)]}\n"
+             "assert encode_indented(large, ensure_ascii=False) == "
+             "json.dumps(large, indent=2) + '\\n'\n"
+             "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=False)
+    assert out.stdout.split() == ["ok"], out.stderr
