@@ -6,7 +6,7 @@ Two ratios, each measured side by side in one run:
   document written and the change log) against the JSON round-trip floor, a process that
   reads, parses and writes every listing of the folder with `json` (compact, json's C code);
 - in process, each server's listing as its own request: our check + transform + change log
-  (`run_plan` over the listing's tools) against pydantic-ai's GoogleJsonSchemaTransformer
+  (`run_ruleset` over the listing's tools) against pydantic-ai's GoogleJsonSchemaTransformer
   walking each schema of the listing.
 
 Ours is the pure-Python source tree, as `pipx install` gives users (the compiled build is
@@ -155,14 +155,14 @@ def per_request(folder: Path, repeats: int) -> Section:
     assert not is_compiled(package)
     engine = importlib.import_module(package + ".engine")
     tool_def = importlib.import_module(package + ".model").ToolDef
-    plan = engine.make_plan("gemini")
+    plan = engine.make_ruleset("gemini")
     listings = _listings(folder)
     runs: dict[str, tuple[Callable[[list[Any]], Any], Callable[[Any], Any]]] = {
         "floor: json.loads(json.dumps(listing))": (lambda s: s,
                                                    lambda s: json.loads(json.dumps(s))),
         "schema-compat check+transform+log (pure Python)": (
             lambda s: [tool_def(name=f"t{i}", schema=x, index=i) for i, x in enumerate(s)],
-            lambda tools: engine.run_plan(tools, plan)),
+            lambda tools: engine.run_ruleset(tools, plan)),
     }
     missing = ""
     try:
@@ -201,7 +201,7 @@ def per_request(folder: Path, repeats: int) -> Section:
     if missing:
         section.notes.append(missing)
     section.notes.append("pydantic-ai gets fresh copies made outside the timed region; ours "
-                         "copies inside its time, as run_plan does for every request")
+                         "copies inside its time, as run_ruleset does for every request")
     return section
 
 
