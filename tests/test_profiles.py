@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from google.genai import types
 from invariants import assert_nothing_dropped_silently
+from oracle.dialect import output_validator
 
 from schema_compat.engine import run
 from schema_compat.extract.files import load_sources
@@ -459,36 +460,15 @@ def test_check_several_providers_json_carries_the_matrix(run_cli: Any) -> None:
 CASES = __import__("json").loads((DATA / "cases" / "fidelity.json").read_text())
 
 
-def _as_json_schema(schema: Any) -> Any:
-    """Read OpenAPI's `nullable: true` as JSON Schema's null, everywhere in the tree."""
-    if isinstance(schema, list):
-        return [_as_json_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: (_as_json_schema(v) if k in ("items", "additionalProperties", "anyOf") else v)
-           for k, v in schema.items()}
-    for key in ("properties", "$defs"):
-        if isinstance(schema.get(key), dict):
-            out[key] = {k: _as_json_schema(v) for k, v in schema[key].items()}
-    if out.pop("nullable", False):
-        t = out.get("type")
-        if isinstance(t, str):
-            out["type"] = [t, "null"]
-        if isinstance(out.get("enum"), list):
-            out["enum"] = [*out["enum"], None]
-    return out
-
-
 @pytest.mark.parametrize("provider", ["vertex", "openai", "anthropic", "portable"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
 def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any], provider: str) -> None:
-    import jsonschema
 
     result = run([ToolDef(case["name"], case["schema"])], provider)[0]
     # Some changes narrow (a typeless object given `type: object`, open variants merged);
     # they say so, and the cases' valid arguments are not among what they refuse. That
     # every change's declared effect holds is tests/test_fidelity_corpus.py's to check.
-    validator = jsonschema.Draft202012Validator(_as_json_schema(result.transformed_schema))
+    validator = output_validator(result.transformed_schema, provider)
     for sample in case["valid"]:
         assert validator.is_valid(sample), (sample, result.transformed_schema)
 

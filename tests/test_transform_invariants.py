@@ -18,6 +18,7 @@ import jsonschema
 import pytest
 from google.genai import types
 from invariants import assert_nothing_dropped_silently
+from oracle.dialect import output_validator
 
 from schema_compat.engine import run
 from schema_compat.extract.files import load_sources
@@ -124,28 +125,6 @@ def test_fs_mcp_read_files_items_become_an_object_not_string() -> None:
     assert {c.safety for c in result.changes} == {"lossless"}
 
 
-def _nullable_to_json_schema(schema: Any) -> Any:
-    """Read `nullable: true` as JSON Schema's null type, to validate transformed schemas."""
-    if isinstance(schema, list):
-        return [_nullable_to_json_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: (_nullable_to_json_schema(v) if k in ("properties",) else v)
-           for k, v in schema.items()}
-    if "properties" in out:
-        out["properties"] = {k: _nullable_to_json_schema(v)
-                             for k, v in schema["properties"].items()}
-    if "items" in out:
-        out["items"] = _nullable_to_json_schema(schema["items"])
-    if out.pop("nullable", False):
-        t = out.get("type")
-        if isinstance(t, str):
-            out["type"] = [t, "null"]
-        if isinstance(out.get("enum"), list):
-            out["enum"] = [*out["enum"], None]
-    return out
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
 def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any]) -> None:
     original = case["schema"]
@@ -158,8 +137,7 @@ def test_fidelity_valid_arguments_stay_valid(case: dict[str, Any]) -> None:
     assert_gemini_parameters(result.transformed_schema, case["name"])
     # Changes that narrow say so (tests/test_fidelity_corpus.py holds every declared effect
     # to sampled arguments); the cases' valid arguments are not among what they refuse.
-    transformed = jsonschema.Draft202012Validator(
-        _nullable_to_json_schema(result.transformed_schema))
+    transformed = output_validator(result.transformed_schema, "gemini")
     for sample in case["valid"]:
         assert transformed.is_valid(sample), (sample, result.transformed_schema)
 

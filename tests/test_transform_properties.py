@@ -21,6 +21,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle.dialect import output_validator
 from test_transform_invariants import assert_gemini_parameters
 
 from schema_compat.engine import run
@@ -210,18 +211,6 @@ def close_declared(node: Any) -> Any:
     return out
 
 
-def as_json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's `nullable: true` becomes a null branch; everything else is kept."""
-    if isinstance(node, list):
-        return [as_json_schema(n) for n in node]
-    if not isinstance(node, dict):
-        return node
-    out = _map_subschemas(node, as_json_schema)
-    if out.pop("nullable", False) is True:
-        return {"anyOf": [out, {"type": "null"}]}
-    return out
-
-
 def _transform(schema: dict[str, Any], profile: str) -> ToolResult:
     return run([ToolDef("t", schema)], profile)[0]
 
@@ -256,7 +245,7 @@ def _check_equivalence(profile: str, schema: dict[str, Any], instances: list[Any
     if profile.endswith("-strict"):
         schema = close_declared(schema)
     before = jsonschema.Draft202012Validator(schema)
-    after = jsonschema.Draft202012Validator(as_json_schema(result.transformed_schema))
+    after = output_validator(result.transformed_schema, profile)
     for value in instances:
         assert before.is_valid(value) == after.is_valid(value), (
             profile, value, before.is_valid(value), result.transformed_schema,
@@ -313,7 +302,7 @@ def test_without_lossy_changes_every_valid_instance_stays_valid(
     if any(c.safety == "lossy" for c in result.changes):
         return
     before = jsonschema.Draft202012Validator(schema)
-    after = jsonschema.Draft202012Validator(as_json_schema(result.transformed_schema))
+    after = output_validator(result.transformed_schema, profile)
     for value in instances:
         if before.is_valid(value):
             assert after.is_valid(value), (profile, value, result.transformed_schema)
