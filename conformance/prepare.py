@@ -44,8 +44,8 @@ def _tools(path: Path) -> list[dict[str, Any]]:
     sources, errors = load_sources([str(path)])
     if errors:
         raise SystemExit(f"prepare: cannot read {path}: {errors[0]}")
-    return [{"name": t.name, "description": t.description, "schema": t.schema}
-            for s in sources for t in s.tools]
+    return [{"name": t.name, "description": t.description, "schema": t.schema,
+             "dialect": t.dialect} for s in sources for t in s.tools]
 
 
 def main(out: Path) -> int:
@@ -66,8 +66,9 @@ def main(out: Path) -> int:
                              f"{len(transformed)} out")
         # The findings our output still carries (warnings such as CNV001, which predicts
         # what LangChain's converter will misread).
-        standing = run([ToolDef(t["name"], t["schema"], source=label) for t in transformed],
-                       "gemini")
+        # (read as written: gemini's OpenAPI dialect, which the output's `_meta` says)
+        standing = run([ToolDef(t["name"], t["schema"], source=label, dialect=t["dialect"])
+                        for t in transformed], "gemini")
         for before, after, left in zip(originals, transformed, standing, strict=True):
             entries.append({"source": label, "name": before["name"],
                             "transformed_name": after["name"],

@@ -21,7 +21,7 @@ from google.genai import types
 from pydantic import ValidationError
 
 from schema_compat.engine import run
-from schema_compat.model import ToolDef
+from schema_compat.model import OPENAPI, ToolDef
 
 CONVERTERS = {
     "langchain": "LangChain `convertToGeminiTools` (@langchain/google-common {v})",
@@ -56,8 +56,9 @@ def _summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     as_params = [r for r in accepted if r["field"] == "parameters"]
     outputs = [r["output"] for r in as_params]
     # One source per tool: each is judged alone, as if sent in a request of its own.
-    checked = run([ToolDef(f"t{i}", o if o is not None else {"type": "object"}, source=f"t{i}")
-                   for i, o in enumerate(outputs)], "gemini")
+    # each converter's `parameters` is Gemini's OpenAPI dialect: its `nullable` means "or null"
+    checked = run([ToolDef(f"t{i}", o if o is not None else {"type": "object"}, source=f"t{i}",
+                           dialect=OPENAPI) for i, o in enumerate(outputs)], "gemini")
     gemini_errors: Counter[str] = Counter()
     tools_with_errors = 0
     for result in checked:

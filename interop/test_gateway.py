@@ -144,7 +144,7 @@ def test_three_real_servers_as_one(tmp_path: Path) -> None:
     assert [t.name for t in listed] == expected
     assert len([t for t in own["gitlab"] if t in own["github"]]) == 8
     report = check([{"name": t.name, "description": t.description,
-                     "inputSchema": t.input_schema} for t in listed], PROVIDER)
+                     "inputSchema": t.input_schema, "_meta": t.meta} for t in listed], PROVIDER)
     assert [(r.tool.name, f.code) for r in report.results for f in r.findings
             if f.severity == "error"] == []
 

@@ -9,7 +9,11 @@ and the proxy would judge one tool three ways. The rule, kept here only:
   name rules report the tool instead of a `str()` of whatever was there;
 - a description that is not a string is no description (NAM003 says so);
 - the schema is taken as it is, whatever its JSON type: the rules judge it;
-- `raw` is the tool object itself, so a writer can give back its other fields.
+- `raw` is the tool object itself, so a writer can give back its other fields;
+- the schema is JSON Schema, as MCP says, unless the tool's `_meta` names the OpenAPI
+  dialect (`DIALECT_KEY`): `transform` marks so a schema it wrote for a provider that reads
+  OpenAPI's `nullable` (gemini, vertex, portable), so that the listing read again means what
+  it was written to mean (`with_dialect`).
 
 The way back, a result as one MCP tool object, is here too (`mcp_entry`): the transform's
 MCP listing of several sources and the request planner's MCP listing write the same entry.
@@ -20,10 +24,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from .model import ToolDef
+from .model import JSON_SCHEMA, OPENAPI, ToolDef
 
-__all__ = ["SdkTool", "ToolLike", "empty_schema", "from_mcp", "from_sdk", "mcp_entry",
-           "placeholder_name", "tool_def", "tooldefs"]
+__all__ = ["DIALECT_KEY", "SdkTool", "ToolLike", "empty_schema",
+           "from_mcp", "from_sdk", "mcp_entry", "placeholder_name", "tool_def", "tooldefs",
+           "with_dialect"]
+
+# The `_meta` key of an MCP tool that names the dialect its schema is written in (`_meta`
+# keys under a prefix of one's own are the extension point the MCP specification gives).
+DIALECT_KEY = "schema-compat/dialect"
 
 
 @runtime_checkable
@@ -44,7 +53,8 @@ def placeholder_name(index: int) -> str:
 
 
 def tool_def(name: Any, schema: Any, description: Any, *, index: int, source: str = "",
-             raw: Mapping[str, Any] | None = None, schema_optional: bool = False) -> ToolDef:
+             raw: Mapping[str, Any] | None = None, schema_optional: bool = False,
+             dialect: str = JSON_SCHEMA) -> ToolDef:
     """A ToolDef from a tool's fields as found, whatever their JSON types (see above)."""
     return ToolDef(
         name=name if isinstance(name, str) else placeholder_name(index),
@@ -54,7 +64,24 @@ def tool_def(name: Any, schema: Any, description: Any, *, index: int, source: st
         index=index,
         raw=raw,
         schema_optional=schema_optional,
+        dialect=dialect,
     )
+
+
+def _marked_dialect(entry: Mapping[str, Any]) -> str:
+    meta = entry.get("_meta")
+    return OPENAPI if isinstance(meta, Mapping) and meta.get(DIALECT_KEY) == OPENAPI \
+        else JSON_SCHEMA
+
+
+def with_dialect(entry: dict[str, Any], dialect: str) -> dict[str, Any]:
+    """`entry`, an MCP tool object whose schema was written in `dialect`, saying so in its
+    `_meta` where that is OpenAPI's (its other `_meta` keys kept); changed in place. A
+    JSON Schema one is left as it is: that is what MCP reads a schema as anyway."""
+    if dialect == OPENAPI:
+        meta = entry.get("_meta")
+        entry["_meta"] = {**(meta if isinstance(meta, Mapping) else {}), DIALECT_KEY: OPENAPI}
+    return entry
 
 
 def from_mcp(entry: Any, index: int, source: str = "") -> ToolDef:
@@ -64,7 +91,7 @@ def from_mcp(entry: Any, index: int, source: str = "") -> ToolDef:
         return ToolDef(name=placeholder_name(index), schema=None, source=source, index=index,
                        raw={})
     return tool_def(entry.get("name"), entry.get("inputSchema"), entry.get("description"),
-                    index=index, source=source, raw=entry)
+                    index=index, source=source, raw=entry, dialect=_marked_dialect(entry))
 
 
 def from_sdk(tool: SdkTool, index: int, source: str = "") -> ToolDef:
@@ -73,7 +100,7 @@ def from_sdk(tool: SdkTool, index: int, source: str = "") -> ToolDef:
     raw: Mapping[str, Any] = (dump(by_alias=True, exclude_none=True, mode="json")
                               if callable(dump) else {"name": tool.name})
     return tool_def(tool.name, tool.input_schema, getattr(tool, "description", None),
-                    index=index, source=source, raw=raw)
+                    index=index, source=source, raw=raw, dialect=_marked_dialect(raw))
 
 
 def tooldefs(tools: Sequence[ToolLike]) -> list[ToolDef]:
@@ -108,8 +135,10 @@ def empty_schema() -> dict[str, Any]:
     return {"type": "object", "properties": {}}
 
 
-def mcp_entry(tool: ToolDef, name: str, schema: Any) -> dict[str, Any]:
-    """`tool` as one MCP tool object named `name` with `schema` as its `inputSchema`.
+def mcp_entry(tool: ToolDef, name: str, schema: Any, dialect: str = JSON_SCHEMA,
+              ) -> dict[str, Any]:
+    """`tool` as one MCP tool object named `name` with `schema`, written in `dialect`, as
+    its `inputSchema` (`with_dialect`).
 
     An MCP-shaped original keeps its other fields (`title`, `annotations`, `outputSchema`,
     ...); a tool from another shape keeps its description. A tool without a schema gets
@@ -119,4 +148,4 @@ def mcp_entry(tool: ToolDef, name: str, schema: Any) -> dict[str, Any]:
         {"description": text} if isinstance(text, str) and text else {})
     entry["name"] = name
     entry["inputSchema"] = schema if schema is not None else empty_schema()
-    return entry
+    return with_dialect(entry, dialect)

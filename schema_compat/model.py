@@ -65,6 +65,17 @@ else:
         return cls
 
 
+# The two dialects a tool's schema is read in (`ToolDef.dialect`).
+JSON_SCHEMA = "json-schema"
+OPENAPI = "openapi-3.0"
+
+
+def written_dialect(nullable_keyword: bool) -> str:
+    """The dialect a profile's output is written in: OpenAPI's where the provider reads
+    `nullable` (`Profile.nullable_keyword`), JSON Schema elsewhere."""
+    return OPENAPI if nullable_keyword else JSON_SCHEMA
+
+
 @_frozen
 class ToolDef:
     """One tool as found in a source.
@@ -75,8 +86,10 @@ class ToolDef:
     Frozen, compared and hashed by value, like the dataclass it was.
     """
 
-    __slots__ = ("description", "index", "name", "raw", "schema", "schema_optional", "source")
-    _fields = ("name", "schema", "description", "source", "index", "raw", "schema_optional")
+    __slots__ = ("description", "dialect", "index", "name", "raw", "schema", "schema_optional",
+                 "source")
+    _fields = ("name", "schema", "description", "source", "index", "raw", "schema_optional",
+               "dialect")
 
     name: str
     schema: JSON
@@ -87,10 +100,14 @@ class ToolDef:
     # Gemini and OpenAI declarations may omit their parameters: there, a missing schema
     # means "no arguments", not a malformed tool.
     schema_optional: bool
+    # How the schema's keywords are read: JSON Schema (MCP's `inputSchema`), or the OpenAPI
+    # 3.0 subset of a Gemini declaration's `parameters`, where `nullable: true` means "or
+    # null" (OPENAPI). The one keyword the two read differently is `nullable`.
+    dialect: str
 
     def __init__(self, name: str, schema: JSON, description: str | None = None,
                  source: str = "", index: int = 0, raw: Mapping[str, Any] | None = None,
-                 schema_optional: bool = False) -> None:
+                 schema_optional: bool = False, dialect: str = JSON_SCHEMA) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
         setattr_(self, "schema", schema)
@@ -99,10 +116,11 @@ class ToolDef:
         setattr_(self, "index", index)
         setattr_(self, "raw", {} if raw is None else raw)
         setattr_(self, "schema_optional", schema_optional)
+        setattr_(self, "dialect", dialect)
 
     def _values(self) -> tuple[Any, ...]:
         return (self.name, self.schema, self.description, self.source, self.index, self.raw,
-                self.schema_optional)
+                self.schema_optional, self.dialect)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -190,7 +190,10 @@ def test_transform_writes_same_shape_that_checks_clean(cli_here: RunCli, tmp_pat
     original = json.loads(FS_PATH.read_text(encoding="utf-8"))
     written = json.loads(out.read_text(encoding="utf-8"))
     assert list(written) == list(original)
-    assert [list(t) for t in written["tools"]] == [list(t) for t in original["tools"]]
+    # each tool's fields as they were, and `_meta` saying its schema is gemini's OpenAPI
+    # subset, so that it is read back as written (issue 28 point 11)
+    assert [list(t) for t in written["tools"]] == [[*t, "_meta"] for t in original["tools"]]
+    assert [t["_meta"] for t in written["tools"]] == [{"schema-compat/dialect": "openapi-3.0"}] * 2
     assert [t["name"] for t in written["tools"]] == ["read_files", "propose_and_review"]
     # outputSchema is not an input: it is kept as it was
     assert [t["outputSchema"] for t in written["tools"]] == \
@@ -209,6 +212,33 @@ def test_transform_is_idempotent(cli_here: RunCli, tmp_path: Path) -> None:
     assert once.read_bytes() == twice.read_bytes()
     report = _json(cli_here("transform", "--json", str(once)))
     assert [c for t in report["tools"] for c in t["transforms_applied"]] == []
+
+
+@pytest.mark.parametrize("provider", ["gemini", "vertex", "portable"])
+def test_a_json_schema_nullable_is_dropped_and_the_output_reads_back_as_written(
+        cli_here: RunCli, tmp_path: Path, provider: str) -> None:
+    """Issue 28 point 11 from the command line: `nullable` in an MCP tool is JSON Schema's
+    nothing (the server refuses null), so it goes; the output, whose own `nullable` (from
+    the null branch) is the provider's, checks clean and transforms to itself."""
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps({"tools": [{"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["age"], "properties": {
+            "age": {"type": "integer", "nullable": True},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}}]}))
+    found = _json(cli_here("check", "-p", provider, "--json", str(source)))
+    assert [(f["code"], f["path"]) for t in found["tools"] for f in t["issues"]
+            if f["code"] == "ROOT003"] == [("ROOT003", "$.properties.age.nullable")]
+    once, twice = tmp_path / "once.json", tmp_path / "twice.json"
+    assert cli_here("transform", "-p", provider, "--lossless-only", str(source), "-o",
+                    str(once)).returncode == 0
+    [tool] = json.loads(once.read_text())["tools"]
+    assert tool["_meta"] == {"schema-compat/dialect": "openapi-3.0"}
+    assert tool["inputSchema"]["properties"] == {"age": {"type": "integer"},
+                                                 "note": {"type": "string", "nullable": True}}
+    recheck = cli_here("check", "-p", provider, "--json", str(once))
+    assert _json(recheck)["summary"]["findings"] == 0, recheck.stdout
+    assert cli_here("transform", "-p", provider, str(once), "-o", str(twice)).returncode == 0
+    assert once.read_bytes() == twice.read_bytes()
 
 
 def test_transform_stdout_is_the_document(cli_here: RunCli, tmp_path: Path) -> None:
@@ -321,7 +351,8 @@ def test_transform_tool_filter_keeps_tool_fields(cli_here: RunCli) -> None:
     original = json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"][0]
     tool, untouched = document["tools"]
     assert untouched == json.loads(FS_PATH.read_text(encoding="utf-8"))["tools"][1]
-    assert set(tool) == set(original)  # name, description, inputSchema, outputSchema
+    # name, description, inputSchema, outputSchema; and the dialect it is now written in
+    assert set(tool) == {*original, "_meta"}
     assert tool["outputSchema"] == original["outputSchema"]
 
 

@@ -171,3 +171,50 @@ def test_the_way_back_from_another_shape_is_an_mcp_tool(tmp_path: Any) -> None:
     assert w == {"description": "Writes.", "name": "w", "inputSchema": w["inputSchema"]}
     assert w["inputSchema"]["properties"] == OBJ["properties"]
     assert x == {"name": "x", "inputSchema": {"type": "object", "properties": {}}}
+
+
+# --- the dialect a schema is read in (issue 28 point 11) ----------------------------------
+
+NULLABLE = {"type": "object", "properties": {"age": {"type": "integer", "nullable": True}},
+            "required": ["age"]}
+MARK = {"schema-compat/dialect": "openapi-3.0"}
+
+
+@pytest.mark.parametrize(("document", "dialect"), [
+    ({"tools": [{"name": "t", "inputSchema": NULLABLE}]}, "json-schema"),
+    ({"tools": [{"name": "t", "inputSchema": NULLABLE, "_meta": MARK}]}, "openapi-3.0"),
+    ({"tools": [{"name": "t", "inputSchema": NULLABLE,
+                 "_meta": {"schema-compat/dialect": "other"}}]}, "json-schema"),
+    ({"functionDeclarations": [{"name": "t", "parameters": NULLABLE}]}, "openapi-3.0"),
+    ({"functionDeclarations": [{"name": "t", "parametersJsonSchema": NULLABLE}]},
+     "json-schema"),
+    ({"tools": [{"type": "function", "function": {"name": "t", "parameters": NULLABLE}}]},
+     "json-schema"),
+])
+def test_a_tool_is_read_in_its_sources_dialect(document: dict[str, Any], dialect: str) -> None:
+    [tool] = load_source_text(json.dumps(document), "x.json").tools
+    assert tool.dialect == dialect
+    # gemini reads `nullable` as "or null": only a JSON Schema document loses it
+    [result] = transform([tool], "gemini")
+    kept = result.transformed_schema["properties"]["age"].get("nullable")
+    assert kept is (None if dialect == "json-schema" else True)
+
+
+def test_the_sdk_tool_and_the_dict_say_the_same_dialect() -> None:
+    entry = {"name": "t", "description": "d", "inputSchema": NULLABLE, "_meta": MARK}
+    [from_dict] = check([entry], "gemini").results
+    [from_sdk] = check([Tool.model_validate(entry)], "gemini").results
+    assert from_dict.tool.dialect == from_sdk.tool.dialect == "openapi-3.0"
+    assert from_dict.findings == from_sdk.findings == ()
+
+
+def test_the_written_mark_keeps_the_tools_own_meta() -> None:
+    entry = {"name": "t", "inputSchema": NULLABLE, "_meta": {"io.example/x": 1}}
+    [result] = transform([entry], "vertex")
+    [written] = mcp_listing(plan([entry], "vertex"))
+    assert written["_meta"] == {"io.example/x": 1, **MARK}
+    assert "nullable" not in written["inputSchema"]["properties"]["age"]
+    assert result.changes[0].code == "ROOT003"
+    # for a provider that reads JSON Schema, nothing is marked
+    [plain] = mcp_listing(plan([entry], "openai"))
+    assert plain["_meta"] == {"io.example/x": 1}

@@ -47,7 +47,8 @@ def test_tooldef_defaults_and_positional_order() -> None:
     first, second = ToolDef("a", None), ToolDef("b", None)
     assert first.raw == {} and first.raw is not second.raw  # a new dict each, never shared
     assert repr(ToolDef("a", None)) == ("ToolDef(name='a', schema=None, description=None, "
-                                        "source='', index=0, raw={}, schema_optional=False)")
+                                        "source='', index=0, raw={}, schema_optional=False, "
+                                        "dialect='json-schema')")
 
 
 def test_records_copy_and_pickle() -> None:

@@ -19,7 +19,8 @@ from oracle.dialect import output_validator
 
 from schema_compat.engine import run
 from schema_compat.extract.files import load_sources
-from schema_compat.model import ToolDef, ToolResult
+from schema_compat.model import ToolDef, ToolResult, written_dialect
+from schema_compat.profiles import get_profile
 from schema_compat.schema.walker import iter_nodes
 
 DATA = Path(__file__).parent / "data"
@@ -177,8 +178,10 @@ def test_no_error_left_and_provider_shape(
 def test_transform_is_idempotent(provider_results: tuple[str, list[list[ToolResult]]]) -> None:
     provider, per_source = provider_results
     for results in per_source:
-        again = run([ToolDef(r.transformed_name, r.transformed_schema, r.tool.description)
-                     for r in results], provider)
+        # read again as written: in the provider's dialect (gemini's `nullable` is OpenAPI's)
+        dialect = written_dialect(get_profile(provider).nullable_keyword)
+        again = run([ToolDef(r.transformed_name, r.transformed_schema, r.tool.description,
+                             dialect=dialect) for r in results], provider)
         for first, second in zip(results, again, strict=True):
             assert second.transformed_schema == first.transformed_schema, first.tool.name
             assert second.transformed_name == first.transformed_name

@@ -80,8 +80,9 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
         return (await session.list_tools()).tools
 
     tools = _through_proxy(body, provider=provider)
-    listed = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema}
-              for t in tools]
+    # `_meta` says which dialect the schema is in (gemini's `nullable` is OpenAPI's)
+    listed = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
+               "_meta": t.meta} for t in tools]
     assert [t["name"] for t in listed] == ["read_files", "propose_and_review"]
     report = check(listed, provider)
     assert {r.tool.name: list(r.findings) for r in report.results} == {
@@ -178,7 +179,7 @@ def test_http_upstreams(sample: Path, mode: str, option: str, path: str) -> None
         listed, result = _run(_proxy_args(option, base + path), body)
     assert [t.name for t in listed] == ["read_files", "propose_and_review"]
     report = check([{"name": t.name, "description": t.description,
-                     "inputSchema": t.input_schema} for t in listed], "gemini")
+                     "inputSchema": t.input_schema, "_meta": t.meta} for t in listed], "gemini")
     assert [f.code for r in report.results for f in r.findings] == []
     assert not result.is_error, _text(result)
     assert _text(result).endswith("first line\nsecond line")

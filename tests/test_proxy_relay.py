@@ -54,6 +54,8 @@ def test_listing_is_transformed_and_other_fields_kept() -> None:
     assert tool["description"] == "Forecast."
     assert tool["outputSchema"] == {"type": "object"}
     assert tool["inputSchema"]["properties"]["units"] == {"type": "string", "nullable": True}
+    # the client (or `check --server` through the proxy) reads that `nullable` as gemini's
+    assert tool["_meta"] == {"schema-compat/dialect": "openapi-3.0"}
     assert junk == "not a tool"
     assert lines == ["tools/list get weather: 2 change(s) (1 lossless, 1 lossy; NAM001, "
                      "UNI001), shown as 'get_weather'"]

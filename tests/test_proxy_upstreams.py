@@ -189,8 +189,8 @@ def test_a_modern_client_and_upstream_through_the_proxy(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> Any:
         version = session.protocol_version
         called = result_text(await session.call_tool("search_notes", {"query": "q", "limit": "5"}))
-        listed = [{"name": t.name, "description": t.description,
-                   "inputSchema": t.input_schema} for t in (await session.list_tools()).tools]
+        listed = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
+                   "_meta": t.meta} for t in (await session.list_tools()).tools]
         return version, called, listed
 
     version, called, listed = _session(MODERN, body, "--log", str(log), era="auto")

@@ -14,6 +14,10 @@ A case's keys (unknown keys are refused, so a misspelt expectation never goes un
   `known_wrong`: where today's behaviour is judged wrong, why. The case then expects the
   right behaviour and is an expected failure (strict: fixing the code fails it until the
   marker goes), so a wrong result is never written down as the expected one.
+- `dialect`: optional, `openapi-3.0` where the input is written in the OpenAPI subset Gemini
+  reads (a gemini profile's own output, read back): its tools say so in their `_meta`, as
+  `transform` marks them, and their `args` are judged in that dialect. Absent: JSON Schema,
+  as MCP says.
 - the input, one of: `schema`, the input schema of one tool named `t` with a description;
   or `tools`, an MCP tool list (`name`, `description`, `inputSchema`), sent together.
   Either may be `{$build: NAME, args: [...]}`: a builder of
@@ -61,7 +65,9 @@ from schema_compat.rules.registry import RULES
 
 RULES_DIR = Path(__file__).parent / "rules"
 CASE_KEYS = {"name", "profile", "lossless_only", "schema", "tools", "results", "findings",
-             "changes", "output", "remaining", "args", "note", "known_wrong"}
+             "changes", "output", "remaining", "args", "note", "known_wrong", "dialect"}
+# how a tool says its schema is OpenAPI's (`dialect: openapi-3.0`), written out here
+OPENAPI_META = {"schema-compat/dialect": "openapi-3.0"}
 RESULT_KEYS = {"findings", "changes", "output", "remaining", "name", "args"}
 FINDING_KEYS = {"code", "path", "severity", "fix", "effect"}
 CHANGE_KEYS = {"code", "path", "safety", "effect"}
@@ -154,6 +160,11 @@ def _inputs_and_expectations(case: dict[str, Any]
     return [tool], [{k: case[k] for k in RESULT_KEYS - {"name"} if k in case}]
 
 
+def _in_dialect(tools: list[dict[str, Any]], dialect: str | None) -> list[dict[str, Any]]:
+    assert dialect in (None, "openapi-3.0"), dialect
+    return tools if dialect is None else [{**t, "_meta": OPENAPI_META} for t in tools]
+
+
 @pytest.mark.parametrize(("code", "case"), list(_all_cases()))
 def test_rule_case(code: str, case: dict[str, Any]) -> None:
     if "known_wrong" not in case:
@@ -169,6 +180,7 @@ def test_rule_case(code: str, case: dict[str, Any]) -> None:
 def _check_case(case: dict[str, Any]) -> None:
     assert case["profile"] in PROFILES, case["profile"]
     tools, expected = _inputs_and_expectations(case)
+    tools = _in_dialect(tools, case.get("dialect"))
     results = transform(tools, case["profile"], lossless_only=case.get("lossless_only", False))
     for tool, result, want in zip(tools, results, expected, strict=True):
         assert set(want) <= RESULT_KEYS, f"unknown keys {set(want) - RESULT_KEYS}"
@@ -191,7 +203,9 @@ def _check_case(case: dict[str, Any]) -> None:
             genai_types.Schema.model_validate(result.transformed_schema)
         if "args" not in want:
             continue
-        before = original_validator(tool["inputSchema"])
+        # an OpenAPI input is read as the oracle reads gemini's output
+        before = original_validator(tool["inputSchema"]) if "dialect" not in case \
+            else output_validator(tool["inputSchema"], "gemini")
         after = output_validator(result.transformed_schema, case["profile"])
         for args, original, output in want["args"]:
             assert (before.is_valid(args), after.is_valid(args)) == (original, output), \

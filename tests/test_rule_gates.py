@@ -74,8 +74,9 @@ def test_no_document_rule_is_skipped_where_it_would_fire_on_the_corpus() -> None
 
 
 def test_document_triggers_are_those_of_the_reference_and_draft_rules() -> None:
+    # ROOT003: the draft, and (gemini reads it) JSON Schema's meaningless `nullable`
     assert make_ruleset("gemini").document_triggers == {"$ref", "$defs", "definitions",
-                                                     "$schema"}  # ROOT003: the draft
+                                                     "$schema", "nullable"}
     # a document rule without triggers (a size limit) may fire on any document
     assert make_ruleset("openai-strict").document_triggers is None
 

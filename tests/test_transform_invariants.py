@@ -22,7 +22,7 @@ from oracle.dialect import output_validator
 
 from schema_compat.engine import run
 from schema_compat.extract.files import load_sources
-from schema_compat.model import ToolDef, ToolResult
+from schema_compat.model import OPENAPI, ToolDef, ToolResult
 from schema_compat.profiles.gemini import SCHEMA_FIELDS
 from schema_compat.schema.walker import iter_nodes
 
@@ -88,8 +88,8 @@ def test_corpus_has_no_error_left_and_gemini_accepts_every_tool(
 
 def test_corpus_transform_is_idempotent(corpus_results: dict[str, list[ToolResult]]) -> None:
     for results in corpus_results.values():
-        again = run([ToolDef(r.transformed_name, r.transformed_schema, r.tool.description)
-                     for r in results], "gemini")
+        again = run([ToolDef(r.transformed_name, r.transformed_schema, r.tool.description,
+                             dialect=OPENAPI) for r in results], "gemini")
         for first, second in zip(results, again, strict=True):
             assert second.transformed_schema == first.transformed_schema
             assert second.changes == ()
@@ -235,7 +235,8 @@ def test_hand_written_examples_are_accepted_by_google_genai() -> None:
     for r in results:
         assert [f for f in r.remaining if f.severity == "error"] == [], r.tool.name
         assert_gemini_parameters(r.transformed_schema, r.transformed_name)
-    again = run([ToolDef(r.transformed_name, r.transformed_schema) for r in results], "gemini")
+    again = run([ToolDef(r.transformed_name, r.transformed_schema, dialect=OPENAPI)
+                 for r in results], "gemini")
     assert [r.transformed_schema for r in again] == [r.transformed_schema for r in results]
 
 

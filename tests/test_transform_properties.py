@@ -25,7 +25,8 @@ from oracle.dialect import output_validator
 from test_transform_invariants import assert_gemini_parameters
 
 from schema_compat.engine import run
-from schema_compat.model import ToolDef, ToolResult
+from schema_compat.model import JSON_SCHEMA, ToolDef, ToolResult, written_dialect
+from schema_compat.profiles import get_profile
 from schema_compat.rules.registry import RULES
 from schema_compat.schema.keywords import (
     MIXED_KEYWORDS,
@@ -211,8 +212,8 @@ def close_declared(node: Any) -> Any:
     return out
 
 
-def _transform(schema: dict[str, Any], profile: str) -> ToolResult:
-    return run([ToolDef("t", schema)], profile)[0]
+def _transform(schema: dict[str, Any], profile: str, dialect: str = JSON_SCHEMA) -> ToolResult:
+    return run([ToolDef("t", schema, dialect=dialect)], profile)[0]
 
 
 # --- properties --------------------------------------------------------------------------
@@ -230,7 +231,9 @@ def test_transform_never_raises_leaves_no_error_and_is_idempotent(
     errors = [(f.code, f.path) for f in result.remaining if f.severity == "error"
               and not (f.code.startswith("LIM") and RULES[f.code].fix is None)]
     assert errors == [], (profile, errors, result.transformed_schema)
-    again = _transform(result.transformed_schema, profile)
+    # read again as written: in the provider's dialect (gemini's `nullable` is OpenAPI's)
+    again = _transform(result.transformed_schema, profile,
+                       written_dialect(get_profile(profile).nullable_keyword))
     assert again.transformed_schema == result.transformed_schema, profile
     assert again.changes == (), (profile, again.changes)
     if profile in ("gemini", "portable"):

@@ -104,7 +104,7 @@ def _focused(result: ToolResult, expression: str) -> ToolResult:
                     if c.scope == "schema" and c.path[:len(at)] == at)
     tool = result.tool
     narrowed = ToolDef(tool.name, node, tool.description, tool.source, tool.index, tool.raw,
-                       tool.schema_optional)
+                       tool.schema_optional, tool.dialect)
     return result._replace(tool=narrowed, transformed_schema=after, changes=changes)
 
 

@@ -74,7 +74,7 @@ def run_explain(options: ExplainOptions) -> int:
     results = run_tools(tools, plan, keep_schemas=transformed)
     if transformed:  # the request carried these: their names, schemas and what is left
         tools = [ToolDef(r.transformed_name, r.transformed_schema, r.tool.description,
-                         r.tool.source, r.tool.index) for r in results]
+                         r.tool.source, r.tool.index, dialect=plan.dialect) for r in results]
         results = run_tools(tools, plan, keep_schemas=False)
     found = explain(parsed, tools, results, profile, _gemini_groups(loaded))
     command = "" if transformed else transform_command(profile, options)

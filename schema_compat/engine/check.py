@@ -60,8 +60,9 @@ def node_findings(root: Any, schema: Any, plan: RuleSet, run: RunState, base: Pa
 
 
 def detected(schema: Any, plan: RuleSet) -> list[Finding]:
-    """What every rule's detector finds on `schema`, as a check walk reports it."""
-    return check_walk(schema, plan, plan.run_state())[0]
+    """What every rule's detector finds on `schema`, a document the transform wrote (so
+    in the profile's dialect), as a check walk reports it."""
+    return check_walk(schema, plan, plan.run_state(plan.dialect))[0]
 
 
 def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding], bool]:

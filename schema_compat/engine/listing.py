@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..model import (
+    JSON_SCHEMA,
     Change,
     Finding,
     ToolDef,
@@ -28,10 +29,10 @@ from .ruleset import RuleSet, make_ruleset
 from .transform import fix_tool_name, transform_passes
 
 
-def check_schema(schema: Any, plan: RuleSet) -> list[Finding]:
+def check_schema(schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA) -> list[Finding]:
     """The findings on one schema, each with the fix the transform made of it (or would
     have made, where it refused one): the record of the same run `run` makes."""
-    done = SchemaRun(schema, plan)
+    done = SchemaRun(schema, plan, dialect)
     if not (done.changes or done.refused):
         return done.found
     return as_made(done.found, done.changes, {(f.code, f.path) for f in done.left},
@@ -41,10 +42,11 @@ def check_schema(schema: Any, plan: RuleSet) -> list[Finding]:
 class SchemaRun:
     """One schema checked and transformed: what the rules found on it (`found`), the
     result, the changes made, the fixes refused, and the findings left on the result (the
-    transform's last pass, which changes nothing, is the check of the result)."""
+    transform's last pass, which changes nothing, is the check of the result). `dialect`
+    is the one `schema` is written in (`ToolDef.dialect`)."""
 
-    def __init__(self, schema: Any, plan: RuleSet) -> None:
-        run = plan.run_state()
+    def __init__(self, schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA) -> None:
+        run = plan.run_state(dialect)
         self.refused: list[Change] = []
         self.found, quiet = check_walk(schema, plan, run)
         if any(RULES[f.code].fix is not None for f in self.found):
@@ -136,7 +138,7 @@ class _Listing:
         refused: list[Change] = []
         schema_left: list[Finding] = []
         if not no_params:
-            done = SchemaRun(tool.schema, plan)
+            done = SchemaRun(tool.schema, plan, tool.dialect)
             findings += done.found
             new_schema, changes, refused, schema_left = \
                 done.result, done.changes, done.refused, done.left

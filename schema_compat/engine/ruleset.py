@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..model import (
+    JSON_SCHEMA,
     Change,
     Finding,
     Path,
     Severity,
+    written_dialect,
 )
 from ..profiles import Profile, get_profile
 from ..rules.base import Edit, Fixed, NodeContext, Rule, RunState, effect_of_hit
@@ -81,9 +83,14 @@ class RuleSet:
         # positional: quicker than by keyword in pure Python
         return NodeContext(path, self.profile, keyword, root, self.in_force, run)
 
-    def run_state(self) -> RunState:
-        """A fresh memory for the rules, for one document of a run."""
-        return RunState(self.claimed)
+    def run_state(self, dialect: str = JSON_SCHEMA) -> RunState:
+        """A fresh memory for the rules, for one document of a run, read in `dialect`."""
+        return RunState(self.claimed, dialect)
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the profile's output is written in (`model.written_dialect`)."""
+        return written_dialect(self.profile.nullable_keyword)
 
     def severity(self, rule: Rule) -> Severity:
         return self.profile.severity.get(rule.code, rule.severity)

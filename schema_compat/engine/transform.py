@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..model import (
+    JSON_SCHEMA,
     Change,
     Finding,
     Path,
@@ -44,8 +45,9 @@ class Unchecked(NamedTuple):
     keyword: str
 
 
-def transform_schema(schema: Any, plan: RuleSet) -> tuple[Any, list[Change]]:
-    work, changes, _ = transform_passes(schema, plan, plan.run_state(), [],
+def transform_schema(schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA,
+                     ) -> tuple[Any, list[Change]]:
+    work, changes, _ = transform_passes(schema, plan, plan.run_state(dialect), [],
                                         quiet(schema, plan))
     return work, changes
 
@@ -76,6 +78,10 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
                 work = fixed.node
                 changed = True
                 changes.extend(change_of(e.code or rule.code, e.rel, e) for e in fixed.edits)
+        # The document rules (ROOT003 first) have read the input in its own dialect and
+        # rewritten it into the provider's: from here on it is read as the provider's, so
+        # that the `nullable` a fix writes for gemini is not taken for the input's.
+        run.dialect = plan.dialect
         if work is schema:  # the node pass rewrites in place: each node at one place
             work = json_tree_copy(schema)
         work, found, rewritten, quiet = node_pass(work, plan, run, changes, refused)

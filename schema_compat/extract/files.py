@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..jsonio import STDIN_LABEL, JsonInputError, load_json_file, load_json_text
 from ..mcp_tool import from_mcp, tool_def
-from ..model import ServerInfo, SourceError, ToolDef
+from ..model import JSON_SCHEMA, OPENAPI, ServerInfo, SourceError, ToolDef
 from .shapes import (
     SHAPES,
     Slot,
@@ -80,6 +80,9 @@ def _tool_at(document: Any, slot: Slot, index: int, label: str) -> ToolDef:
         source=label,
         raw=entry,
         schema_optional=slot.flavor in ("gemini", "openai-chat", "openai-flat"),
+        # a Gemini declaration's `parameters` is the OpenAPI subset; `parametersJsonSchema`
+        # (and every other shape's schema) JSON Schema
+        dialect=OPENAPI if slot.flavor == "gemini" and key == "parameters" else JSON_SCHEMA,
     )
 
 

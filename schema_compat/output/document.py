@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..mcp_tool import mcp_entry
+from ..model import written_dialect
 
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
@@ -35,7 +36,7 @@ def transformed_document(loaded: Sequence[LoadedSource], results: Sequence[ToolR
         strict = {r.tool.index: flag for r in results if r.tool.source == src.label
                   for flag in [sent_strict(r, profile)] if flag is not None}
         return write_back(src, replacements, gemini_field=profile.wire_field,
-                          strict=strict)
+                          strict=strict, dialect=written_dialect(profile.nullable_keyword))
     return {"tools": [_mcp_tool(r, profile) for r in results]}
 
 
@@ -63,14 +64,16 @@ def document_pieces(loaded: Sequence[LoadedSource], tools: Sequence[ToolDef], ta
             return r.transformed_name, _schema_for(r, src.shape)
 
         return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
-                               gemini_field=profile.wire_field)
+                               gemini_field=profile.wire_field,
+                               dialect=written_dialect(profile.nullable_keyword))
     places = [("tools", i) for i in range(len(tools))]
     return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
                          fill=lambda _: _mcp_tool(taken.next(), profile))
 
 
 def _mcp_tool(result: ToolResult, profile: Profile) -> dict[str, Any]:
-    entry = mcp_entry(result.tool, result.transformed_name, result.transformed_schema)
+    entry = mcp_entry(result.tool, result.transformed_name, result.transformed_schema,
+                      written_dialect(profile.nullable_keyword))
     if sent_strict(result, profile) is False:  # as write_back marks it
         entry["strict"] = False
     return entry

@@ -25,8 +25,8 @@ from ..extract.shapes import (
     value_at,
 )
 from ..jsonio import iter_indented
-from ..mcp_tool import empty_schema
-from ..model import ToolDef
+from ..mcp_tool import empty_schema, with_dialect
+from ..model import JSON_SCHEMA, ToolDef
 
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
@@ -90,6 +90,7 @@ def _slot_value(
     *,
     copy_schema: bool,
     strict: bool | None = None,
+    dialect: str = JSON_SCHEMA,
 ) -> Any:
     """What the slot holds once its tool is written: `entry` (the value there now) itself
     when nothing changes, else a new object. `entry` is never modified, so the streaming
@@ -137,6 +138,8 @@ def _slot_value(
             fields[key] = empty_schema()  # MCP and Anthropic require one
     else:
         fields[key] = dup(new_schema)
+    if slot.flavor == "mcp":  # the one shape whose schema may be in either dialect
+        with_dialect(entry, dialect)
     return entry
 
 
@@ -199,9 +202,11 @@ def write_back(
     *,
     gemini_field: str | None = None,
     strict: Mapping[int, bool] | None = None,
+    dialect: str = JSON_SCHEMA,
 ) -> Any:
     """A copy of `source.document` with tools renamed / re-schema'd in place, and those
-    `strict` names (by index) saying whether they are sent strict (`_with_strict`).
+    `strict` names (by index) saying whether they are sent strict (`_with_strict`). The
+    new schemas are written in `dialect` (an MCP tool says so: `mcp_tool.with_dialect`).
 
     A name equal to the loaded one, or a schema that *is* the loaded schema object, is left
     as the document had it: so identity replacements give back the document unchanged, even
@@ -215,7 +220,7 @@ def write_back(
         new_name, new_schema = replacements[index]
         value = _slot_value(
             value_at(document, slot.path), slot, source.tools[index], new_name, new_schema,
-            gemini_field, copy_schema=True, strict=(strict or {}).get(index),
+            gemini_field, copy_schema=True, strict=(strict or {}).get(index), dialect=dialect,
         )
         document = _set(document, slot.path, value)
     return document
@@ -235,6 +240,7 @@ def iter_write_back(
     gemini_field: str | None = None,
     ensure_ascii: bool = False,
     strict: Mapping[int, bool] | None = None,
+    dialect: str = JSON_SCHEMA,
 ) -> Iterator[str]:
     """The text `dump_json(write_back(source, {i: take(i) for i in indexes}, ...))` would
     give, in pieces, calling `take(i)` only when tool i's place in the document is written.
@@ -254,6 +260,7 @@ def iter_write_back(
         return _slot_value(
             value_at(source.document, path), layout.slots[index], source.tools[index], new_name,
             new_schema, gemini_field, copy_schema=False, strict=(strict or {}).get(index),
+            dialect=dialect,
         )
 
     return iter_indented(source.document, ensure_ascii=ensure_ascii, holes=at, fill=fill)

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..mcp_tool import from_mcp
+from ..mcp_tool import from_mcp, with_dialect
 from ..model import SAFETIES
 from .jsonrpc import INTERNAL_ERROR, as_dict, error_message, usable_id
 
@@ -277,6 +277,7 @@ class Relay:
             entry["name"] = res.transformed_name
             if res.transformed_schema is not None:
                 entry["inputSchema"] = res.transformed_schema
+                with_dialect(entry, self.plan.dialect)
             new_tools.append(entry)
             if res.changes:
                 counts = {s: sum(c.safety == s for c in res.changes) for s in SAFETIES}

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..mcp_tool import empty_schema, mcp_entry
+from ..model import written_dialect
 from ..profiles import PROFILES
 
 if TYPE_CHECKING:
@@ -116,5 +117,6 @@ def mcp_listing(request: RequestPlan) -> list[dict[str, Any]]:
     """The request as one MCP `tools/list` result's `tools`: each tool under its sent name
     with its transformed `inputSchema`, keeping its other fields (`title`, `annotations`,
     `outputSchema`, ...): what a proxy serving several servers as one lists."""
-    return [mcp_entry(t.result.tool, t.name, t.result.transformed_schema)
+    dialect = written_dialect(PROFILES[request.provider].nullable_keyword)
+    return [mcp_entry(t.result.tool, t.name, t.result.transformed_schema, dialect)
             for t in request.tools]

@@ -49,7 +49,7 @@ def astooldefs(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]]
         out: list[ToolDef] = []
         for server, listed in tools.items():
             out += [ToolDef(t.name, t.schema, t.description, str(server), t.index, t.raw,
-                            t.schema_optional) for t in tooldefs(listed)]
+                            t.schema_optional, t.dialect) for t in tooldefs(listed)]
         return out
     return tooldefs(tools)
 

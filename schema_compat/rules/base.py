@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ..model import Accepts, Path, Safety, Severity, Told, effect_of, safety_of
+from ..model import JSON_SCHEMA, Accepts, Path, Safety, Severity, Told, effect_of, safety_of
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
@@ -33,16 +33,23 @@ class RunState:
     `claimed` is the plan's: the keywords some rule of the profile handles (the catch-all
     unknown-keyword rule leaves them). `analysis` is the reference analysis of one document
     (`rules.refs`), valid while that document is unchanged: the engine calls `forget`
-    whenever a fix may have changed it."""
+    whenever a fix may have changed it.
 
-    __slots__ = ("analysis", "claimed")
+    `dialect` is how the document's `nullable` is read (`ToolDef.dialect`): the input's
+    until the first pass has rewritten it (ROOT003 first of all), the provider's after, so
+    that a fix's own `nullable` is never read as the input's."""
+
+    __slots__ = ("analysis", "claimed", "dialect")
 
     analysis: tuple[Any, RefAnalysis] | None  # (document, its analysis)
     claimed: frozenset[str]
+    dialect: str
 
-    def __init__(self, claimed: frozenset[str] = frozenset()) -> None:
+    def __init__(self, claimed: frozenset[str] = frozenset(),
+                 dialect: str = JSON_SCHEMA) -> None:
         self.claimed = claimed
         self.analysis = None
+        self.dialect = dialect
 
     def forget(self) -> None:
         """The document may have changed: what was learnt of it no longer holds."""

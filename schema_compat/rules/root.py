@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..model import JSON_SCHEMA
 from ..schema.all_of_merge import all_of_as_one
 from ..schema.drafts import declared_draft, draft_name, to_2020_12
 from ..schema.union_merge import Merge, union_as_one
@@ -63,19 +64,26 @@ def fix_root_combinator(node: Any, ctx: NodeContext) -> Fixed | None:
     return Fixed(out, tuple(edits))
 
 
+def _drops_nullable(root: Any, ctx: NodeContext) -> bool:
+    """Whether the document's `nullable` goes: the provider reads it as "or null", and the
+    document is JSON Schema (its tool's dialect, or a draft its `$schema` declares)."""
+    return ctx.profile.nullable_keyword and (
+        ctx.run.dialect == JSON_SCHEMA or declared_draft(root) is not None)
+
+
 def detect_declared_draft(root: Any, ctx: NodeContext) -> Iterable[Hit]:
     draft = declared_draft(root)
-    if draft is None:
-        return []
-    _, rewrites = to_2020_12(root, ctx.profile.nullable_keyword)
-    return [Hit(f"`{r.path[-1]}` means something else in draft {draft_name(draft)}, which the "
-                "parameters declare, than in the dialect the provider reads", r.path,
-                str(r.path[-1]))
+    _, rewrites = to_2020_12(root, _drops_nullable(root, ctx))
+    said = ("means nothing in JSON Schema, which the parameters are written in, and the "
+            "provider reads it as \"or null\"" if draft is None else
+            f"means something else in draft {draft_name(draft)}, which the parameters "
+            "declare, than in the dialect the provider reads")
+    return [Hit(f"`{r.path[-1]}` {said}", r.path, str(r.path[-1]))
             for r in rewrites if r.path != ("$schema",)]
 
 
 def fix_declared_draft(root: Any, ctx: NodeContext) -> Fixed | None:
-    new, rewrites = to_2020_12(root, ctx.profile.nullable_keyword)
+    new, rewrites = to_2020_12(root, _drops_nullable(root, ctx))
     if not rewrites:
         return None
     return Fixed(new, tuple(Edit(r.path, "lossless", r.text) for r in rewrites))
@@ -137,8 +145,8 @@ RULES: list[Rule] = [
     ),
     Rule(
         code="ROOT003", name="declared-draft", severity="warning", scope="document",
-        triggers=frozenset({"$schema"}),
-        message="a keyword the declared draft reads differently from the provider",
+        triggers=frozenset({"$schema", "nullable"}),
+        message="a keyword the parameters' draft reads differently from the provider",
         safety="lossless", fix_title="Rewrite it as the provider reads it",
         detect=detect_declared_draft, fix=fix_declared_draft,
         docs=RuleDocs(
@@ -148,9 +156,10 @@ RULES: list[Rule] = [
                  "with `additionalItems`. Providers read every schema as 2020-12, where "
                  "these mean something else or nothing: `dependencies` is ignored, so the "
                  "model may send `a` without the `b` it needs. And `nullable`, OpenAPI's "
-                 "word, in a document that declares a JSON Schema draft: the server's "
-                 "validator ignores it, but gemini, vertex and portable read it as "
-                 "\"or null\".",
+                 "word, in JSON Schema parameters (an MCP tool's, with or without "
+                 "`$schema`): the server's validator ignores it, but gemini, vertex and "
+                 "portable read it as \"or null\", so the model may send a null the server "
+                 "refuses.",
             error="tools.0.custom.input_schema: JSON schema is invalid. It must match JSON "
                   "Schema draft 2020-12 (or, where the provider does not check, the "
                   "constraint is silently not applied)",
@@ -161,9 +170,11 @@ RULES: list[Rule] = [
                 "2020-12 keywords it cannot take (in the example, gemini's `minimum: 1` for "
                 "integers, and no `$schema`). `definitions` stays: its pointers resolve in "
                 "2020-12 too. `nullable` goes where the provider would read it (lossless: "
-                "the server lets no null through for it). Without a `$schema`, `nullable` "
-                "is read as OpenAPI's (the transform's own output for those providers is "
-                "written so).",
+                "the server lets no null through for it). A schema in OpenAPI's dialect "
+                "keeps its `nullable`: a Gemini declaration's `parameters`, and a tool "
+                "`transform` wrote for those providers, whose `_meta` says "
+                "`\"schema-compat/dialect\": \"openapi-3.0\"` so that it is read back as "
+                "written.",
             before={"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
                     "properties": {"n": {"type": "integer", "minimum": 0,
                                          "exclusiveMinimum": True}}},

@@ -508,11 +508,10 @@ RULES: list[Rule] = [
                 "meets goes (where none is left, the description says the server accepts no "
                 "value). Conflicting keywords keep the outer value (lossy).",
             before={"type": "object", "properties": {"value": {
-                "description": "The value.", "nullable": True,
-                "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
+                "description": "The value.", "anyOf": [{"type": "string"}, {"type": "integer"}]}}},
             after={"type": "object", "properties": {"value": {"anyOf": [
-                {"type": "string", "nullable": True, "description": "The value."},
-                {"type": "integer", "nullable": True, "description": "The value."}]}}},
+                {"type": "string", "description": "The value."},
+                {"type": "integer", "description": "The value."}]}}},
             sources=("[VTX-03](../providers.md#vtx-03)", "anomalyco/opencode#15795",
                      "charmbracelet/crush#2294"),
         ),

@@ -13,10 +13,11 @@ reads it, into the 2020-12 spelling of the same meaning:
 - `$schema` says 2020-12, so a provider that keeps it reads the document as written.
 
 And for a provider that reads OpenAPI's `nullable: true` as "or null" (gemini, vertex,
-portable), a document that declares any JSON Schema draft loses its `nullable`: JSON Schema
-has no such keyword, so the server's validator lets no null through for it. (Without a
-`$schema`, `nullable` is read as the OpenAPI word it is, as the transform's own output for
-those providers uses it: that output, read again, must stay as it is.)
+portable), a JSON Schema document loses its `nullable`: JSON Schema has no such keyword, so
+the server's validator lets no null through for it. Whether the document is JSON Schema is
+the caller's to say (`nullable`): an MCP tool's schema is, unless the tool says it was
+written in the OpenAPI dialect, as `transform` marks its own output for those providers
+(`mcp_tool.with_dialect`); a Gemini declaration's `parameters` is not.
 
 `definitions` stays where it is: a JSON Pointer into it resolves in 2020-12 too. Where a
 node already holds the 2020-12 keyword a rewrite would write (`prefixItems` beside a list
@@ -72,38 +73,39 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _rewrites(node: dict[str, Any], draft: int, openapi: bool) -> bool:
+def _rewrites(node: dict[str, Any], draft: int, nullable: bool) -> bool:
     """Whether `_node` would rewrite something of `node`: asked of every node first, so
     that a document with nothing to rewrite (most) is neither copied nor rebuilt."""
     if _KEYS.isdisjoint(node):
         return False
-    return (openapi and "nullable" in node) or (draft <= 7 and (
+    return (nullable and "nullable" in node) or (draft <= 7 and (
         isinstance(node.get("dependencies"), dict) or isinstance(node.get("items"), list)
         or "additionalItems" in node
         or (draft == 4 and any(isinstance(node.get(k), bool) for k in _BOUNDS))))
 
 
-def _any_rewrite(schema: Any, draft: int, openapi: bool) -> bool:
+def _any_rewrite(schema: Any, draft: int, nullable: bool) -> bool:
     """Whether `_rewrites` holds of some node: the walk without the paths `iter_nodes`
     builds, asked of every document that declares a draft, on every pass."""
     stack = [schema]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if _rewrites(node, draft, openapi):
+            if _rewrites(node, draft, nullable):
                 return True
             stack.extend(child for _, child in children(node))
     return False
 
 
-def _node(node: dict[str, Any], draft: int, openapi: bool) -> list[tuple[Path, str]]:
-    """Rewrite one node in place (a copy the caller owns); what was rewritten, by key."""
+def _node(node: dict[str, Any], draft: int, nullable: str | None) -> list[tuple[Path, str]]:
+    """Rewrite one node in place (a copy the caller owns); what was rewritten, by key.
+    `nullable`: where the document's `nullable` goes, the dialect it is read in."""
     done: list[tuple[Path, str]] = []
-    if openapi and "nullable" in node:
+    if nullable is not None and "nullable" in node:
         flag = node.pop("nullable")
         done.append((("nullable",), f"removed `nullable: {json.dumps(flag)[:40]}`: JSON Schema "
-                                    f"(draft {draft_name(draft)}, its `$schema`) has no such "
-                                    "keyword, and the provider would read it as \"or null\""))
+                                    f"({nullable}) has no such keyword, and the provider "
+                                    "would read it as \"or null\""))
     if draft > 7:
         return done
     if draft == 4:
@@ -147,20 +149,23 @@ def _node(node: dict[str, Any], draft: int, openapi: bool) -> list[tuple[Path, s
     return done
 
 
-def to_2020_12(schema: Any, openapi: bool = False) -> tuple[Any, list[Rewrite]]:
+def to_2020_12(schema: Any, nullable: bool = False) -> tuple[Any, list[Rewrite]]:
     """`schema` (not changed) as 2020-12, and each rewrite made; the schema itself and no
-    rewrites where it declares no JSON Schema draft, or uses none of the keywords that
-    draft reads differently. `openapi`: the provider reads `nullable` (see above)."""
-    draft = declared_draft(schema)
-    if draft is None or not _any_rewrite(schema, draft, openapi):
+    rewrites where it uses none of the keywords its draft (2020-12 where it declares none)
+    reads differently. `nullable`: the document is JSON Schema and the provider reads
+    `nullable`, which therefore goes (see above)."""
+    declared = declared_draft(schema)
+    draft = 2020 if declared is None else declared
+    if not _any_rewrite(schema, draft, nullable):
         return schema, []
+    why = (None if not nullable else "the dialect of the parameters" if declared is None
+           else f"draft {draft_name(draft)}, its `$schema`")
 
     def visit(node: Any, path: Path, keyword: str | None, changed: bool,
               ) -> tuple[Any, list[Rewrite]]:
         if not isinstance(node, dict):
             return node, []
-        return node, [Rewrite(path + rel, text)
-                      for rel, text in _node(node, draft, openapi)]
+        return node, [Rewrite(path + rel, text) for rel, text in _node(node, draft, why)]
 
     new, found, _ = rewrite(json_tree_copy(schema), visit)
     if not found or draft > 7:
