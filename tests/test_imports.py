@@ -112,12 +112,13 @@ def test_a_pointer_with_escapes_is_followed_by_jsonref(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
-def test_text_report_through_a_pipe_does_not_import_rich_console(args: list[str]) -> None:
+def test_text_report_through_a_pipe_does_not_import_rich(args: list[str]) -> None:
     """Nothing is styled through a pipe: report/styled.py writes the report (and the
-    transform summary on stderr) with rich's line breaking only."""
+    transform summary on stderr) itself, and measures ASCII text without rich's cell
+    widths."""
     code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
     assert code in (0, 1), stderr
-    assert modules.isdisjoint({"rich.console", "rich.text", "rich.style"})
+    assert {name.split(".")[0] for name in modules}.isdisjoint({"rich"})
     assert "schema_compat.report.styled" in modules  # the report was printed
 
 
