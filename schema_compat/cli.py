@@ -164,7 +164,8 @@ def _parameter(param: table.Parameter) -> inspect.Parameter:
 
 
 # Each parameter of the table declared once, for every command that takes it.
-_DECLARED = {param: _parameter(param) for params in table.COMMANDS.values() for param in params}
+_DECLARED = {param: _parameter(param)
+             for param in {p: None for ps in table.COMMANDS.values() for p in ps}}
 
 
 def _takes(command: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
