@@ -128,13 +128,6 @@ def _complete_provider(incomplete: str) -> list[str]:
     return [p for p in (*PROFILES, "all") if p.startswith(incomplete)]
 
 
-def _choices(option: table.Option) -> type[Enum]:
-    """An option's choices as the enum typer reads them from (its members' values are the
-    choices, in order); the command is handed the value, a plain string."""
-    made: type[Enum] = cast(Any, StrEnum)(option.param, {c: c for c in option.choices})
-    return made
-
-
 _TYPES: dict[table.Kind, Any] = {"flag": bool, "value": str, "multi": list[str], "float": float,
                                  "int": int}
 
@@ -144,15 +137,14 @@ def _parameter(param: table.Parameter) -> inspect.Parameter:
     declaration as its default (typer copies a declaration given so once per command, one
     given inside `Annotated` twice)."""
     kind = inspect.Parameter.KEYWORD_ONLY
-    if isinstance(param, table.Argument):
-        if param.many:
-            return inspect.Parameter(param.param, kind, annotation=list[str] | None,
-                                     default=typer.Argument(None, help=param.help,
-                                                            show_default=False,
-                                                            metavar=param.metavar or None))
-        return inspect.Parameter(param.param, kind, annotation=str, default=typer.Argument(
-            help=param.help, metavar=param.metavar or None))
-    value = _choices(param) if param.kind == "choice" else _TYPES[param.kind]
+    if isinstance(param, table.Argument):  # `many`: all the rest, which may be left out
+        return inspect.Parameter(param.param, kind, annotation=list[str] | None
+                                 if param.many else str, default=typer.Argument(
+                                     None if param.many else ..., help=param.help,
+                                     show_default=not param.many, metavar=param.metavar or None))
+    # a choice: the enum typer reads the choices from, in order (the body gets the value)
+    value = cast(Any, StrEnum)(param.param, {c: c for c in param.choices}) \
+        if param.kind == "choice" else _TYPES[param.kind]
     if param.default is None:
         value = value | None
     declared = typer.Option(
