@@ -128,43 +128,36 @@ def _complete_provider(incomplete: str) -> list[str]:
     return [p for p in (*PROFILES, "all") if p.startswith(incomplete)]
 
 
-def _typer_option(option: table.Option) -> Any:
-    """The typer declaration of one option of the table."""
-    return typer.Option(*option.flags, help=option.help, show_default=option.show_default,
-                        rich_help_panel=option.panel or None, min=option.minimum,
-                        metavar=option.metavar or None,
-                        max=option.maximum,
-                        autocompletion=_complete_provider if option.completes_profiles
-                        else None)
-
-
-def _choices(option: table.Option) -> type[Enum]:
-    """An option's choices as the enum typer reads them from (its members' values are the
-    choices, in order); the command is handed the value, a plain string."""
-    made: type[Enum] = cast(Any, StrEnum)(option.param, {c: c for c in option.choices})
-    return made
-
-
 _TYPES: dict[table.Kind, Any] = {"flag": bool, "value": str, "multi": list[str], "float": float,
                                  "int": int}
 
 
 def _parameter(param: table.Parameter) -> inspect.Parameter:
-    """One parameter of a command's signature, as typer reads it: the type, the typer
-    declaration and the default."""
+    """One parameter of a command's signature, as typer reads it: the type, and the typer
+    declaration as its default (typer copies a declaration given so once per command, one
+    given inside `Annotated` twice)."""
     kind = inspect.Parameter.KEYWORD_ONLY
-    if isinstance(param, table.Argument):
-        declared = typer.Argument(help=param.help, show_default=not param.many,
-                                  metavar=param.metavar or None)
-        if param.many:
-            return inspect.Parameter(param.param, kind, default=None,
-                                     annotation=Annotated[list[str] | None, declared])
-        return inspect.Parameter(param.param, kind, annotation=Annotated[str, declared])
-    value = _choices(param) if param.kind == "choice" else _TYPES[param.kind]
+    if isinstance(param, table.Argument):  # `many`: all the rest, which may be left out
+        return inspect.Parameter(param.param, kind, annotation=list[str] | None
+                                 if param.many else str, default=typer.Argument(
+                                     None if param.many else ..., help=param.help,
+                                     show_default=not param.many, metavar=param.metavar or None))
+    # a choice: the enum typer reads the choices from, in order (the body gets the value)
+    value = cast(Any, StrEnum)(param.param, {c: c for c in param.choices}) \
+        if param.kind == "choice" else _TYPES[param.kind]
     if param.default is None:
         value = value | None
-    return inspect.Parameter(param.param, kind, default=param.default,
-                             annotation=Annotated[value, _typer_option(param)])
+    declared = typer.Option(
+        param.default, *param.flags, help=param.help, show_default=param.show_default,
+        rich_help_panel=param.panel or None, min=param.minimum, max=param.maximum,
+        metavar=param.metavar or None,
+        autocompletion=_complete_provider if param.completes_profiles else None)
+    return inspect.Parameter(param.param, kind, default=declared, annotation=value)
+
+
+# Each parameter of the table declared once, for every command that takes it.
+_DECLARED = {param: _parameter(param)
+             for param in {p: None for ps in table.COMMANDS.values() for p in ps}}
 
 
 def _takes(command: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -179,7 +172,8 @@ def _takes(command: str) -> Callable[[Callable[..., None]], Callable[..., None]]
         context = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY,
                                      annotation=typer.Context)
                    ] if "ctx" in inspect.signature(body).parameters else []
-        signature = inspect.Signature([*context, *map(_parameter, table.COMMANDS[command])])
+        signature = inspect.Signature([*context, *map(_DECLARED.__getitem__,
+                                                        table.COMMANDS[command])])
         run.__signature__ = signature  # type: ignore[attr-defined]
         return run
 

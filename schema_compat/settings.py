@@ -14,6 +14,7 @@ the records are a named tuple and small classes rather than dataclasses (which i
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -137,9 +138,11 @@ def _has_table(pyproject: str) -> bool:
 
 def _may_name_table(text: str) -> bool:
     """False when no key of this TOML text can be `schema-compat`, so it need not be parsed:
-    the name is not written out, and no \\u or \\U escape could spell it (the only escapes
-    that give letters or `-`)."""
-    return TABLE in text or "\\u" in text or "\\U" in text
+    the name is not written out as a key (bare or quoted, then `]`, `.` or `=`: a project's
+    own `name = "schema-compat"` is a value), and no \\u or \\U escape could spell it (the
+    only escapes that give letters or `-`)."""
+    return re.search(rf"{TABLE}[\"']?\s*[\].=]", text) is not None \
+        or "\\u" in text or "\\U" in text
 
 
 def load_file(path: Path, table: str) -> FileSettings:

@@ -40,13 +40,13 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules), "stderr": err.ge
 """
 
 
-def _modules(*args: str) -> tuple[int, set[str], str]:
+def _modules(*args: str, cwd: Path = REPO_ROOT) -> tuple[int, set[str], str]:
     """The exit code, every module imported (full dotted names) and stderr."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
     env.pop("FORCE_COLOR", None)
     proc = subprocess.run(
         [sys.executable, "-c", _PROBE, json.dumps(list(args))],
-        capture_output=True, text=True, cwd=REPO_ROOT, env=env, check=False, timeout=30,
+        capture_output=True, text=True, cwd=cwd, env=env, check=False, timeout=30,
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -112,13 +112,29 @@ def test_a_pointer_with_escapes_is_followed_by_jsonref(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [["check"], ["check", "--verbose"], ["transform"]])
-def test_text_report_through_a_pipe_does_not_import_rich_console(args: list[str]) -> None:
+def test_text_report_through_a_pipe_does_not_import_rich(args: list[str]) -> None:
     """Nothing is styled through a pipe: report/styled.py writes the report (and the
-    transform summary on stderr) with rich's line breaking only."""
+    transform summary on stderr) itself, and measures ASCII text without rich's cell
+    widths."""
     code, modules, stderr = _modules(*args, "examples/fs_read_files.json")
     assert code in (0, 1), stderr
-    assert modules.isdisjoint({"rich.console", "rich.text", "rich.style"})
+    assert {name.split(".")[0] for name in modules}.isdisjoint({"rich"})
     assert "schema_compat.report.styled" in modules  # the report was printed
+
+
+def test_check_of_a_file_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """In a project without settings (its pyproject.toml lists schema-compat as a
+    dependency) a check of a file through a pipe reads no TOML, styles nothing and writes
+    no file: tomllib, rich and the output-file guard stay unimported (start-up budget)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "server"\ndependencies = ["schema-compat>=0.1"]\n', "utf-8")
+    example = str(REPO_ROOT / "examples" / "fs_read_files.json")
+    code, modules, stderr = _modules("check", example, cwd=tmp_path)
+    assert code == 1, stderr  # the example has findings: the check ran and printed them
+    assert "schema_compat.report.styled" in modules
+    tops = {name.split(".")[0] for name in modules}
+    assert tops.isdisjoint({"tomllib", "rich"})
+    assert "schema_compat.commands.output_file" not in modules
 
 
 def test_check_json_does_not_read_package_data() -> None:

@@ -123,16 +123,6 @@ def test_plain_only_where_rich_would_style_nothing(monkeypatch: pytest.MonkeyPat
     assert plain_output(stderr=stderr) is None
 
 
-def test_rich_prints_it_all_if_its_line_breaking_moves(monkeypatch: pytest.MonkeyPatch
-                                                      ) -> None:
-    monkeypatch.setattr(sys, "stdout", io.StringIO())
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
-    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
-    assert isinstance(plain_output(), PlainOutput)
-    monkeypatch.delattr("rich.cells.chop_cells")
-    assert plain_output() is None
-
-
 def test_plain_output_writes_to_the_stream_of_the_moment(monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
     """Like a rich console made without a file: sys.stdout when printing, not when made."""

@@ -93,6 +93,8 @@ def test_pyproject_without_the_table_is_passed_over(project: Path) -> None:
 @pytest.mark.parametrize("header", [
     "[tool.schema-compat]", '[tool."schema-compat"]', "[tool.'schema-compat']",
     '[tool."schema\\u002Dcompat"]', '[tool."\\U00000073chema-compat"]',
+    "[ tool . 'schema-compat' ]", "[tool]\nschema-compat.fail-on = 'info'",
+    '[tool]\n"schema-compat" = {}', "tool = { schema-compat = {} }",
 ])
 def test_pyproject_table_is_found_however_its_name_is_written(tmp_path: Path,
                                                                 header: str) -> None:
@@ -138,6 +140,7 @@ def test_the_walk_finds_what_pathlib_parents_would(tmp_path: Path,
 @pytest.mark.parametrize("text", [
     '[project]\nname = "x"\ndependencies = ["schema-compat"]\n',  # parsed: no table
     '[project]\nname = "x"\n',  # cannot name the table: not parsed
+    '[project]\nname = "schema-compat"\n',  # the name as a value only: not parsed
     '[project\nname = "schema-compat"\n',  # broken: only the header would count
 ])
 def test_pyproject_without_the_table_is_never_the_settings_file(tmp_path: Path,
@@ -146,10 +149,16 @@ def test_pyproject_without_the_table_is_never_the_settings_file(tmp_path: Path,
     assert find_settings_file(tmp_path) is None
 
 
-def test_toml_is_not_imported_without_a_settings_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", [
+    '[project]\nname = "x"\n',
+    '[project]\nname = "schema-compat"\ndependencies = ["schema-compat>=0.1"]\n',
+])
+def test_toml_is_not_imported_without_a_settings_file(tmp_path: Path, text: str) -> None:
+    """A pyproject.toml that names schema-compat only as a value (the project itself, a
+    dependency) is not parsed: start-up in such a project does not pay for tomllib."""
+    (tmp_path / "pyproject.toml").write_text(text, "utf-8")
     probe = ("import sys; from pathlib import Path; from schema_compat.settings import "
-             "find_settings_file; (Path.cwd() / 'pyproject.toml').write_text("
-             "'[project]\\nname = \"x\"\\n'); assert find_settings_file(Path.cwd()) is None; "
+             "find_settings_file; assert find_settings_file(Path.cwd()) is None; "
              "print('tomllib' in sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .exits import EXIT_FINDINGS, EXIT_OK, exit_status, fail, print_errors
 from .inputs import LiveOpts, discover_live, files_read, load_inputs, select_tools
-from .output_file import refuse_input, write_file
 from .providers import per_tool_ignores, provider_names, provider_plan, resolve_settings
 from .running import busy, make_report
 
@@ -103,6 +102,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
                  for p in plans]
     requests = request_settings(settings, client)
     if write_baseline:
+        from .output_file import refuse_input
+
         refuse_input(write_baseline, "--write-baseline", files_read(loaded, live),
                      "choose another file")
     tools, groups = _requests(loaded, select_tools(loaded, requests.tools), requests, live)
@@ -295,6 +296,7 @@ def _apply_baseline(reports: list[Report], known: Any, path: str) -> list[Report
 
 def _write_baseline(path: str, reports: list[Report], errors: list[SourceError]) -> None:
     from ..baseline import dump_baseline
+    from .output_file import write_file
 
     if errors:  # a baseline missing an unreadable source's findings would hide them later
         print_errors(errors)

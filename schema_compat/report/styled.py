@@ -80,11 +80,7 @@ class Styled:
         """Terminal cells, as rich counts them."""
         text = self.plain
         if text.isprintable():
-            if text.isascii():
-                return len(text)
-            from rich.cells import cell_len
-
-            return cell_len(text)  # wide characters
+            return _cells(text)
         return self.to_text().cell_len  # without the control codes rich drops
 
     def to_text(self) -> Text:
@@ -148,21 +144,19 @@ class PlainOutput:
     def hanging(self, lead: str, body: str) -> None:
         """`lead`, then `body` wrapped to the width under itself, as `print_hanging` prints
         them on a rich console: the same breaks, no trailing spaces, lines cut at the width."""
-        from rich.cells import cell_len, set_cell_size
-
         width = self.width
-        indent = cell_len(lead)
+        indent = _cells(lead)
         avail = max(1, width - indent)
         pieces: list[str] = []
         for line in body.split("\n") if body else []:
             offsets = wrap_offsets(line, avail)
             for start, end in zip([0, *offsets], [*offsets, len(line)], strict=True):
                 piece = line[start:end]  # a wide character may still overflow: it is cut
-                pieces.append(set_cell_size(piece, avail) if cell_len(piece) > avail else piece)
+                pieces.append(_cut(piece, avail) if _cells(piece) > avail else piece)
         rows = []
         for k, piece in enumerate(pieces or [""]):
             row = ((lead if k == 0 else " " * indent) + piece.rstrip()).rstrip()
-            rows.append(set_cell_size(row, width) if cell_len(row) > width else row)
+            rows.append(_cut(row, width) if _cells(row) > width else row)
         self._write("\n".join(rows).replace(NO_BREAK, " ") + "\n")
 
     def _write(self, text: str) -> None:
@@ -188,49 +182,69 @@ def wrap_offsets(line: str, width: int) -> list[int]:
     rich's `divide_line` with folding, except that a word longer than a whole line is folded
     before a `.` or `[` that fits, so a long JSONPath breaks between its steps, and that
     `NO_BREAK` joins words."""
-    from rich.cells import cell_len
-
     breaks: list[int] = []
     offset = 0  # cells used on the current line
     for match in _WORD.finditer(line):
         start, word = match.start(), match.group()
-        length = cell_len(word.rstrip())
+        length = _cells(word.rstrip())
         if width - offset >= length:
-            offset += cell_len(word)
+            offset += _cells(word)
         elif length > width:
             pieces = _fold(word, width)
             for k, piece in enumerate(pieces):
                 if start:
                     breaks.append(start)
                 if k == len(pieces) - 1:
-                    offset = cell_len(piece)
+                    offset = _cells(piece)
                 else:
                     start += len(piece)
         elif offset and start:
             breaks.append(start)
-            offset = cell_len(word)
+            offset = _cells(word)
     return breaks
 
 
 def _fold(word: str, width: int) -> list[str]:
     """A word cut into pieces of at most `width` cells, each cut before a `.` or `[` when
     one falls within the piece, else at the width (rich's `chop_cells`)."""
-    from rich.cells import cell_len, chop_cells
-
     pieces: list[str] = []
     rest = word
-    while cell_len(rest.rstrip()) > width:
+    while _cells(rest.rstrip()) > width:
         cut = 0
         for m in _PATH_BREAK.finditer(rest):
-            if cell_len(rest[:m.start()]) > width:
+            if _cells(rest[:m.start()]) > width:
                 break
             cut = m.start()
         if not cut:  # at least one character, as chop_cells gives a too-wide one alone
-            cut = max(1, len(chop_cells(rest, width)[0]))
+            cut = max(1, len(_cut(rest, width, chop=True)))
         pieces.append(rest[:cut])
         rest = rest[cut:]
     pieces.append(rest)
     return pieces
+
+
+def _cells(text: str) -> int:
+    """The terminal cells of printable text, as rich counts them: one a character where all
+    are ASCII or NO_BREAK (a report's usual text, measured without importing rich)."""
+    if _narrow(text):
+        return len(text)
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _narrow(text: str) -> bool:
+    return text.isascii() or text.replace(NO_BREAK, " ").isascii()
+
+
+def _cut(text: str, width: int, chop: bool = False) -> str:
+    """Printable text cut to `width` cells: rich's `set_cell_size` (a wide character that
+    does not fit becomes a space), or with `chop` the first line of its `chop_cells`."""
+    if _narrow(text):
+        return text[:width]
+    from rich.cells import chop_cells, set_cell_size
+
+    return chop_cells(text, width)[0] if chop else set_cell_size(text, width)
 
 
 def _console_width() -> int:
@@ -252,12 +266,6 @@ def plain_output(*, stderr: bool = False) -> PlainOutput | None:
     terminal, no colour forced, not Windows or Jupyter (whose consoles differ). Else None."""
     file = sys.stderr if stderr else sys.stdout
     if sys.platform == "win32" or hasattr(builtins, "get_ipython"):
-        return None
-    try:  # rich's cell measures: should they move, rich prints it all
-        import rich.cells
-    except ImportError:
-        return None
-    if not all(hasattr(rich.cells, f) for f in ("cell_len", "chop_cells", "set_cell_size")):
         return None
     if any(name in os.environ for name in _FORCING):
         return None
