@@ -54,16 +54,13 @@ class CheckOptions(NamedTuple):
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
     """The exit status of a `check`; `given` names the options the command line set (a
     settings file fills in the others)."""
-    (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
-     verbose, show_config, baseline, write_baseline, live, *_) = options
+    sources, live, json_out, output_format = (options.sources, options.live, options.json_out,
+                                              options.output_format)
+    baseline, write_baseline = options.baseline, options.write_baseline
     from .requests import request_settings
 
-    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                request=options.request, strict_first=options.strict_first,
-                                name_prefix=options.name_prefix,
-                                exclude_tool=options.exclude_tool, client=options.client)
-    if show_config:
+    settings = resolve_settings(given, **options._asdict())
+    if options.show_config:
         from ..settings import describe
 
         sys.stdout.write(describe(settings))
@@ -116,8 +113,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # On a terminal the text report lists unreadable sources itself; anywhere else each is
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
-    listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal,
+    listed = _print_check(reports, output_format, json_out, options.verbose, originals,
+                          baseline or "", on_terminal,
                           lambda: _rerun(options._replace(sources=sources, live=live,
                                                          client=client),
                                          {*given, "client"} if client else given))
