@@ -23,14 +23,13 @@ from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
 from ..structural_diff import common_ends
-from .styled import NO_BREAK, Styled, printable
-from .text import located_text, print_line, print_rows
+from .styled import NO_BREAK, Styled, plural, printable
+from .text import SAFETY_STYLE, counts, located_text, print_line, print_rows
 
 __all__ = ["aligned", "render_diff", "render_diff_text"]
 
 Kind = Literal[" ", "-", "+", "~"]
 
-SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
 KIND_STYLE: dict[str, str] = {" ": "", "-": "red", "+": "green", "~": "yellow"}
 # Past this many lines difflib's quadratic worst case starts to show; autojunk trades a
 # little alignment quality for speed there.
@@ -430,9 +429,8 @@ def _tag(changes: list[Change], ascii_only: bool) -> Text:
 def _summary(changes: tuple[Change, ...]) -> str:
     if not changes:
         return "no changes"
-    counts = Counter(c.safety for c in changes)
-    parts = ", ".join(f"{counts[s]} {s}" for s in SAFETIES if counts[s])
-    return f"{len(changes)} change{'s' if len(changes) != 1 else ''} ({parts})"
+    safeties = counts(Counter(c.safety for c in changes), SAFETIES)
+    return f"{plural(len(changes), 'change')} ({safeties})"
 
 
 def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Styled], Styled]]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..model import Finding, Report, ToolResult
 from ..paths import jsonpath
 from .sarif import artifact_uri, tool_line
-from .styled import printable
+from .styled import plural, printable
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -26,10 +26,6 @@ def escape_data(text: str) -> str:
 
 def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool,
@@ -65,6 +61,6 @@ def render_github(reports: Report | Sequence[Report]) -> str:
     for report in many:
         findings = sum(len(r.findings) for r in report.results)
         bad = sum(1 for r in report.results if r.status == "INCOMPATIBLE")
-        lines.append(f"schema-compat {report.provider}: {_plural(len(report.results), 'tool')}, "
-                     f"{bad} incompatible, {_plural(findings, 'finding')}")
+        lines.append(f"schema-compat {report.provider}: {plural(len(report.results), 'tool')}, "
+                     f"{bad} incompatible, {plural(findings, 'finding')}")
     return "\n".join(lines) + "\n"
