@@ -10,7 +10,6 @@ it does not tell us which printed line a change landed on).
 from __future__ import annotations
 
 import difflib
-import io
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -26,7 +25,7 @@ from ..structural_diff import common_ends
 from .styled import NO_BREAK, Styled, plural, printable
 from .text import SAFETY_STYLE, counts, located_text, print_line, print_rows
 
-__all__ = ["aligned", "render_diff", "render_diff_text"]
+__all__ = ["aligned", "render_diff"]
 
 Kind = Literal[" ", "-", "+", "~"]
 
@@ -563,21 +562,3 @@ def _print_lines(console: Console, lines: list[Text]) -> None:
         block.plain = block.plain.replace(NO_BREAK, " ")  # same length: the styles stay
         console.print(block, no_wrap=True, overflow="ignore", crop=False, highlight=False)
 
-
-def render_diff_text(result: ToolResult, width: int, color: bool, *, full: bool = False
-                     ) -> str:
-    """The diff as a string, for tests and for callers without a terminal."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        force_terminal=color,
-        color_system="standard" if color else None,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-        force_jupyter=False,
-    )
-    render_diff(result, console, full=full)
-    return buffer.getvalue()
