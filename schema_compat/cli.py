@@ -471,12 +471,9 @@ def serve(**values: Any) -> None:
 
     from .playground.server import serve as serve_playground
 
-    port: int = values["port"]
-    no_open: bool = values["no_open"]
-    config: list[str] | None = values["config"]
-    timeout: float = values["timeout"]
-    raise typer.Exit(serve_playground(port, open_browser=not no_open, directory=os.getcwd(),
-                                      config=config or [], timeout=timeout))
+    raise typer.Exit(serve_playground(values["port"], open_browser=not values["no_open"],
+                                      directory=os.getcwd(), config=values["config"] or [],
+                                      timeout=values["timeout"]))
 
 
 @_command("Set up your server's repository: settings, snapshot, hook, CI.")
