@@ -1,8 +1,4 @@
-"""`schema-compat check`: the command's work, from its options to an exit status.
-
-cli.py's `check` declares the options (and their help, from options.py) and calls
-`run_check` with them and the names of those the command line set.
-"""
+"""`schema-compat check`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""`schema-compat transform`: the command's work, from its options to an exit status.
-
-cli.py's command declares the options and calls it with them.
-"""
+"""`schema-compat transform`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 
