@@ -176,12 +176,16 @@ def _print_check(reports: list[Report], output_format: str, json_out: bool, verb
 
         module = import_module(f"..report.{output_format}", __package__)
         sys.stdout.write(getattr(module, f"render_{output_format}")(reports))
-    elif len(reports) > 1:
-        _print_matrix(reports, json_out)
-    elif json_out:
+    elif json_out:  # several providers': each one's findings, and the matrix
         from ..report.json import write_json
 
-        write_json(reports[0], sys.stdout)
+        write_json(reports, sys.stdout)
+    elif len(reports) > 1:
+        from ..report.matrix import render_matrix
+        from ..report.text import make_console
+
+        render_matrix({r.provider: list(r.results) for r in reports}, make_console(),
+                      lossless_only=reports[0].lossless_only)
     else:
         from ..report.text import render_check, text_output
 
@@ -249,19 +253,6 @@ def _hidden(text: str, separator: str) -> str:
     if not found:
         return _HIDDEN
     return f"{name.strip()}{separator}{' ' if separator == ':' else ''}{_HIDDEN}"
-
-
-def _print_matrix(reports: list[Report], as_json: bool) -> None:
-    if as_json:  # every provider's findings, and the matrix (report/json.py)
-        from ..report.json import write_json
-
-        write_json(reports, sys.stdout)
-    else:
-        from ..report.matrix import render_matrix
-        from ..report.text import make_console
-
-        render_matrix({r.provider: list(r.results) for r in reports}, make_console(),
-                      lossless_only=reports[0].lossless_only)
 
 
 def _read_baseline(path: str) -> Any:
