@@ -432,14 +432,9 @@ def _summary(changes: tuple[Change, ...]) -> str:
     return f"{plural(len(changes), 'change')} ({safeties})"
 
 
-def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Styled], Styled]]:
-    return [
-        (
-            [Styled(c.code, "bold"), Styled(c.safety, SAFETY_STYLE[c.safety])],
-            located_text(c.scope, c.path, c.description),
-        )
-        for c in changes
-    ]
+def _cells(change: Change) -> list[Styled]:
+    """A change's code and safety, as the rows listing changes begin."""
+    return [Styled(change.code, "bold"), Styled(change.safety, SAFETY_STYLE[change.safety])]
 
 
 def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> None:
@@ -459,22 +454,8 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
     head.append(f"  for {result.profile}: {_summary(result.changes)}")
     print_line(console, head)
 
-    print_rows(
-        console,
-        [
-            (
-                [
-                    Styled("tool", "bold"),
-                    Styled(c.code, "bold"),
-                    Styled(c.safety, SAFETY_STYLE[c.safety]),
-                ],
-                Styled(printable(c.description)),
-            )
-            for c in result.changes
-            if c.scope == "tool"
-        ],
-        indent=0,
-    )
+    print_rows(console, [([Styled("tool", "bold"), *_cells(c)], Styled(printable(c.description)))
+                         for c in result.changes if c.scope == "tool"], indent=0)
 
     before, after = tool.schema, result.transformed_schema
     if not full:
@@ -529,7 +510,8 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
     if result.changes:
         console.print()
         print_line(console, Styled("changes:", "bold"))
-        print_rows(console, _legend_rows(result.changes))
+        print_rows(console, [(_cells(c), located_text(c.scope, c.path, c.description))
+                             for c in result.changes])
     remaining = [f for f in result.remaining if f.severity == "error"]
     if remaining:
         console.print()
