@@ -462,23 +462,13 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
         before, after = _fold_lists(before, after, ellipsis)
     rows, marks = aligned(before, after, result.changes)
 
-    renamed = result.transformed_name != tool.name
-    titles = (
-        Text("original" + (f" ({printable(tool.name)})" if renamed else ""), "bold"),
-        Text(
-            f"transformed for {result.profile}"
-            + (f" ({printable(result.transformed_name)})" if renamed else ""),
-            "bold",
-        ),
-    )
+    titles = ["original", f"transformed for {result.profile}"]
+    if result.transformed_name != tool.name:
+        titles[0] += f" ({printable(tool.name)})"
+        titles[1] += f" ({printable(result.transformed_name)})"
+    left, right = (_fold(Text(title, "bold"), Text("  "), col, 0) for title in titles)
     lines: list[Text] = []
-    _emit(
-        lines,
-        _fold(titles[0], Text("  "), col, 0),
-        _fold(titles[1], Text("  "), col, 0),
-        col,
-        bar,
-    )
+    _emit(lines, left, right, col, bar)
 
     shown: list[Row | _Fold] = list(rows)
     if not full:
