@@ -483,13 +483,9 @@ def render_transform_summary(report: Report, console: Output) -> None:
     head.append(f"{len(changed)} of {plural(len(results), 'tool')} changed")
     if changes:
         head.append(f", {plural(len(changes), 'change')} (")
-        first = True
-        for safety in SAFETIES:
-            if by_safety.get(safety):
-                if not first:
-                    head.append(", ")
-                head.append(f"{by_safety[safety]} {safety}", SAFETY_STYLE[safety])
-                first = False
+        for k, safety in enumerate(s for s in SAFETIES if by_safety.get(s)):
+            head.append(", " if k else "")
+            head.append(f"{by_safety[safety]} {safety}", SAFETY_STYLE[safety])
         head.append(")")
     print_line(console, head)
     for lead, line in request_lines(report.requests):  # each request-level limit with its use
