@@ -93,10 +93,7 @@ demo: install ## Check the example MCP server against Gemini and show the diff f
 	$(BIN)/schema-compat diff read_files --server "$(BIN)/python examples/fs_server.py"
 
 docs: install ## Generate docs/rules/, docs/breaking/ (a page per rule, per check), docs/cli.md and docs/providers.md
-	$(BIN)/python -m schema_compat.report.rule_docs docs/rules
-	$(BIN)/python -m schema_compat.report.breaking_docs docs/breaking
-	$(BIN)/python -m schema_compat.cli_docs docs/cli.md
-	$(BIN)/python -m schema_compat.report.provider_docs docs/providers.md
+	$(BIN)/python -m schema_compat.docs
 
 # The benchmarks use their own venv with a regular (not editable) install of the compiled build
 # (setup.py), plus the converters they are compared with (the `bench` extra). The throughput

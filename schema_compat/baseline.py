@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from .model import Finding, Report, ToolResult
 from .paths import pointer
@@ -28,16 +27,14 @@ def _key(provider: str, result: ToolResult, finding: Finding) -> Key:
     return (provider, result.tool.name, finding.code, pointer(finding.path))
 
 
-def baseline_document(reports: Iterable[Report]) -> dict[str, Any]:
+def dump_baseline(reports: Iterable[Report]) -> str:
+    """The baseline file's text: every finding's key, sorted."""
     keys = sorted(_key(rep.provider, r, f) for rep in reports for r in rep.results
                   for f in r.findings)
-    return {"version": BASELINE_VERSION, "generator": "schema-compat",
-            "findings": [{"provider": p, "tool": t, "code": c, "pointer": ptr}
-                         for p, t, c, ptr in keys]}
-
-
-def dump_baseline(reports: Iterable[Report]) -> str:
-    return json.dumps(baseline_document(reports), indent=2, ensure_ascii=False) + "\n"
+    document = {"version": BASELINE_VERSION, "generator": "schema-compat",
+                "findings": [{"provider": p, "tool": t, "code": c, "pointer": ptr}
+                             for p, t, c, ptr in keys]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def load_baseline(path: str) -> Counter[Key]:

@@ -2,7 +2,7 @@
 
 This is the one reader of the command line. Each command's options and arguments come from
 the option table (options.py), which the settings file (settings.py) is built from too:
-`_takes` gives a command the parameters the table lists for it, as the signature typer reads.
+`_command` gives a command the parameters the table lists for it, as the signature typer reads.
 The command bodies call the typer-free code in commands/, with the parameters the command line
 set (click's parameter source) where a settings file may fill in the others.
 
@@ -160,9 +160,11 @@ _DECLARED = {param: _parameter(param)
              for param in {p: None for ps in table.COMMANDS.values() for p in ps}}
 
 
-def _takes(command: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Give the command the parameters options.py lists for it: its body takes them as
-    keyword arguments (after `ctx`, when it declares one), choices as their plain values."""
+def _command(short_help: str, **settings: Any
+             ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Add the body as the command of its name, with the parameters options.py lists for it:
+    the body takes them as keyword arguments (after `ctx`, when it declares one), choices as
+    their plain values."""
 
     def give(body: Callable[..., None]) -> Callable[..., None]:
         @wraps(body)
@@ -172,10 +174,9 @@ def _takes(command: str) -> Callable[[Callable[..., None]], Callable[..., None]]
         context = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY,
                                      annotation=typer.Context)
                    ] if "ctx" in inspect.signature(body).parameters else []
-        signature = inspect.Signature([*context, *map(_DECLARED.__getitem__,
-                                                        table.COMMANDS[command])])
-        run.__signature__ = signature  # type: ignore[attr-defined]
-        return run
+        parameters = map(_DECLARED.__getitem__, table.COMMANDS[body.__name__])
+        run.__signature__ = inspect.Signature([*context, *parameters])  # type: ignore[attr-defined]
+        return app.command(cls=_Command, short_help=short_help, **settings)(run)
 
     return give
 
@@ -196,9 +197,7 @@ def _root(
     """Check, transform and diff MCP tool schemas for LLM providers."""
 
 
-@app.command(cls=_Command,
-             short_help="Flag what the provider would reject or silently degrade.")
-@_takes("check")
+@_command("Flag what the provider would reject or silently degrade.")
 def check(ctx: typer.Context, **values: Any) -> None:
     """Flag what the provider would reject or silently degrade, with a JSONPath for each.
 
@@ -229,9 +228,7 @@ def _given(ctx: typer.Context) -> set[str]:
             and source.name not in ("DEFAULT", "DEFAULT_MAP")}
 
 
-@app.command(cls=_Command,
-             short_help="Write the tools in a form the provider accepts.")
-@_takes("transform")
+@_command("Write the tools in a form the provider accepts.")
 def transform(ctx: typer.Context, **values: Any) -> None:
     """Write the tools in a form the provider accepts, in the same shape as the input.
 
@@ -253,9 +250,7 @@ def transform(ctx: typer.Context, **values: Any) -> None:
     raise typer.Exit(run_transform(options_of(TransformOptions, values), _given(ctx)))
 
 
-@app.command(cls=_Command,
-             short_help="Show one tool side by side: original | transformed.")
-@_takes("diff")
+@_command("Show one tool side by side: original | transformed.")
 def diff(ctx: typer.Context, **values: Any) -> None:
     """Show one tool side by side: original | transformed, each change marked with its
     rule code and safety.
@@ -271,9 +266,7 @@ def diff(ctx: typer.Context, **values: Any) -> None:
     raise typer.Exit(run_diff(options_of(DiffOptions, values), _given(ctx)))
 
 
-@app.command(cls=_Command,
-             short_help="Tell which changes to a server's tools break their callers.")
-@_takes("breaking")
+@_command("Tell which changes to a server's tools break their callers.")
 def breaking(**values: Any) -> None:
     """Tell which changes between two versions of a server's tools break their callers.
 
@@ -297,9 +290,7 @@ def breaking(**values: Any) -> None:
     raise typer.Exit(run_breaking(options_of(BreakingOptions, values)))
 
 
-@app.command(cls=_Command,
-             short_help="Map a provider's error message back to the tool and rule.")
-@_takes("explain")
+@_command("Map a provider's error message back to the tool and rule.")
 def explain(**values: Any) -> None:
     """Map a provider's error message back to the tool, the JSONPath in its schema, the rule
     that covers it and the fix.
@@ -324,9 +315,7 @@ def explain(**values: Any) -> None:
     raise typer.Exit(run_explain(options_of(ExplainOptions, values)))
 
 
-@app.command(cls=_Command,
-             short_help="Repair a tool call's arguments against the tool's own schema.")
-@_takes("repair")
+@_command("Repair a tool call's arguments against the tool's own schema.")
 def repair(**values: Any) -> None:
     """Repair a tool call's arguments against the tool's original schema.
 
@@ -350,9 +339,8 @@ def repair(**values: Any) -> None:
     raise typer.Exit(run_repair(options_of(RepairOptions, values)))
 
 
-@app.command(context_settings={"allow_interspersed_args": False}, cls=_Command,
-             short_help="Serve an MCP server's tools with schemas the provider accepts.")
-@_takes("proxy")
+@_command("Serve an MCP server's tools with schemas the provider accepts.",
+          context_settings={"allow_interspersed_args": False})
 def proxy(**values: Any) -> None:
     """Serve an MCP server's tools over stdio with schemas the provider accepts, repairing
     each call's arguments against the server's own schema; with --config, every server of
@@ -388,9 +376,7 @@ def proxy(**values: Any) -> None:
     run_proxy(ProxyOptions(**values))
 
 
-@app.command(cls=_Command,
-             short_help="List every rule: code, name, severity, fix safety.")
-@_takes("rules")
+@_command("List every rule: code, name, severity, fix safety.")
 def rules(**values: Any) -> None:
     """List every rule: code, name, severity, fix safety.
 
@@ -416,9 +402,7 @@ def rules(**values: Any) -> None:
         render_rules_table(sorted(ALL_RULES, key=lambda r: r.code), make_console())
 
 
-@app.command(cls=_Command,
-             short_help="Explain one rule: what it flags, the provider's error, the fix.")
-@_takes("rule")
+@_command("Explain one rule: what it flags, the provider's error, the fix.")
 def rule(**values: Any) -> None:
     """Explain one rule: what it flags, the provider's real error, the fix, an example.
 
@@ -449,9 +433,7 @@ def rule(**values: Any) -> None:
     render_rule(found, make_console(), PROFILES.values())
 
 
-@app.command(cls=_Command,
-             short_help="List the provider profiles: target, name rule, limits, rules.")
-@_takes("profiles")
+@_command("List the provider profiles: target, name rule, limits, rules.")
 def profiles() -> None:
     """List the provider profiles: target, name rule, limits, rules, sources; then the MCP
     clients `--client` names, with their own limits and sources."""
@@ -465,9 +447,7 @@ def profiles() -> None:
     render_clients(CLIENTS.values(), console)
 
 
-@app.command(cls=_Command,
-             short_help="Open the playground: every provider's view of your tools.")
-@_takes("serve")
+@_command("Open the playground: every provider's view of your tools.")
 def serve(**values: Any) -> None:
     """Open the playground: a local web page showing every provider's view of your tools.
 
@@ -484,17 +464,12 @@ def serve(**values: Any) -> None:
 
     from .playground.server import serve as serve_playground
 
-    port: int = values["port"]
-    no_open: bool = values["no_open"]
-    config: list[str] | None = values["config"]
-    timeout: float = values["timeout"]
-    raise typer.Exit(serve_playground(port, open_browser=not no_open, directory=os.getcwd(),
-                                      config=config or [], timeout=timeout))
+    raise typer.Exit(serve_playground(values["port"], open_browser=not values["no_open"],
+                                      directory=os.getcwd(), config=values["config"] or [],
+                                      timeout=values["timeout"]))
 
 
-@app.command(cls=_Command,
-             short_help="Set up your server's repository: settings, snapshot, hook, CI.")
-@_takes("init")
+@_command("Set up your server's repository: settings, snapshot, hook, CI.")
 def init(**values: Any) -> None:
     """Set up your server's repository: settings, a snapshot of its tools, a pre-commit hook
     and a GitHub workflow with code scanning.

@@ -355,9 +355,7 @@ COMMANDS: dict[str, tuple[Parameter, ...]] = {
         *PROXY_GATEWAY),
 }
 
-# The commands whose settings a settings file fills in (commands/providers.py's resolve_settings),
-# and the settings in the order `check --show-config` lists them.
-READS_SETTINGS = ("check", "transform", "diff")
+# The settings, in the order `check --show-config` lists them.
 SETTINGS: tuple[Option, ...] = (PROVIDER, SELECT, IGNORE, PER_TOOL_IGNORES, FAIL_ON,
                                 LOSSLESS_ONLY, REQUEST, STRICT_FIRST, NAME_PREFIX, CLIENT, TOOL,
                                 EXCLUDE_TOOL, SOURCES_SETTING)
@@ -371,12 +369,6 @@ def options(command: str) -> tuple[Option, ...]:
 def arguments(command: str) -> tuple[Argument, ...]:
     """The positional arguments of `command`, in order."""
     return tuple(p for p in COMMANDS[command] if isinstance(p, Argument))
-
-
-def defaults(command: str) -> dict[str, Any]:
-    """Every parameter of `command` at its default (an argument that takes many: None)."""
-    return {p.param: p.default if isinstance(p, Option) else None
-            for p in COMMANDS[command] if isinstance(p, Option) or p.many}
 
 
 def describe_setting(option: Option) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from inprocess import cli_in_process
 
-from schema_compat.cli_docs import generate
+from schema_compat.docs import generate
 from schema_compat.options import COMMANDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ LAYERS: list[set[str]] = [
     {"proxy"},
     {"commands"},
     {"playground"},
-    {"api", "cli", "cli_docs", "entry", "__main__"},
+    {"api", "cli", "docs", "entry", "__main__"},
 ]
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}
 

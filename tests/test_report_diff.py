@@ -11,12 +11,24 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from rich.console import Console
 
 from schema_compat.console import make_console
 from schema_compat.model import Change, Finding, ToolDef, ToolResult
-from schema_compat.report.diff import aligned, render_diff, render_diff_text
+from schema_compat.report.diff import aligned, render_diff
 
 BAR = " │ "
+
+
+def diff_text(result: ToolResult, width: int, color: bool = False, *, full: bool = False
+              ) -> str:
+    """The diff of `result` as text `width` cells wide, in colour (whatever the terminal)
+    or without."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, highlight=False, emoji=False)
+    render_diff(result, console, full=full)
+    return buf.getvalue()
 ANSI = re.compile(r"\x1b\[")
 
 ORIGINAL: dict[str, Any] = {
@@ -137,7 +149,7 @@ def test_pretty_lines_carry_paths() -> None:
 
 @pytest.mark.parametrize("width", [80, 200])
 def test_ref_inlined_side_by_side(width: int) -> None:
-    text = render_diff_text(_result(), width=width, color=False)
+    text = diff_text(_result(), width)
     lines = text.splitlines()
     assert all(cell_len(line) <= width for line in lines), max(lines, key=cell_len)
     rows = _rows(text)
@@ -156,7 +168,7 @@ def test_ref_inlined_side_by_side(width: int) -> None:
 
 
 def test_markers_for_removed_added_and_modified() -> None:
-    rows = _rows(render_diff_text(_result(), width=200, color=False))
+    rows = _rows(diff_text(_result(), width=200, color=False))
     defs = next((lhs, rhs) for lhs, rhs in rows if '"$defs": {' in lhs)
     assert defs[0].startswith("-") and defs[1].strip() == ""
     schema = next((lhs, rhs) for lhs, rhs in rows if '"$schema"' in lhs)
@@ -169,7 +181,7 @@ def test_markers_for_removed_added_and_modified() -> None:
 
 
 def test_changes_at_vanished_nodes_mark_nearest_surviving_ancestor() -> None:
-    rows = _rows(render_diff_text(_result(), width=200, color=False))
+    rows = _rows(diff_text(_result(), width=200, color=False))
     # format was removed: the mark goes on the "path" object that held it.
     path_row = next(rhs for _, rhs in rows if '"path": {' in rhs)
     assert "FMT001 hinted" in path_row
@@ -179,7 +191,7 @@ def test_changes_at_vanished_nodes_mark_nearest_surviving_ancestor() -> None:
 
 
 def test_tool_changes_above_columns_and_legend_below() -> None:
-    text = render_diff_text(_result(), width=80, color=False)
+    text = diff_text(_result(), width=80, color=False)
     lines = text.splitlines()
     title_row = next(i for i, ln in enumerate(lines) if "original" in ln and BAR.strip() in ln)
     rename = next(i for i, ln in enumerate(lines) if "NAM001" in ln)
@@ -198,9 +210,9 @@ def test_tool_changes_above_columns_and_legend_below() -> None:
 
 
 def test_no_color_means_no_escapes_and_color_means_some(monkeypatch: pytest.MonkeyPatch) -> None:
-    plain = render_diff_text(_result(), width=80, color=False)
+    plain = diff_text(_result(), width=80, color=False)
     assert not ANSI.search(plain)
-    colored = render_diff_text(_result(), width=80, color=True)
+    colored = diff_text(_result(), width=80, color=True)
     assert ANSI.search(colored)
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
     monkeypatch.setenv("NO_COLOR", "1")
@@ -215,7 +227,7 @@ def test_long_lines_fold_inside_their_column(width: int) -> None:
     original = {"description": f"{word} 名前の説明 " * 3, "k": {"deep": {"deeper": word}}}
     transformed = {"description": f"{word} 名前の説明 " * 3, "k": {"deep": {"deeper": "y"}}}
     change = Change("LEN001", ("k", "deep", "deeper"), "lossy", "truncated " + "z" * 100)
-    text = render_diff_text(_result(original, transformed, (change,)), width=width, color=False)
+    text = diff_text(_result(original, transformed, (change,)), width=width, color=False)
     lines = text.splitlines()
     assert all(cell_len(line) <= width for line in lines), max(lines, key=cell_len)
     # Nothing was cut: the folded pieces of each column add back up to the full text.
@@ -225,16 +237,16 @@ def test_long_lines_fold_inside_their_column(width: int) -> None:
 
 
 def test_identical_schemas_and_odd_values() -> None:
-    text = render_diff_text(_result({"type": "object"}, {"type": "object"}, ()), 80, False)
+    text = diff_text(_result({"type": "object"}, {"type": "object"}, ()), 80, False)
     assert "no changes" in text.splitlines()[0]
     assert not any(lhs.startswith(("-", "+", "~")) for lhs, _ in _rows(text))
-    odd = render_diff_text(_result(None, {"type": "object"}, ()), 80, False)
+    odd = diff_text(_result(None, {"type": "object"}, ()), 80, False)
     assert any(lhs.startswith("~") and "null" in lhs for lhs, _ in _rows(odd))
 
 
 def test_remaining_errors_listed() -> None:
     stuck = Finding("REC001", "recursive-ref", "error", ("properties", "tree"), "recursion")
-    text = render_diff_text(_result(remaining=(stuck,)), 80, False)
+    text = diff_text(_result(remaining=(stuck,)), 80, False)
     tail = text[text.index("still rejected after transform:") :]
     assert "REC001 $.properties.tree  recursion" in tail
 
@@ -249,7 +261,7 @@ def test_changed_values_pair_by_key_not_by_position() -> None:
     original = {"q": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"}}
     transformed = {"q": {"type": "string", "description": "d; integers are accepted too"}}
     change = Change("UNI003", ("q", "anyOf"), "lossy", "kept the string branch")
-    rows = _rows(render_diff_text(_result(original, transformed, (change,)), 120, False))
+    rows = _rows(diff_text(_result(original, transformed, (change,)), 120, False))
     desc = next((lhs, rhs) for lhs, rhs in rows if '"description"' in lhs)
     assert desc[0].startswith("~") and '"description": "d; integers' in desc[1]
     # The end of anyOf is a removal, not an edit of the description.
@@ -280,8 +292,8 @@ def test_removed_and_unchanged_blocks_are_folded_to_a_count() -> None:
     first line and how many more it had; an unchanged one its brackets and a count."""
     result = _fs_result()
     schema = result.tool.schema
-    text = render_diff_text(result, width=80, color=False)
-    full = render_diff_text(result, width=80, color=False, full=True)
+    text = diff_text(result, width=80, color=False)
+    full = diff_text(result, width=80, color=False, full=True)
     rows = _rows(text)
     # the removed block: its first line, then the count of the rest (json.dumps' own lines)
     start = next(k for k, (left, _) in enumerate(rows) if '"$defs": {' in left)
@@ -302,7 +314,7 @@ def test_removed_and_unchanged_blocks_are_folded_to_a_count() -> None:
 
 def test_full_shows_every_line_of_both_schemas() -> None:
     result = _fs_result()
-    text = render_diff_text(result, width=400, color=False, full=True)
+    text = diff_text(result, width=400, color=False, full=True)
     left = [cell.rstrip()[2:] for cell, _ in _rows(text)]
     right = [cell.rstrip()[2:] for _, cell in _rows(text)]
     for schema, side in ((result.tool.schema, left), (result.transformed_schema, right)):
@@ -313,7 +325,7 @@ def test_full_shows_every_line_of_both_schemas() -> None:
 
 def test_a_change_tag_never_splits_across_lines() -> None:
     """The `← UNI001 lossless` tag moves to the next line whole, never parted."""
-    text = render_diff_text(_fs_result(), width=80, color=False)
+    text = diff_text(_fs_result(), width=80, color=False)
     assert "UNI001 lossless" in text
     assert not re.search(r"(←|UNI001|REF00\d)\s*\n", text)
 

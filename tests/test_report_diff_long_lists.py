@@ -9,10 +9,10 @@ import json
 from typing import Any
 
 from inprocess import run_main
+from test_report_diff import diff_text
 
 from schema_compat.cli import main
 from schema_compat.model import Change, ToolDef, ToolResult
-from schema_compat.report.diff import render_diff_text
 
 
 def _result(original: Any, transformed: Any, changes: tuple[Change, ...] = ()) -> ToolResult:
@@ -32,7 +32,7 @@ def _rows(text: str) -> list[tuple[str, str]]:
 def test_an_unchanged_long_enum_is_folded_with_every_line_counted() -> None:
     values = [f"v{i}" for i in range(100_000)]
     schema = _enum(values)
-    text = render_diff_text(_result(schema, _enum(list(values))), 100, False)
+    text = diff_text(_result(schema, _enum(list(values))), 100)
     # what `properties` holds, as json prints it: every line between its braces
     inner = len(json.dumps(schema["properties"], indent=2).splitlines()) - 2
     assert inner == 100_005
@@ -44,14 +44,14 @@ def test_an_unchanged_long_enum_beside_a_change_is_folded_to_its_count() -> None
     values = [f"v{i}" for i in range(100_000)]
     after = _enum(list(values))
     after["properties"]["x"]["description"] = "Added."
-    text = render_diff_text(_result(_enum(values), after), 100, False)
+    text = diff_text(_result(_enum(values), after), 100)
     assert ("… 100000 unchanged lines", "… 100000 unchanged lines") in _rows(text)
     assert len(text.splitlines()) < 20, len(text.splitlines())
 
 
 def test_full_shows_every_value() -> None:
     values = [f"v{i}" for i in range(1000)]
-    text = render_diff_text(_result(_enum(values), _enum(list(values))), 100, False, full=True)
+    text = diff_text(_result(_enum(values), _enum(list(values))), 100, full=True)
     assert "more values" not in text and "unchanged lines" not in text
     assert all(f'"v{i}"' in text for i in range(1000))
 
@@ -61,7 +61,7 @@ def test_one_value_changed_in_a_long_list_is_shown_between_folded_runs() -> None
     after = list(before)
     after[500] = "changed"
     change = Change("VAL999", ("properties", "x", "enum", 500), "lossless", "a test change")
-    rows = _rows(render_diff_text(_result(_enum(before), _enum(after), (change,)), 120, False))
+    rows = _rows(diff_text(_result(_enum(before), _enum(after), (change,)), 120))
     changed = [r for r in rows if r[0].startswith("~")]
     assert len(changed) == 1
     assert '"v500",' in changed[0][0] and '"changed",' in changed[0][1]
@@ -74,14 +74,14 @@ def test_a_long_list_removed_whole_is_folded_on_its_side_only() -> None:
     ints = list(range(5000))
     original = {"type": "object", "properties": {"x": {"type": "integer", "enum": ints}}}
     transformed = {"type": "object", "properties": {"x": {"type": "integer"}}}
-    rows = _rows(render_diff_text(_result(original, transformed), 100, False))
+    rows = _rows(diff_text(_result(original, transformed), 100))
     assert ("-         … 5001 more lines removed", "") in rows  # 5,000 values and `]`
 
 
 def test_short_lists_are_shown_whole() -> None:
     values = [f"v{i}" for i in range(100)]
     after = [*values[:50], "changed", *values[51:]]  # a block with a change is not folded
-    text = render_diff_text(_result(_enum(values), _enum(after)), 100, False)
+    text = diff_text(_result(_enum(values), _enum(after)), 100)
     assert "more values" not in text
     assert all(f'"v{i}"' in text for i in range(100))
 
@@ -89,7 +89,7 @@ def test_short_lists_are_shown_whole() -> None:
 def test_values_that_json_tells_apart_are_not_folded_as_unchanged() -> None:
     before = [1] * 200
     after = [True] * 200  # equal in Python, not in JSON
-    rows = _rows(render_diff_text(_result({"enum": before}, {"enum": after}), 100, False))
+    rows = _rows(diff_text(_result({"enum": before}, {"enum": after}), 100))
     assert ("~     1,", "~     true,") in rows
     assert ("… 190 more values changed", "… 190 more values changed") in rows
     assert not any("unchanged" in left for left, _ in rows)

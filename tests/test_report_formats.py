@@ -17,7 +17,7 @@ from schema_compat.engine import run
 from schema_compat.model import Report, SourceError, ToolDef
 from schema_compat.report.github import render_github
 from schema_compat.report.markdown import render_markdown
-from schema_compat.report.sarif import report_to_sarif
+from schema_compat.report.sarif import render_sarif
 from schema_compat.rules.registry import RULES
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -92,7 +92,7 @@ def test_sarif_for_a_server_source_and_unreadable_input(
                    source="server: python s.py")
     report = Report("gemini", tuple(run([tool], "gemini")),
                     (SourceError("missing.json", "no such file"),))
-    log = report_to_sarif(report)
+    log = json.loads(render_sarif(report))
     assert list(sarif_validator.iter_errors(log)) == []
     [run_] = log["runs"]
     assert run_["results"]

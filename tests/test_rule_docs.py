@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from schema_compat.docs import write_pages
 from schema_compat.engine import run
 from schema_compat.mcp_tool import tooldefs
 from schema_compat.model import ToolDef, ToolResult
@@ -19,7 +20,6 @@ from schema_compat.report.rule_docs import (
     generate,
     location,
     passing_case,
-    write_docs,
 )
 from schema_compat.report.rules_text import render_rule
 from schema_compat.rules.base import Rule
@@ -73,13 +73,14 @@ def test_docs_rules_is_generated_and_current() -> None:
     assert len(pages) == len(ALL_RULES) + 1
 
 
-def test_write_docs_removes_stale_pages(tmp_path: Path) -> None:
+def test_writing_the_pages_removes_stale_ones(tmp_path: Path) -> None:
     (tmp_path / "OLD001.md").write_text("gone")
     (tmp_path / "notes.txt").write_text("kept")
-    written = write_docs(str(tmp_path))
+    pages = generate(PROFILES.values(), ALL_RULES)
+    write_pages(str(tmp_path), pages)
     assert not (tmp_path / "OLD001.md").exists()
     assert (tmp_path / "notes.txt").exists()
-    assert sorted(p.name for p in tmp_path.glob("*.md")) == written
+    assert sorted(p.name for p in tmp_path.glob("*.md")) == sorted(pages)
 
 
 def test_page_content() -> None:

@@ -53,7 +53,7 @@ def run_breaking(options: BreakingOptions) -> int:
         data = report.to_dict(changes, old_label, new_label)
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "sarif":
-        sys.stdout.write(report.render_sarif(changes, new_label) + "\n")
+        sys.stdout.write(report.render_sarif(changes, new_label))
     elif fmt == "github":
         sys.stdout.write(report.render_github(changes, new_label))
     elif fmt == "markdown":

@@ -1,8 +1,4 @@
-"""`schema-compat check`: the command's work, from its options to an exit status.
-
-cli.py's `check` declares the options (and their help, from options.py) and calls
-`run_check` with them and the names of those the command line set.
-"""
+"""`schema-compat check`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 
@@ -53,16 +49,13 @@ class CheckOptions(NamedTuple):
 def run_check(options: CheckOptions, given: Collection[str]) -> int:
     """The exit status of a `check`; `given` names the options the command line set (a
     settings file fills in the others)."""
-    (sources, provider, tool, json_out, output_format, select, ignore, fail_on, lossless_only,
-     verbose, show_config, baseline, write_baseline, live, *_) = options
+    sources, live, json_out, output_format = (options.sources, options.live, options.json_out,
+                                              options.output_format)
+    baseline, write_baseline = options.baseline, options.write_baseline
     from .requests import request_settings
 
-    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                fail_on=fail_on, lossless_only=lossless_only, tool=tool,
-                                request=options.request, strict_first=options.strict_first,
-                                name_prefix=options.name_prefix,
-                                exclude_tool=options.exclude_tool, client=options.client)
-    if show_config:
+    settings = resolve_settings(given, **options._asdict())
+    if options.show_config:
         from ..settings import describe
 
         sys.stdout.write(describe(settings))
@@ -117,8 +110,8 @@ def run_check(options: CheckOptions, given: Collection[str]) -> int:
     # On a terminal the text report lists unreadable sources itself; anywhere else each is
     # one line on stderr (once: the text report then only counts them).
     on_terminal = sys.stdout.isatty()
-    listed = _print_check(reports, output_format, json_out, verbose, originals, baseline or "",
-                          on_terminal,
+    listed = _print_check(reports, output_format, json_out, options.verbose, originals,
+                          baseline or "", on_terminal,
                           lambda: _rerun(options._replace(sources=sources, live=live,
                                                          client=client),
                                          {*given, "client"} if client else given))
@@ -184,12 +177,16 @@ def _print_check(reports: list[Report], output_format: str, json_out: bool, verb
 
         module = import_module(f"..report.{output_format}", __package__)
         sys.stdout.write(getattr(module, f"render_{output_format}")(reports))
-    elif len(reports) > 1:
-        _print_matrix(reports, json_out)
-    elif json_out:
+    elif json_out:  # several providers': each one's findings, and the matrix
         from ..report.json import write_json
 
-        write_json(reports[0], sys.stdout)
+        write_json(reports, sys.stdout)
+    elif len(reports) > 1:
+        from ..report.matrix import render_matrix
+        from ..report.text import make_console
+
+        render_matrix({r.provider: list(r.results) for r in reports}, make_console(),
+                      lossless_only=reports[0].lossless_only)
     else:
         from ..report.text import render_check, text_output
 
@@ -257,19 +254,6 @@ def _hidden(text: str, separator: str) -> str:
     if not found:
         return _HIDDEN
     return f"{name.strip()}{separator}{' ' if separator == ':' else ''}{_HIDDEN}"
-
-
-def _print_matrix(reports: list[Report], as_json: bool) -> None:
-    if as_json:  # every provider's findings, and the matrix (report/json.py)
-        from ..report.json import write_json
-
-        write_json(reports, sys.stdout)
-    else:
-        from ..report.matrix import render_matrix
-        from ..report.text import make_console
-
-        render_matrix({r.provider: list(r.results) for r in reports}, make_console(),
-                      lossless_only=reports[0].lossless_only)
 
 
 def _read_baseline(path: str) -> Any:

@@ -1,7 +1,4 @@
-"""`schema-compat diff`: the command's work, from its options to an exit status.
-
-cli.py's command declares the options and calls it with them.
-"""
+"""`schema-compat diff`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 
@@ -36,10 +33,8 @@ class DiffOptions(NamedTuple):
 
 def run_diff(options: DiffOptions, given: Collection[str]) -> int:
     """The exit status of a `diff`; `given` names the options the command line set."""
-    (tool_name, sources, provider, json_out, full, path, select, ignore, lossless_only,
-     live) = options
-    plan, per_tool = one_provider_plan(resolve_settings(
-        given, provider=provider, select=select, ignore=ignore, lossless_only=lossless_only))
+    tool_name, sources, path, live = options.tool_name, options.sources, options.path, options.live
+    plan, per_tool = one_provider_plan(resolve_settings(given, **options._asdict()))
     if not sources and not live.given() and _is_source(tool_name):
         _fail_missing_tool(tool_name)
     loaded, errors = load_inputs(sources, live)
@@ -59,7 +54,7 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         results = [_focused(results[0], path)]
     report = make_report(plan.profile.name, results, errors,
                          lossless_only=plan.lossless_only)
-    if json_out:
+    if options.json_out:
         import json
 
         from ..report.json import report_to_dict
@@ -73,7 +68,7 @@ def run_diff(options: DiffOptions, given: Collection[str]) -> int:
         from ..console import make_console
         from ..report.diff import render_diff
 
-        render_diff(results[0], make_console(), full=full)
+        render_diff(results[0], make_console(), full=options.full)
     return EXIT_USAGE if errors else EXIT_OK
 
 

@@ -34,7 +34,7 @@ from typing import NamedTuple, NoReturn
 from ..options import TIMEOUT
 from ..profiles import DEFAULT_PROFILE
 from .exits import EXIT_OK, fail, print_errors
-from .inputs import LiveOpts, load_inputs, split_pair
+from .inputs import LiveOpts, check_live, load_inputs, split_pair
 from .providers import provider_names
 
 SETTINGS = ".schema-compat.toml"
@@ -89,12 +89,10 @@ def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
         provider = _ask("Provider to check against (see `schema-compat profiles`)",
                         DEFAULT_PROFILE) if interactive else DEFAULT_PROFILE
     _check_provider(provider)
-    if (options.env or options.cwd) and not server:
-        fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
-    if options.header and not (options.url or options.sse):
-        fail("--header applies to --url and --sse", "add --url URL")
-    if options.name and not config:
-        fail("--name picks servers of --config", "add --config FILE")
+    check_live(None, LiveOpts(server=[server] if server else None, env=options.env,
+                              cwd=options.cwd, url=[options.url] if options.url else None,
+                              header=options.header, sse=[options.sse] if options.sse else None,
+                              config=[config] if config else None, name=options.name))
     root = options.directory
     if not os.path.isdir(root):
         fail(f"--dir {root}: no such directory")

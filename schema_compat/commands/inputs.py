@@ -48,7 +48,7 @@ def options_of(kind: Callable[..., _Options], values: dict[str, Any]) -> _Option
     return kind(**rest, live=LiveOpts(**live))
 
 
-def _check_live(sources: list[str] | None, live: LiveOpts) -> None:
+def check_live(sources: list[str] | None, live: LiveOpts) -> None:
     """Options that only go with another one exit 2 naming it."""
     if (live.env or live.cwd) and not live.server:
         fail("--env and --cwd apply to --server", 'add --server "CMD ARGS"')
@@ -67,7 +67,7 @@ def discover_live(live: LiveOpts) -> LiveOpts:
     none."""
     from ..extract.config import CONFIG_CANDIDATES, discover_configs
 
-    _check_live(None, live)
+    check_live(None, live)
     found = discover_configs(".")
     if not found:
         fail("no SOURCE given and no MCP client config here (looked for "
@@ -83,7 +83,7 @@ def load_inputs(sources: list[str] | None, live: LiveOpts | None = None
     from ..extract.files import load_sources
 
     live = live or LiveOpts()
-    _check_live(sources, live)
+    check_live(sources, live)
     if not sources and not live.given():
         fail("no SOURCE given", _NO_SOURCE)
     loaded, errors = load_sources(list(dict.fromkeys(sources))) if sources else ([], [])

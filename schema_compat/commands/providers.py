@@ -59,21 +59,16 @@ def provider_names(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()] or [text]
 
 
-def resolve_settings(given: Collection[str], **flags: Any) -> Settings:
+def resolve_settings(given: Collection[str], **values: Any) -> Settings:
     """The settings in force: flags given on the command line, then the nearest settings
-    file, then the defaults. `flags` are named as the command's parameters, each the
-    setting options.py gives it (a list option's commas split); `given` names those the
-    command line set: the others hold their defaults, which a settings file overrides."""
+    file, then the defaults. `values` are the command's parameters (a list option's commas
+    are split); `given` names those the command line set: the others hold their defaults,
+    which a settings file overrides."""
     from ..options import SETTINGS
     from ..settings import FileSettings, SettingsError, find_settings_file, load_file, resolve
 
-    by_param = {o.param: o for o in SETTINGS}
-    from_flags = {}
-    for param, value in flags.items():
-        if param in given:
-            option = by_param[param]
-            from_flags[option.setting] = (split_list(value) or [] if option.repeatable
-                                          else value)
+    from_flags = {o.setting: split_list(values[o.param]) or [] if o.repeatable
+                  else values[o.param] for o in SETTINGS if o.flags and o.param in given}
     found = find_settings_file()
     try:
         file = load_file(*found) if found else FileSettings()

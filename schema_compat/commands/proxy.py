@@ -1,9 +1,5 @@
 """`schema-compat proxy`: the command's work, from its options to serving until the client
-or the upstream leaves.
-
-cli.py declares the command (its options come from the table in options.py) and calls
-`run_proxy` with them.
-"""
+or the upstream leaves."""
 
 from __future__ import annotations
 

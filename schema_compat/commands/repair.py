@@ -1,8 +1,4 @@
-"""`schema-compat repair`: the command's work, from its options to an exit status.
-
-cli.py declares the command (its options come from the table in options.py); what it does
-lives here, beside the other commands' work, so that cli.py holds only the typer app.
-"""
+"""`schema-compat repair`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 

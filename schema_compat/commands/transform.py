@@ -1,7 +1,4 @@
-"""`schema-compat transform`: the command's work, from its options to an exit status.
-
-cli.py's command declares the options and calls it with them.
-"""
+"""`schema-compat transform`: the command's work, from its options to an exit status."""
 
 from __future__ import annotations
 
@@ -48,8 +45,8 @@ class TransformOptions(NamedTuple):
 
 def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     """The exit status of a `transform`; `given` names the options the command line set."""
-    (sources, provider, output, tool, json_out, select, ignore, lossless_only, force, quiet,
-     live, *_) = options
+    sources, output, json_out, live = (options.sources, options.output, options.json_out,
+                                       options.live)
     from ..jsonio import dump_json, has_surrogate
     from ..output.document import transformed_document
     from .requests import request_settings
@@ -57,24 +54,19 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     if options.to and "provider" not in given:  # the target's own profile
         from ..requests.bodies import TARGET_PROFILE
 
-        provider = TARGET_PROFILE.get(options.to, provider)
+        options = options._replace(provider=TARGET_PROFILE.get(options.to, options.provider))
         given = {*given, "provider"}
-    settings = resolve_settings(given, provider=provider, select=select, ignore=ignore,
-                                lossless_only=lossless_only, tool=tool,
-                                request=options.request, strict_first=options.strict_first,
-                                name_prefix=options.name_prefix,
-                                exclude_tool=options.exclude_tool, client=options.client)
+    settings = resolve_settings(given, **options._asdict())
     plan, per_tool = one_provider_plan(settings)
     requests = request_settings(settings, options.client)
-    tool = requests.tools
     loaded, errors = load_inputs(sources, live)
     if errors:  # write nothing rather than a partial result over an existing file
         print_errors(errors)
         return EXIT_USAGE
-    if output and not force:
+    if output and not options.force:
         refuse_input(output, "-o", files_read(loaded, live),
                      "choose another file, or add --force")
-    tools = select_tools(loaded, tool)
+    tools = select_tools(loaded, requests.tools)
     text = None
     planned = _planned(loaded, tools, plan, per_tool, requests, live,
                        options.to)  # the request planner's way
@@ -86,7 +78,7 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
                              lossless_only=plan.lossless_only, client=plan.profile.client)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
-        return _finish(report, text, output, json_out, quiet, errors, clashes)
+        return _finish(report, text, output, json_out, options.quiet, errors, clashes)
     if any(has_surrogate(src.document) for src in loaded):
         # A lone surrogate makes dump_json escape the whole text, if one is still there
         # after the transform: only the whole document tells, so it is built in full.
@@ -99,7 +91,7 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     clashes = _name_clashes(loaded, results) if output or not json_out else ""
     report = make_report(plan.profile.name, results, errors,
                          lossless_only=plan.lossless_only)
-    return _finish(report, text, output, json_out, quiet, errors, clashes)
+    return _finish(report, text, output, json_out, options.quiet, errors, clashes)
 
 
 def _name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> str:

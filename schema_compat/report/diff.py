@@ -10,7 +10,6 @@ it does not tell us which printed line a change landed on).
 from __future__ import annotations
 
 import difflib
-import io
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -23,14 +22,13 @@ from rich.text import Text
 
 from ..model import SAFETIES, Change, Path, ToolResult
 from ..structural_diff import common_ends
-from .styled import NO_BREAK, Styled, printable
-from .text import located_text, print_line, print_rows
+from .styled import NO_BREAK, Styled, plural, printable
+from .text import SAFETY_STYLE, counts, located_text, print_line, print_rows
 
-__all__ = ["aligned", "render_diff", "render_diff_text"]
+__all__ = ["aligned", "render_diff"]
 
 Kind = Literal[" ", "-", "+", "~"]
 
-SAFETY_STYLE = {"lossless": "green", "hinted": "yellow", "lossy": "bold magenta"}
 KIND_STYLE: dict[str, str] = {" ": "", "-": "red", "+": "green", "~": "yellow"}
 # Past this many lines difflib's quadratic worst case starts to show; autojunk trades a
 # little alignment quality for speed there.
@@ -430,19 +428,13 @@ def _tag(changes: list[Change], ascii_only: bool) -> Text:
 def _summary(changes: tuple[Change, ...]) -> str:
     if not changes:
         return "no changes"
-    counts = Counter(c.safety for c in changes)
-    parts = ", ".join(f"{counts[s]} {s}" for s in SAFETIES if counts[s])
-    return f"{len(changes)} change{'s' if len(changes) != 1 else ''} ({parts})"
+    safeties = counts(Counter(c.safety for c in changes), SAFETIES)
+    return f"{plural(len(changes), 'change')} ({safeties})"
 
 
-def _legend_rows(changes: tuple[Change, ...]) -> list[tuple[list[Styled], Styled]]:
-    return [
-        (
-            [Styled(c.code, "bold"), Styled(c.safety, SAFETY_STYLE[c.safety])],
-            located_text(c.scope, c.path, c.description),
-        )
-        for c in changes
-    ]
+def _cells(change: Change) -> list[Styled]:
+    """A change's code and safety, as the rows listing changes begin."""
+    return [Styled(change.code, "bold"), Styled(change.safety, SAFETY_STYLE[change.safety])]
 
 
 def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> None:
@@ -462,45 +454,21 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
     head.append(f"  for {result.profile}: {_summary(result.changes)}")
     print_line(console, head)
 
-    print_rows(
-        console,
-        [
-            (
-                [
-                    Styled("tool", "bold"),
-                    Styled(c.code, "bold"),
-                    Styled(c.safety, SAFETY_STYLE[c.safety]),
-                ],
-                Styled(printable(c.description)),
-            )
-            for c in result.changes
-            if c.scope == "tool"
-        ],
-        indent=0,
-    )
+    print_rows(console, [([Styled("tool", "bold"), *_cells(c)], Styled(printable(c.description)))
+                         for c in result.changes if c.scope == "tool"], indent=0)
 
     before, after = tool.schema, result.transformed_schema
     if not full:
         before, after = _fold_lists(before, after, ellipsis)
     rows, marks = aligned(before, after, result.changes)
 
-    renamed = result.transformed_name != tool.name
-    titles = (
-        Text("original" + (f" ({printable(tool.name)})" if renamed else ""), "bold"),
-        Text(
-            f"transformed for {result.profile}"
-            + (f" ({printable(result.transformed_name)})" if renamed else ""),
-            "bold",
-        ),
-    )
+    titles = ["original", f"transformed for {result.profile}"]
+    if result.transformed_name != tool.name:
+        titles[0] += f" ({printable(tool.name)})"
+        titles[1] += f" ({printable(result.transformed_name)})"
+    left, right = (_fold(Text(title, "bold"), Text("  "), col, 0) for title in titles)
     lines: list[Text] = []
-    _emit(
-        lines,
-        _fold(titles[0], Text("  "), col, 0),
-        _fold(titles[1], Text("  "), col, 0),
-        col,
-        bar,
-    )
+    _emit(lines, left, right, col, bar)
 
     shown: list[Row | _Fold] = list(rows)
     if not full:
@@ -532,7 +500,8 @@ def render_diff(result: ToolResult, console: Console, *, full: bool = False) -> 
     if result.changes:
         console.print()
         print_line(console, Styled("changes:", "bold"))
-        print_rows(console, _legend_rows(result.changes))
+        print_rows(console, [(_cells(c), located_text(c.scope, c.path, c.description))
+                             for c in result.changes])
     remaining = [f for f in result.remaining if f.severity == "error"]
     if remaining:
         console.print()
@@ -565,21 +534,3 @@ def _print_lines(console: Console, lines: list[Text]) -> None:
         block.plain = block.plain.replace(NO_BREAK, " ")  # same length: the styles stay
         console.print(block, no_wrap=True, overflow="ignore", crop=False, highlight=False)
 
-
-def render_diff_text(result: ToolResult, width: int, color: bool, *, full: bool = False
-                     ) -> str:
-    """The diff as a string, for tests and for callers without a terminal."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        force_terminal=color,
-        color_system="standard" if color else None,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-        force_jupyter=False,
-    )
-    render_diff(result, console, full=full)
-    return buffer.getvalue()

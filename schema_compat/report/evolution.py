@@ -224,22 +224,16 @@ _SARIF = {"breaking": "error", "possibly": "error", "warning": "warning", "info"
 
 
 def render_github(changes: Sequence[ToolChange], new_label: str) -> str:
-    from .github import escape_data, escape_property
-    from .sarif import artifact_uri, tool_line
+    from .github import annotation
 
-    uri = artifact_uri(new_label)
     read: dict[str, tuple[str, ...]] = {}
     lines = []
     for change in _sorted(changes):
         for f in change.findings:
-            props = []
-            if uri is not None:
-                props += [f"file={escape_property(uri)}",
-                          f"line={tool_line(new_label, change.name, read)}"]
-            props.append(f"title={escape_property(f.check.code + ' ' + f.check.name)}")
             where = _where(f)
             message = f"{change.name}{' at ' + where if where else ''}: {f.message}"
-            lines.append(f"::{_GITHUB[level(f)]} {','.join(props)}::{escape_data(message)}")
+            lines.append(annotation(_GITHUB[level(f)], new_label, change.name,
+                                    f"{f.check.code} {f.check.name}", message, read))
     s = summary(changes)
     lines.append(f"schema-compat breaking: {s['breaking'] + s['removed']} tools break callers, "
                  f"{s['findings']['possibly']} possibly breaking findings")
@@ -247,11 +241,9 @@ def render_github(changes: Sequence[ToolChange], new_label: str) -> str:
 
 
 def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
-    from .. import __version__
     from ..evolution.checks import CHECKS
-    from .sarif import INFORMATION_URI, SARIF_SCHEMA, SARIF_VERSION, artifact_uri, tool_line
+    from .sarif import location, sarif_run, sarif_text
 
-    uri = artifact_uri(new_label)
     read: dict[str, tuple[str, ...]] = {}
     rules = [{"id": c.code, "name": c.name, "shortDescription": {"text": c.summary},
               "fullDescription": {"text": c.why},
@@ -261,23 +253,11 @@ def render_sarif(changes: Sequence[ToolChange], new_label: str) -> str:
     for change in _sorted(changes):
         for f in change.findings:
             where = _where(f)
-            location: dict[str, Any] = {"logicalLocations": [
-                {"name": change.name, "fullyQualifiedName": f"{change.name}{where[1:]}"
-                 if where else change.name, "kind": "function"}]}
-            if uri is not None:
-                location["physicalLocation"] = {
-                    "artifactLocation": {"uri": uri},
-                    "region": {"startLine": tool_line(new_label, change.name, read)}}
+            logical = {"name": change.name, "fullyQualifiedName": f"{change.name}{where[1:]}"
+                       if where else change.name, "kind": "function"}
             results.append({"ruleId": f.check.code, "ruleIndex": index[f.check.code],
                             "level": _SARIF[level(f)],
                             "message": {"text": f"{change.name}: {f.message}"},
-                            "locations": [location],
+                            "locations": [location(logical, new_label, change.name, read)],
                             "properties": finding_to_dict(f)})
-    sarif = {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION,
-             "runs": [{"tool": {"driver": {"name": "schema-compat", "version": __version__,
-                                           "semanticVersion": __version__,
-                                           "informationUri": INFORMATION_URI,
-                                           "rules": rules}},
-                       "automationDetails": {"id": "schema-compat/breaking/"},
-                       "results": results}]}
-    return json.dumps(sarif, indent=2, ensure_ascii=False)
+    return sarif_text([sarif_run("breaking", rules, results)])

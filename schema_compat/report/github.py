@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..model import Finding, Report, ToolResult
 from ..paths import jsonpath
 from .sarif import artifact_uri, tool_line
-from .styled import printable
+from .styled import plural, printable
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -28,27 +28,28 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def annotation(command: str, source: str, tool: str, title: str, message: str,
+               read: dict[str, tuple[str, ...]]) -> str:
+    """One workflow command, on the line of `source` that names `tool` when the source is a
+    file of the checkout (`read`: the files read so far)."""
+    uri = artifact_uri(source)
+    where = [] if uri is None else [f"file={escape_property(uri)}",
+                                    f"line={tool_line(source, tool, read)}"]
+    props = ",".join([*where, f"title={escape_property(title)}"])
+    return f"::{command} {props}::{escape_data(message)}"
 
 
 def _annotation(provider: str, result: ToolResult, finding: Finding, several: bool,
                 read: dict[str, tuple[str, ...]]) -> str:
-    tool = result.tool
-    props: list[str] = []
-    uri = artifact_uri(tool.source)
-    if uri is not None:
-        props += [f"file={escape_property(uri)}",
-                  f"line={tool_line(tool.source, tool.name, read)}"]
-    title = f"{finding.code} {finding.rule}" + (f" ({provider})" if several else "")
-    props.append(f"title={escape_property(title)}")
     where = f" at {jsonpath(finding.path)}" if finding.scope == "schema" else ""
-    message = f"{tool.name}{where}: {finding.message}"
+    message = f"{result.tool.name}{where}: {finding.message}"
     if finding.fix_safety:
         message += f" (fix: {finding.fix_safety})"
-    if uri is None and tool.source:
-        message += f" [{tool.source}]"
-    return f"::{_COMMAND[finding.severity]} {','.join(props)}::{escape_data(message)}"
+    if result.tool.source and artifact_uri(result.tool.source) is None:
+        message += f" [{result.tool.source}]"
+    title = f"{finding.code} {finding.rule}" + (f" ({provider})" if several else "")
+    return annotation(_COMMAND[finding.severity], result.tool.source, result.tool.name, title,
+                      message, read)
 
 
 def render_github(reports: Report | Sequence[Report]) -> str:
@@ -65,6 +66,6 @@ def render_github(reports: Report | Sequence[Report]) -> str:
     for report in many:
         findings = sum(len(r.findings) for r in report.results)
         bad = sum(1 for r in report.results if r.status == "INCOMPATIBLE")
-        lines.append(f"schema-compat {report.provider}: {_plural(len(report.results), 'tool')}, "
-                     f"{bad} incompatible, {_plural(findings, 'finding')}")
+        lines.append(f"schema-compat {report.provider}: {plural(len(report.results), 'tool')}, "
+                     f"{bad} incompatible, {plural(findings, 'finding')}")
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..model import SEVERITIES, Report, ToolResult
 from ..paths import jsonpath
 from .matrix import CELLS, matrix_to_dict, short_sources
-from .styled import printable
+from .styled import plural, printable
 
 _CELL = {"compatible": "✅ compatible", "fixable": "🔧 fixable",
          "fixable-lossy": "⚠️ lossy fix", "incompatible": "❌ incompatible"}
@@ -54,9 +54,8 @@ def _tool_section(provider: str, result: ToolResult, several: bool,
     if several:
         head += f" · {_cell(provider)}"
     lines = ["<details>", f"<summary>{head} — {label}, "
-             f"{len(result.findings)} finding{'s' if len(result.findings) != 1 else ''}"
-             "</summary>", "", "| severity | rule | where | message | fix |",
-             "|---|---|---|---|---|"]
+             f"{plural(len(result.findings), 'finding')}</summary>", "",
+             "| severity | rule | where | message | fix |", "|---|---|---|---|---|"]
     for f in result.findings[:_MAX_FINDINGS]:
         where = _code(jsonpath(f.path)) if f.scope == "schema" else "tool"
         lines.append(f"| {f.severity} | `{f.code}` {_cell(f.rule)} | {where} | "
@@ -95,7 +94,7 @@ def render_markdown(reports: Report | Sequence[Report]) -> str:
     findings = sum(len(r.findings) for rep in many for r in rep.results)
     bad = sum(1 for rep in many for r in rep.results if r.status == "INCOMPATIBLE")
     verdict = ("✅ every tool is accepted as published" if not findings else
-               f"❌ {bad} incompatible tool-provider pair{'s' if bad != 1 else ''}" if bad
+               f"❌ {plural(bad, 'incompatible tool-provider pair')}" if bad
                else "⚠️ accepted, with warnings")
     lines = ["## schema-compat", "", verdict, "",
              "| provider | tools | compatible | incompatible | not fixable | errors | "
@@ -116,7 +115,7 @@ def render_markdown(reports: Report | Sequence[Report]) -> str:
             cost = sum(len(ln) + 1 for ln in section)
             if size + cost > MAX_CHARS:
                 left = len(flagged) - shown
-                lines += [f"…and {left} more flagged tool{'s' if left != 1 else ''}, left out "
+                lines += [f"…and {plural(left, 'more flagged tool')}, left out "
                           "to keep this comment within GitHub's size limit (run "
                           "`schema-compat check` for all).", ""]
                 break

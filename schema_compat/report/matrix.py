@@ -59,6 +59,8 @@ def render_matrix(by_provider: Mapping[str, Sequence[ToolResult]], console: Cons
     path that tells it from the others. Where a source column would make tool names wrap,
     each source heads its own rows instead. With `lossless_only` (the run refused every fix
     that is not lossless) the key says what the cells then mean."""
+    from rich.cells import cell_len
+
     from ..profiles import get_profile
 
     data = matrix_to_dict(by_provider)
@@ -131,12 +133,6 @@ def _column_groups(providers: Sequence[str], labels: dict[str, str],
     size = -(-len(providers) // len(greedy))
     even = [list(providers[i:i + size]) for i in range(0, len(providers), size)]
     return even if len(even) == len(greedy) and all(map(fits, even)) else greedy
-
-
-def cell_len(text: str) -> int:
-    from rich.cells import cell_len as rich_cell_len
-
-    return rich_cell_len(text)
 
 
 def short_sources(sources: Sequence[str]) -> dict[str, str]:

@@ -9,14 +9,12 @@ sources) keep their IDs because the rule pages cite them (`providers.md#gem-13`)
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..profiles import PROFILES, Profile
 from ..profiles.clients import CLIENTS
 
-DOCS_FILE = "docs/providers.md"
 FACTS_FILE = Path(__file__).resolve().parent.parent / "profiles" / "facts.tsv"
 # The fact groups by ID prefix, in page order.
 GROUPS = {
@@ -112,12 +110,3 @@ def generate() -> str:
                 for i, status, fact, src in rows if i.rsplit("-", 1)[0] == prefix]
         out.append("")
     return "\n".join(out)
-
-
-def write(path: str = DOCS_FILE) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(generate())
-
-
-if __name__ == "__main__":
-    write(sys.argv[1] if len(sys.argv) > 1 else DOCS_FILE)

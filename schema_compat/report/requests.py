@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import RequestInfo
-from .styled import Styled, printable
+from .styled import Styled, plural, printable
 
 _SHOWN = 5  # tools named per limit over, in the text report
 
@@ -34,14 +34,13 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[tuple[str, Styled]]
     for r in requests:
         if not r.limits and not r.clashes and not r.decisions:
             continue
-        count = len(r.sources)
-        line = Styled(f"request ({count} source{'s' if count != 1 else ''}): ", "bold")
+        line = Styled(f"request ({plural(len(r.sources), 'source')}): ", "bold")
         for i, lim in enumerate(r.limits):
             if i:
                 line.append(", ")
             line.append(lim.text(), "bold red" if lim.over else "green")
         if r.clashes:
-            line.append(f"; {len(r.clashes)} name{'s' if len(r.clashes) != 1 else ''} held "
+            line.append(f"; {plural(len(r.clashes), 'name')} held "
                         f"by more than one tool: {', '.join(map(printable, r.clashes[:_SHOWN]))}"
                         + (", …" if len(r.clashes) > _SHOWN else ""))
         lines.append(("", line))
@@ -56,7 +55,7 @@ def request_lines(requests: tuple[RequestInfo, ...]) -> list[tuple[str, Styled]]
         renamed = list(dict.fromkeys(d.tool for d in r.decisions if d.kind == "renamed"))
         if renamed:
             lines.append(("  ", Styled(
-                f"{len(renamed)} name{'s' if len(renamed) != 1 else ''} the provider refuses "
+                f"{plural(len(renamed), 'name')} the provider refuses "
                 "or shares: " + ", ".join(printable(n) for n in renamed[:_SHOWN])
                 + (f" and {len(renamed) - _SHOWN} more" if len(renamed) > _SHOWN else ""),
                 "yellow")))

@@ -8,18 +8,12 @@ Markdown PR comment. Stdlib only, so the SARIF and Markdown writers stay light.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..model import safety_of
 from ..profiles.base import Profile
 from ..rules.base import Rule
-
-# Where the generated pages live, relative to the repository root; SARIF links to them.
-DOCS_DIR = "docs/rules"
-
 
 _LONG_LIST, _LONG_TEXT = 8, 160
 
@@ -180,36 +174,9 @@ def index_markdown(rules: Iterable[Rule]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_docs(directory: str) -> list[str]:
-    """Write every page into `directory`, removing pages of rules that no longer exist;
-    returns the names written. What `make docs` runs."""
-    from ..profiles import PROFILES
-    from ..rules.registry import ALL_RULES
-
-    return write_pages(directory, generate(PROFILES.values(), ALL_RULES))
-
-
-def write_pages(directory: str, pages: dict[str, str]) -> list[str]:
-    """Write `pages` (file name -> text) into `directory`, removing the `.md` pages it holds
-    that are no longer among them; the names written."""
-    os.makedirs(directory, exist_ok=True)
-    for stale in set(os.listdir(directory)) - set(pages):
-        if stale.endswith(".md"):
-            os.remove(os.path.join(directory, stale))
-    for name, text in pages.items():
-        with open(os.path.join(directory, name), "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    return sorted(pages)
-
-
 def generate(profiles: Iterable[Profile], rules: Iterable[Rule]) -> dict[str, str]:
     """File name -> content for every page of `docs/rules/`, the index included."""
     profiles, rules = list(profiles), sorted(rules, key=lambda r: r.code)
     pages = {f"{r.code}.md": rule_markdown(r, profiles) for r in rules}
     pages["README.md"] = index_markdown(rules)
     return pages
-
-
-if __name__ == "__main__":
-    written = write_docs(sys.argv[1] if len(sys.argv) > 1 else DOCS_DIR)
-    print(f"wrote {len(written)} pages to {sys.argv[1] if len(sys.argv) > 1 else DOCS_DIR}")

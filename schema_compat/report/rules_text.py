@@ -15,9 +15,7 @@ from ..profiles.clients import Client
 from ..rules.base import Rule
 from .rule_docs import effect_lines, location
 from .styled import Styled
-from .text import print_hanging, print_line
-
-_SEV = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+from .text import SEVERITY_STYLE, print_hanging, print_line
 
 
 def render_rules_table(rules: Iterable[Rule], console: Console,
@@ -31,12 +29,8 @@ def render_rules_table(rules: Iterable[Rule], console: Console,
     for rule in sorted(rules, key=lambda r: r.code):
         sev = profile.severity.get(rule.code, rule.severity) if profile else rule.severity
         fix = rule.safety or "none"
-        table.add_row(rule.code, rule.name, Text(sev, style=_SEV[sev]), fix, rule.message)
+        table.add_row(rule.code, rule.name, Text(sev, style=SEVERITY_STYLE[sev]), fix, rule.message)
     console.print(table)
-
-
-def _example(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> None:
@@ -76,7 +70,7 @@ def render_rule(rule: Rule, console: Console, profiles: Iterable[Profile]) -> No
 
 def _json_lines(console: Console, value: Any) -> None:
     """A JSON example, each line wrapped under its own indentation."""
-    for line in _example(value).splitlines():
+    for line in json.dumps(value, indent=2, ensure_ascii=False).splitlines():
         body = line.lstrip(" ")
         print_hanging(console, Styled(" " * (len(line) - len(body))), Styled(body))
 

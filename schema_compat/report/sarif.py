@@ -73,22 +73,16 @@ def tool_line(source: str, name: str, read: dict[str, tuple[str, ...]]) -> int:
     return 1
 
 
-def _location(result: ToolResult, finding: Finding, read: dict[str, tuple[str, ...]]
-              ) -> dict[str, Any]:
-    tool = result.tool
-    path = jsonpath(finding.path)
-    logical = {"name": path if finding.scope == "schema" else tool.name,
-               "fullyQualifiedName": f"{tool.name}{path[1:] if path != '$' else ''}"
-               if finding.scope == "schema" else tool.name,
-               "kind": "member" if finding.scope == "schema" else "function"}
-    location: dict[str, Any] = {"logicalLocations": [logical]}
-    uri = artifact_uri(tool.source)
+def location(logical: dict[str, Any], source: str, tool: str,
+             read: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """A result's location: `logical`, and the line of `source` that names `tool` when the
+    source is a file of the checkout (`read`: the files read so far)."""
+    out: dict[str, Any] = {"logicalLocations": [logical]}
+    uri = artifact_uri(source)
     if uri is not None:
-        location["physicalLocation"] = {
-            "artifactLocation": {"uri": uri},
-            "region": {"startLine": tool_line(tool.source, tool.name, read)},
-        }
-    return location
+        out["physicalLocation"] = {"artifactLocation": {"uri": uri},
+                                   "region": {"startLine": tool_line(source, tool, read)}}
+    return out
 
 
 def _fingerprint(provider: str, result: ToolResult, finding: Finding) -> str:
@@ -98,8 +92,14 @@ def _fingerprint(provider: str, result: ToolResult, finding: Finding) -> str:
 
 def _result(provider: str, result: ToolResult, finding: Finding, index: int,
             read: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    where = jsonpath(finding.path) if finding.scope == "schema" else "the tool"
-    text = f"{result.tool.name}: {finding.message} (at {where}, {provider})"
+    tool, path = result.tool.name, jsonpath(finding.path)
+    if finding.scope == "schema":  # the tool plus the JSONPath: what a reader looks for
+        where, logical = path, {"name": path, "fullyQualifiedName": tool + path[1:],
+                                "kind": "member"}
+    else:
+        where, logical = "the tool", {"name": tool, "fullyQualifiedName": tool,
+                                      "kind": "function"}
+    text = f"{tool}: {finding.message} (at {where}, {provider})"
     if finding.fix_safety:
         text += f"; fix: {finding.fix_title or 'transform'} [{finding.fix_safety}]"
     return {
@@ -107,7 +107,7 @@ def _result(provider: str, result: ToolResult, finding: Finding, index: int,
         "ruleIndex": index,
         "level": _LEVEL[finding.severity],
         "message": {"text": text},
-        "locations": [_location(result, finding, read)],
+        "locations": [location(logical, result.tool.source, result.tool.name, read)],
         "partialFingerprints": {"schemaCompat/v1": _fingerprint(provider, result, finding)},
         "properties": {"tool": result.tool.name, "provider": provider,
                        "jsonPath": jsonpath(finding.path), "pointer": pointer(finding.path),
@@ -123,25 +123,28 @@ def _run(report: Report) -> dict[str, Any]:
                for r in report.results for f in r.findings]
     notifications = [{"level": "error", "message": {"text": e.one_line()}}
                      for e in report.errors]
-    run: dict[str, Any] = {
-        "tool": {"driver": {"name": "schema-compat", "version": __version__,
-                            "semanticVersion": __version__,
-                            "informationUri": INFORMATION_URI,
-                            "rules": [_rule_descriptor(RULES[c]) for c in used]}},
-        "automationDetails": {"id": f"schema-compat/{report.provider}/"},
-        "invocations": [{"executionSuccessful": not report.errors,
-                         "toolExecutionNotifications": notifications}],
-        "results": results,
-    }
-    return run
+    return sarif_run(report.provider, [_rule_descriptor(RULES[c]) for c in used], results,
+                     invocations=[{"executionSuccessful": not report.errors,
+                                   "toolExecutionNotifications": notifications}])
 
 
-def report_to_sarif(reports: Report | Sequence[Report]) -> dict[str, Any]:
-    """A SARIF log with one run per provider's report."""
-    many: Iterable[Report] = [reports] if isinstance(reports, Report) else reports
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION,
-            "runs": [_run(r) for r in many]}
+def sarif_run(kind: str, rules: list[dict[str, Any]], results: list[dict[str, Any]],
+              **more: Any) -> dict[str, Any]:
+    """One run of schema-compat (`kind`: the provider checked, or `breaking`) with its
+    rules and results; `more`, the run's other fields."""
+    return {"tool": {"driver": {"name": "schema-compat", "version": __version__,
+                                "semanticVersion": __version__,
+                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "automationDetails": {"id": f"schema-compat/{kind}/"}, **more, "results": results}
+
+
+def sarif_text(runs: list[dict[str, Any]]) -> str:
+    """A SARIF log of these runs, as text."""
+    log = {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": runs}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
 def render_sarif(reports: Report | Sequence[Report]) -> str:
-    return json.dumps(report_to_sarif(reports), indent=2, ensure_ascii=False) + "\n"
+    """A SARIF log with one run per provider's report."""
+    many: Iterable[Report] = [reports] if isinstance(reports, Report) else reports
+    return sarif_text([_run(r) for r in many])

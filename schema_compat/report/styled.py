@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["PlainOutput", "Styled", "glued", "plain_output", "printable", "wrap_offsets"]
+__all__ = ["PlainOutput", "Styled", "glued", "plain_output", "plural", "printable",
+           "wrap_offsets"]
 
 # Joins words a line must not break between (a finding's `[lossless: equal, kept]` tag): the
 # wrapping reads it as part of a word, and the writers print it as a space. Text a file or a
@@ -45,6 +46,11 @@ def printable(text: str) -> str:
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in text)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 tool`, `2 tools`; `word` may start with a space (`3 more tools`)."""
+    return f"{n}{'' if word.startswith(' ') else ' '}{word if n == 1 else (many or word + 's')}"
 
 
 def glued(text: str) -> str:

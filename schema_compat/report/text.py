@@ -29,7 +29,7 @@ from ..paths import jsonpath
 from ..profiles import DEFAULT_PROFILE
 from .json import refused
 from .requests import request_lines
-from .styled import NO_BREAK, PlainOutput, Styled, glued, plain_output, printable
+from .styled import NO_BREAK, PlainOutput, Styled, glued, plain_output, plural, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,11 +54,6 @@ def text_output(*, stderr: bool = False) -> Output:
     """The CLI's output for a report on stdout (stderr): plain where nothing would be
     styled (see report/styled.py), else a console from `make_console`."""
     return plain_output(stderr=stderr) or make_console(stderr=stderr)
-
-
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    """`1 tool`, `2 tools`; `word` may start with a space (`3 more tools`)."""
-    return f"{n}{'' if word.startswith(' ') else ' '}{word if n == 1 else (plural or word + 's')}"
 
 
 def print_hanging(console: Output, lead: Styled, body: Styled) -> None:
@@ -192,7 +187,7 @@ def _fix_label(result: ToolResult, lossless_only: bool = False) -> Styled:
     if status == "unfixable":
         left = sum(1 for f in result.remaining if f.severity == "error")
         under = _UNDER if lossless_only else ""
-        return Styled(f"not fixable{under} ({_plural(left, 'error')} left after transform)",
+        return Styled(f"not fixable{under} ({plural(left, 'error')} left after transform)",
                       UNFIXABLE_STYLE)
     if status == "compatible":
         return Styled("nothing to fix" if not result.errors else "accepted", "green")
@@ -276,12 +271,13 @@ def _names_line(prefix: str, names: list[str], style: str) -> Styled:
     return text
 
 
-def _counts(counter: Counter[str], order: Iterable[str], *, plural: bool = False) -> str:
+def counts(counter: Counter[str], order: Iterable[str], *, plurals: bool = False) -> str:
+    """`2 errors, 1 warning` (with `plurals`) or `18 lossless, 6 lossy`, in `order`."""
     parts = []
     for key in order:
         n = counter.get(key, 0)
         if n:
-            parts.append(_plural(n, key) if plural and key != "info" else f"{n} {key}")
+            parts.append(plural(n, key) if plurals and key != "info" else f"{n} {key}")
     return ", ".join(parts)
 
 
@@ -314,11 +310,11 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
     # the tools not listed above: "3 more tools" after a listing, else "3 tools"
     more = " more " if with_findings else ""
     if clean:
-        prefix = f"{_plural(len(clean), more + 'tool')} compatible, no findings"
+        prefix = f"{plural(len(clean), more + 'tool')} compatible, no findings"
         names = [r.tool.name for r in clean] if verbose else []
         print_line(console, _names_line(prefix, names, "green"))
     if baselined:
-        prefix = f"{_plural(len(baselined), more + 'tool')} with findings in the baseline only"
+        prefix = f"{plural(len(baselined), more + 'tool')} with findings in the baseline only"
         bad = sum(1 for r in baselined if r.status == "INCOMPATIBLE")
         if bad:
             prefix += f" ({bad} of them incompatible)" if len(baselined) > 1 else " (incompatible)"
@@ -328,7 +324,7 @@ def render_check(report: Report, console: Output, *, verbose: bool = False,
     if report.errors:
         if clean or baselined:
             console.print()
-        count = _plural(len(report.errors), "source")
+        count = plural(len(report.errors), "source")
         if errors_inline:
             print_line(console, Styled(f"{count} could not be read:", "bold red"))
             print_rows(
@@ -367,8 +363,8 @@ def _findings_part(findings: list[Finding], lossless_only: bool = False) -> str:
     --lossless-only (2 hinted, 1 lossy)`."""
     severities: Counter[str] = Counter(f.severity for f in findings)
     fixes: Counter[str] = Counter(f.fix_safety for f in findings if f.fix_safety)
-    text = (f"{_plural(len(findings), 'finding')} "
-            f"({_counts(severities, SEVERITIES, plural=True)})")
+    text = (f"{plural(len(findings), 'finding')} "
+            f"({counts(severities, SEVERITIES, plurals=True)})")
     fixable = sum(fixes.values())
     parts = []
     if lossless_only and fixable:
@@ -376,13 +372,13 @@ def _findings_part(findings: list[Finding], lossless_only: bool = False) -> str:
                                    if f.fix_safety and refused(f, True))
         yes = fixes - no
         if yes:
-            applied = _plural(sum(yes.values()), "fix", "fixes")
-            parts.append(f"{applied} applied ({_counts(yes, SAFETIES)})")
+            applied = plural(sum(yes.values()), "fix", "fixes")
+            parts.append(f"{applied} applied ({counts(yes, SAFETIES)})")
         if no:
             parts.append(f"{sum(no.values())} refused by --lossless-only "
-                         f"({_counts(no, SAFETIES)})")
+                         f"({counts(no, SAFETIES)})")
     elif fixable:
-        parts.append(f"{fixable} fixable ({_counts(fixes, SAFETIES)})")
+        parts.append(f"{fixable} fixable ({counts(fixes, SAFETIES)})")
     if fixable < len(findings):
         parts.append(f"{len(findings) - fixable} without a fix")
     return f"{text}: {', '.join(parts)}"
@@ -400,7 +396,7 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
     findings = [f for r in report.results for f in r.findings]
 
     line = Styled()
-    line.append(f"{_plural(len(results), 'tool')}: ", "bold")
+    line.append(f"{plural(len(results), 'tool')}: ", "bold")
     line.append(f"{len(results) - incompatible} compatible", "green")
     line.append(", ")
     line.append(f"{incompatible} incompatible", "bold red" if incompatible else "")
@@ -419,7 +415,7 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
         line.append(f"; {_findings_part(findings, report.lossless_only)}")
     if report.errors:
         line.append("; ")
-        line.append(f"{_plural(len(report.errors), 'source')} unreadable", "bold red")
+        line.append(f"{plural(len(report.errors), 'source')} unreadable", "bold red")
     lines = [line]
 
     changes = [c for r in results for c in r.changes]
@@ -435,10 +431,10 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
         if rerun.needs:
             hint.append(f" ({rerun.needs})")
         if fixed:
-            hint.append(f" to fix {_plural(fixed, 'finding')} with "
-                        f"{_plural(len(changes), 'change')}")
+            hint.append(f" to fix {plural(fixed, 'finding')} with "
+                        f"{plural(len(changes), 'change')}")
         else:
-            hint.append(f" to apply {_plural(len(changes), 'change')}")
+            hint.append(f" to apply {plural(len(changes), 'change')}")
         # `diff` refuses a name two sources share: the example is a name one tool has (and
         # one a shell can be given as printed)
         names = Counter(r.tool.name for r in results)
@@ -465,7 +461,7 @@ def _summary_lines(report: Report, *, verbose: bool, rerun: Rerun,
             shown = [*shown, f"and {len(unfixable) - len(shown)} more"]
         lines.append(
             _names_line(
-                f"{_plural(len(unfixable), 'tool')} {verb} incompatible after transform"
+                f"{plural(len(unfixable), 'tool')} {verb} incompatible after transform"
                 + (_UNDER if report.lossless_only else ""),
                 shown,
                 UNFIXABLE_STYLE,
@@ -484,16 +480,12 @@ def render_transform_summary(report: Report, console: Output) -> None:
 
     through = f" through {report.client}" if report.client else ""
     head = Styled(f"transform ({report.provider}{through}): ", "bold")
-    head.append(f"{len(changed)} of {_plural(len(results), 'tool')} changed")
+    head.append(f"{len(changed)} of {plural(len(results), 'tool')} changed")
     if changes:
-        head.append(f", {_plural(len(changes), 'change')} (")
-        first = True
-        for safety in SAFETIES:
-            if by_safety.get(safety):
-                if not first:
-                    head.append(", ")
-                head.append(f"{by_safety[safety]} {safety}", SAFETY_STYLE[safety])
-                first = False
+        head.append(f", {plural(len(changes), 'change')} (")
+        for k, safety in enumerate(s for s in SAFETIES if by_safety.get(s)):
+            head.append(", " if k else "")
+            head.append(f"{by_safety[safety]} {safety}", SAFETY_STYLE[safety])
         head.append(")")
     print_line(console, head)
     for lead, line in request_lines(report.requests):  # each request-level limit with its use
@@ -517,11 +509,11 @@ def render_transform_summary(report: Report, console: Output) -> None:
     if renamed:
         names = [f"{printable(r.tool.name)} -> {printable(r.transformed_name)}"
                  for r in renamed]
-        line = _names_line(f"renamed {_plural(len(renamed), 'tool')}", names, "bold")
+        line = _names_line(f"renamed {plural(len(renamed), 'tool')}", names, "bold")
         if line.cell_len <= console.width:
             print_line(console, line)
         else:  # one rename a line, where they would run on for lines
-            print_line(console, Styled(f"renamed {_plural(len(renamed), 'tool')}:", "bold"))
+            print_line(console, Styled(f"renamed {plural(len(renamed), 'tool')}:", "bold"))
             for name in names:
                 print_hanging(console, Styled("  "), Styled(name))
 
@@ -530,7 +522,7 @@ def render_transform_summary(report: Report, console: Output) -> None:
         print_line(
             console,
             Styled(
-                f"{_plural(len(unfixable), 'tool')} still incompatible after transform"
+                f"{plural(len(unfixable), 'tool')} still incompatible after transform"
                 + (_UNDER if report.lossless_only else "") + ":",
                 UNFIXABLE_STYLE,
             ),
