@@ -60,15 +60,19 @@ def transform_schema(schema: Any, plan: RuleSet) -> tuple[Any, list[Change]]:
 
 
 def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Change],
-                     quiet: bool) -> tuple[Any, list[Change], list[Finding] | None]:
+                     quiet: bool, checked: list[Finding] | None = None,
+                     ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, the fixes refused (added to `refused`), and what a check of the
     result finds: the last pass, which changes nothing, asks every rule about the final
     document anyway, so its findings are that check (None when the passes ran out before
     one changed nothing). `schema` itself is never changed: the first pass works on a copy
     (or on the new document a document fix built). `quiet` says whether `schema` is quiet
-    (`check.quiet`); each node pass tells it of the document it leaves."""
+    (`check.quiet`); each node pass tells it of the document it leaves. `checked`, the
+    check's findings on `schema` where the caller has them, are what the first pass's
+    document rules, meeting the same document, would find: they are not asked again."""
     work = schema
     changes: list[Change] = []
+    fired = None if checked is None else {f.code for f in checked}
     for _ in range(MAX_PASSES):
         changed = False
         refused_before = len(refused)
@@ -76,7 +80,8 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
         for rule in () if quiet else plan.document:
             if rule.fix is None or rule.fix in done:
                 continue
-            if not any(True for _ in rule.detect(work, plan.ctx(work, run))):
+            if rule.code not in fired if fired is not None and work is schema else \
+                    not any(True for _ in rule.detect(work, plan.ctx(work, run))):
                 continue
             done.add(rule.fix)
             fixed, no = plan.fix(rule, work, plan.ctx(work, run))
