@@ -6,10 +6,9 @@ rule by rule until none fires. Passes repeat until one changes nothing, so what 
 creates (a union from a type list) is fixed in turn. That last pass has asked every rule
 about every node of the result, so its findings are the check of the result; a pass that met
 every node of what it leaves as it leaves it (settled: `node_pass`) is that last pass
-already. Every fix goes
-through `RuleSet.fix`: what it applies is recorded as changes, what it refuses (with
-`lossless_only`) as the fixes not made, at the same paths, which is how a finding comes to
-say what the transform did with it.
+already. Every fix goes through `RuleSet.fix`: what it applies is recorded as changes, what
+it refuses (with `lossless_only`) as the fixes not made, at the same paths, which is how a
+finding comes to say what the transform did with it.
 
 Fixes build new nodes and never change the one they are given; a fix's result may not put
 one object at two places (`Fixed`), since the passes rewrite the document in place.
@@ -121,13 +120,12 @@ def node_pass(root: Any, plan: RuleSet, run: RunState, changes: list[Change],
     whether it changed anything, whether the document it leaves is quiet, and whether the
     pass is settled: a pass over what it leaves would change nothing and find what it found.
 
-    A pass is settled when the document it leaves is quiet, with `$ref` among the keys
-    that break the quiet (so no node holds one, and a node rule reads nothing of the
-    document outside its node: only a reference reaches outside), and every fix kept the
-    subschemas it kept at their places, in their order, and made none (`kept_places`):
-    then every node of the result was visited as it is left, at its place, and fixed until
-    no rule fired; what was found in the subschemas a fix dropped is dropped with them.
-    Where a node ran out of fixes, it is not settled."""
+    Settled: every fix kept the subschemas it kept at their places, in their order, and
+    made none (`kept_places`), so every node of the result was visited as it is left, at
+    its place, and fixed until no rule fired (what was found in the subschemas a fix
+    dropped goes with them); and the result is quiet, with `$ref` among the keys that
+    break the quiet, so no node rule read outside its node (only a reference reaches
+    outside). Not where a node ran out of fixes."""
     rewriter = _NodePass(root, plan, run, changes, refused)
     new, found, rewritten = rewrite(root, rewriter.visit, skip=plan.profile.opaque_keywords,
                                     skipped=rewriter.skipped)
