@@ -12,8 +12,10 @@ from test_engine_fuzz import SCHEMAS
 from test_rule_gates import _corpus_schemas
 
 from schema_compat.engine import RuleSet, check_schema, make_ruleset, run_ruleset
+from schema_compat.engine import transform as engine_transform
 from schema_compat.model import ToolDef
 from schema_compat.profiles import PROFILES
+from schema_compat.schema.walker import kept_places
 
 PLANS = [make_ruleset(name, lossless_only=lossless) for name in sorted(PROFILES)
          for lossless in (False, True)]
@@ -79,3 +81,55 @@ def test_a_subtree_moved_by_a_fix_is_looked_at_again_in_its_new_place() -> None:
     assert left == fresh
     assert [f.path for f in left if f.code == "CNV001"] == [
         ("properties", "value", "items", "properties", "anyOf")]
+
+
+def _node_passes(schema: Any, profile: str) -> tuple[int, list[Any], list[Any]]:
+    """How many node passes the transform of `schema` made, and its left and fresh
+    findings."""
+    real = engine_transform.node_pass
+    calls: list[bool] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(True)
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine_transform, "node_pass", counted)
+        left, fresh = _left_and_fresh(schema, make_ruleset(profile))
+    return len(calls), left, fresh
+
+
+def test_a_pass_that_met_every_node_as_it_leaves_it_is_the_last() -> None:
+    # TYP006 drops `items` from a string, and the misspelt type inside it (TYP003, no fix)
+    # goes with it: the first pass's findings there are not left.
+    dropped = {"type": "object", "properties": {"a": {"type": "string",
+                                                      "items": {"type": "strng"}}}}
+    passes, left, fresh = _node_passes(dropped, "gemini")
+    assert (passes, left) == (1, fresh)
+    assert "TYP003" not in {f.code for f in left}
+    # additionalProperties removed, described on its node, nothing made or moved
+    closed = {"type": "object", "properties": {"a": {"type": "string"}},
+              "additionalProperties": False}
+    passes, left, fresh = _node_passes(closed, "gemini")
+    assert (passes, left) == (1, fresh)
+
+
+def test_a_pass_whose_fix_moved_subschemas_is_confirmed_by_the_next() -> None:
+    # allOf merged into its node: x and y now sit under properties, a place the pass
+    # never visited them at
+    merged = {"type": "object", "properties": {"a": {"allOf": [
+        {"type": "object", "properties": {"x": {"type": "string"}}},
+        {"properties": {"y": {"type": "integer", "x-y": 1}}}]}}}
+    passes, left, fresh = _node_passes(merged, "gemini")
+    assert (passes, left) == (2, fresh)
+
+
+def test_kept_places_names_what_a_fix_dropped_and_refuses_what_it_made_or_moved() -> None:
+    a, b = {"type": "string"}, {"type": "integer"}
+    old = {"properties": {"a": a, "b": b}, "items": a}
+    assert kept_places(old, {"properties": {"a": a, "b": b}}) == [("items",)]
+    assert kept_places(old, {"properties": {"b": b}, "x": 1}) == [
+        ("properties", "a"), ("items",)]
+    assert kept_places(old, {"properties": {"a": dict(a)}}) is None  # made
+    assert kept_places(old, {"properties": {"a": b}}) is None  # moved
+    assert kept_places(old, {"properties": {"b": b, "a": a}}) is None  # reordered

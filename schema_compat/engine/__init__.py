@@ -6,11 +6,11 @@ A run of one schema is the same for every document, with or without `$ref`: the 
 one top-down walk asking each node every rule that may fire on its keys (`ruleset`, `check`);
 then, where a rule with a fix fired, the transform (`transform`): passes over a copy until
 one changes nothing, each the document rules (reference inlining) and then one bottom-up
-rewrite of the walker, each node fixed rule by rule. The last pass, which changes nothing,
-is the check of the result. The findings then say what the transform did about each of
-them, from the changes it made and the fixes it refused (`record`), so `check` and
-`transform` can never disagree. A listing's tools run in turn (`listing`), sharing only
-what the tools of one source share.
+rewrite of the walker, each node fixed rule by rule. The last pass, which changes nothing
+(or met every node of what it leaves as it leaves it), is the check of the result. The
+findings then say what the transform did about each of them, from the changes it made and
+the fixes it refused (`record`), so `check` and `transform` can never disagree. A listing's
+tools run in turn (`listing`), sharing only what the tools of one source share.
 
 Invariants the engine relies on, which the rules keep:
 - A fix builds a new node and never changes the one it is given, and puts no object at

@@ -41,9 +41,15 @@ def quiet_below(schema: Any, triggers: frozenset[str], old: Any = None) -> bool:
     return True
 
 
-def document_findings(schema: Any, plan: RuleSet, run: RunState) -> list[Finding]:
+def document_findings(schema: Any, plan: RuleSet, run: RunState,
+                      present: frozenset[str] | None = None) -> list[Finding]:
+    """The document rules' findings on `schema`; where the caller knows which of their
+    triggers the document's nodes hold (`present`), a rule none of whose triggers is there
+    is not asked (it cannot fire: the reference rules' analysis of a document that holds
+    only `$schema` is spared)."""
     root_ctx = plan.ctx(schema, run)
     return [plan.finding(rule, hit.rel, hit) for rule in plan.document
+            if present is None or rule.triggers is None or not rule.triggers.isdisjoint(present)
             for hit in rule.detect(schema, root_ctx)]
 
 
@@ -71,18 +77,20 @@ def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding]
     document is quiet (`quiet`), told by the same walk."""
     run.forget()
     triggers = plan.document_triggers or frozenset()
-    still = plan.document_triggers is not None
+    present: set[str] = set()  # the triggers the document's nodes hold
     findings: list[Finding] = []
     for path, node, key in iter_nodes_keyed(schema):
-        if still and isinstance(node, dict) and not triggers.isdisjoint(node):
-            still = False
+        if isinstance(node, dict) and not triggers.isdisjoint(node):
+            present.update(triggers.intersection(node))
         ctx = plan.ctx(schema, run, path, key)
         for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
-    if still:
+    if plan.document_triggers is None:
+        return document_findings(schema, plan, run) + findings, False
+    if not present:
         return findings, True
-    return document_findings(schema, plan, run) + findings, False
+    return document_findings(schema, plan, run, frozenset(present)) + findings, False
 
 
 def check_tool_level(info: ToolInfo, plan: RuleSet) -> list[Finding]:

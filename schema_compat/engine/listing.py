@@ -51,7 +51,7 @@ class SchemaRun:
         self.found, quiet = check_walk(schema, plan, run)
         if any(RULES[f.code].fix is not None for f in self.found):
             self.result, self.changes, left = transform_passes(schema, plan, run,
-                                                               self.refused, quiet)
+                                                               self.refused, quiet, self.found)
             self.left = detected(self.result, plan) if left is None else left
         else:
             # No rule with a fix fired, so a transform would find the same nodes and

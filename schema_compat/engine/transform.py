@@ -4,10 +4,11 @@ Each pass asks the document rules (reference inlining) first, where some node ho
 one of them needs, then rewrites the document bottom-up (`walker.rewrite`), each node fixed
 rule by rule until none fires. Passes repeat until one changes nothing, so what a fix
 creates (a union from a type list) is fixed in turn. That last pass has asked every rule
-about every node of the result, so its findings are the check of the result. Every fix goes
-through `RuleSet.fix`: what it applies is recorded as changes, what it refuses (with
-`lossless_only`) as the fixes not made, at the same paths, which is how a finding comes to
-say what the transform did with it.
+about every node of the result, so its findings are the check of the result; a pass that met
+every node of what it leaves as it leaves it (settled: `node_pass`) is that last pass
+already. Every fix goes through `RuleSet.fix`: what it applies is recorded as changes, what
+it refuses (with `lossless_only`) as the fixes not made, at the same paths, which is how a
+finding comes to say what the transform did with it.
 
 Fixes build new nodes and never change the one they are given; a fix's result may not put
 one object at two places (`Fixed`), since the passes rewrite the document in place.
@@ -26,7 +27,7 @@ from ..model import (
 from ..rules.base import Hit, NodeContext, Rule, RunState
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
-from ..schema.walker import rewrite
+from ..schema.walker import kept_places, rewrite
 from .check import document_findings, node_findings, quiet, quiet_below
 from .ruleset import RuleSet, change_of
 
@@ -34,6 +35,13 @@ MAX_PASSES = 8
 
 
 MAX_FIXES_PER_NODE = 64
+
+
+class Visited(NamedTuple):
+    """What the rules found on one node of a node pass, as the pass left it."""
+
+    path: Path
+    findings: list[Finding]
 
 
 class Unchecked(NamedTuple):
@@ -53,22 +61,28 @@ def transform_schema(schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA,
 
 
 def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Change],
-                     quiet: bool) -> tuple[Any, list[Change], list[Finding] | None]:
+                     quiet: bool, checked: list[Finding] | None = None,
+                     ) -> tuple[Any, list[Change], list[Finding] | None]:
     """`transform_schema`, the fixes refused (added to `refused`), and what a check of the
     result finds: the last pass, which changes nothing, asks every rule about the final
     document anyway, so its findings are that check (None when the passes ran out before
     one changed nothing). `schema` itself is never changed: the first pass works on a copy
     (or on the new document a document fix built). `quiet` says whether `schema` is quiet
-    (`check.quiet`); each node pass tells it of the document it leaves."""
+    (`check.quiet`); each node pass tells it of the document it leaves. `checked`, the
+    check's findings on `schema` where the caller has them, are what the first pass's
+    document rules, meeting the same document, would find: they are not asked again."""
     work = schema
     changes: list[Change] = []
+    fired = None if checked is None else {f.code for f in checked}
     for _ in range(MAX_PASSES):
         changed = False
+        refused_before = len(refused)
         done: set[Any] = set()
         for rule in () if quiet else plan.document:
             if rule.fix is None or rule.fix in done:
                 continue
-            if not any(True for _ in rule.detect(work, plan.ctx(work, run))):
+            if rule.code not in fired if fired is not None and work is schema else \
+                    not any(True for _ in rule.detect(work, plan.ctx(work, run))):
                 continue
             done.add(rule.fix)
             fixed, no = plan.fix(rule, work, plan.ctx(work, run))
@@ -84,32 +98,50 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
         run.dialect = plan.dialect
         if work is schema:  # the node pass rewrites in place: each node at one place
             work = json_tree_copy(schema)
-        work, found, rewritten, quiet = node_pass(work, plan, run, changes, refused)
+        work, found, rewritten, quiet, settled = node_pass(work, plan, run, changes, refused)
         if rewritten:  # changed in place: what the rules learnt of it no longer holds
             run.forget()
-        if not (changed or rewritten):
+        # A settled pass that refused no fix is the last: the next would meet every node as
+        # this one left it (a refusal is recorded as last met, so that pass is made).
+        if not (changed or rewritten) or (settled and len(refused) == refused_before):
             # Nothing changed since this pass's document rules looked, so their reference
-            # analysis of `work` is still current.
+            # analysis of `work` is still current; or the pass is settled, and then `work`
+            # is quiet.
             left = [] if quiet else document_findings(work, plan, run)
             for item in found:
                 if isinstance(item, Unchecked):
                     left += node_findings(work, item.node, plan, run, item.path, item.keyword)
                 else:
-                    left.append(item)
+                    left += item.findings
             return work, changes, left
     return work, changes, None
 
 
 def node_pass(root: Any, plan: RuleSet, run: RunState, changes: list[Change],
-              refused: list[Change]) -> tuple[Any, list[Finding | Unchecked], bool, bool]:
+              refused: list[Change],
+              ) -> tuple[Any, list[Visited | Unchecked], bool, bool, bool]:
     """One bottom-up rewrite of `root` (in place), each node fixed rule by rule until no
     rule fires: the document, the findings of the nodes as left (in the order of a check
     walk: when the pass changed nothing, they are the node findings of a check of it),
-    whether it changed anything, and whether the document it leaves is quiet."""
+    whether it changed anything, whether the document it leaves is quiet, and whether the
+    pass is settled: a pass over what it leaves would change nothing and find what it found.
+
+    Settled: every fix kept the subschemas it kept at their places, in their order, and
+    made none (`kept_places`), so every node of the result was visited as it is left, at
+    its place, and fixed until no rule fired (what was found in the subschemas a fix
+    dropped goes with them); and the result is quiet, with `$ref` among the keys that
+    break the quiet, so no node rule read outside its node (only a reference reaches
+    outside). Not where a node ran out of fixes."""
     rewriter = _NodePass(root, plan, run, changes, refused)
     new, found, rewritten = rewrite(root, rewriter.visit, skip=plan.profile.opaque_keywords,
                                     skipped=rewriter.skipped)
-    return new, found, rewritten, rewriter.quiet
+    triggers = plan.document_triggers
+    settled = rewriter.settled and rewriter.quiet and triggers is not None and \
+        "$ref" in triggers
+    if settled and rewriter.dropped:
+        found = [item for item in found
+                 if not any(item.path[:len(p)] == p for p in rewriter.dropped)]
+    return new, found, rewritten, rewriter.quiet, settled
 
 
 _NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
@@ -131,12 +163,22 @@ class _NodePass:
         # Whether the document the pass leaves is quiet (`check.quiet`): every node of it is
         # one the pass visited, a part of a fix's result, or under a keyword it skips.
         self.quiet = plan.document_triggers is not None
+        # Whether every fix so far kept the subschemas it kept at their places and made
+        # none (`node_pass`), and the places of those it dropped.
+        self.settled = True
+        self.dropped: list[Path] = []
 
     def visit(self, node: Any, path: Path, keyword: str | None, changed_below: bool,
-              ) -> tuple[Any, list[Finding | Unchecked]]:
+              ) -> tuple[Any, list[Visited | Unchecked]]:
         """Fix `node` (its children already rewritten) rule by rule until no rule fires,
         and say what the rules find on the node it leaves."""
         new, found = self._fixed(node, path, keyword)
+        if new is not node and self.settled:
+            dropped = kept_places(node, new)
+            if dropped is None:
+                self.settled = False
+            else:
+                self.dropped.extend(path + rel for rel in dropped)
         if self.quiet:
             triggers = self.plan.document_triggers
             assert triggers is not None
@@ -144,10 +186,10 @@ class _NodePass:
                 self.quiet = quiet_below(new, triggers, node)
             elif isinstance(new, dict) and not triggers.isdisjoint(new):
                 self.quiet = False
-        return new, found
+        return new, [Visited(path, found)] if found else []
 
     def _fixed(self, node: Any, path: Path, keyword: str | None,
-               ) -> tuple[Any, list[Finding | Unchecked]]:
+               ) -> tuple[Any, list[Finding]]:
         plan = self.plan
         declined: set[str] = set()
         ctx = plan.ctx(self.root, self.run, path, keyword)
@@ -178,14 +220,15 @@ class _NodePass:
                 if not hits and not declined_before:  # the usual case: no fix was refused
                     return node, self._left(node, ctx, rules.unfixable, declined_before, hits)
                 return node, self._left(node, ctx, rules.all, declined_before, hits)
+        self.settled = False  # out of fixes: a next pass goes on fixing
         return node, []
 
     def _left(self, node: Any, ctx: NodeContext, rules: list[Rule],
               declined_before: frozenset[str], hits: dict[str, list[Hit]],
-              ) -> list[Finding | Unchecked]:
+              ) -> list[Finding]:
         """The node's findings: this round's hits, and a fresh look by the rules this
         round did not ask (no fix, or declined in an earlier round)."""
-        out: list[Finding | Unchecked] = []
+        out: list[Finding] = []
         finding = self.plan.finding
         for rule in rules:
             if rule.fix is None or rule.code in declined_before:
@@ -196,7 +239,7 @@ class _NodePass:
                 out.append(finding(rule, ctx.path + hit.rel, hit))
         return out
 
-    def skipped(self, node: Any, path: Path, keyword: str) -> list[Finding | Unchecked]:
+    def skipped(self, node: Any, path: Path, keyword: str) -> list[Visited | Unchecked]:
         if self.quiet:
             triggers = self.plan.document_triggers
             assert triggers is not None

@@ -129,6 +129,25 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     return new_node, own, changed or new_node is not node
 
 
+def kept_places(old: Any, new: Any) -> list[Path] | None:
+    """The places (relative paths) of the subschemas of `old` that `new`, a fix's result,
+    no longer holds; None where `new` holds a subschema that `old` did not hold at the
+    same place (one made or moved) or holds them in another order (a walk would meet them
+    in another order)."""
+    before = children(old)
+    dropped: list[Path] = []
+    i = 0
+    for rel, child in children(new):
+        while i < len(before) and before[i][0] != rel:
+            dropped.append(before[i][0])
+            i += 1
+        if i == len(before) or before[i][1] is not child:
+            return None
+        i += 1
+    dropped.extend(rel for rel, _ in before[i:])
+    return dropped
+
+
 def set_child(node: dict[str, Any], rel: Path, value: Any) -> None:
     """Put `value` at `rel` (a path of one or two steps, as `children` gives) in `node`."""
     container: Any = node
