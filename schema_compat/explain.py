@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from .model import Finding, Path, ToolDef, ToolResult
+from .paths import resolve
 from .schema.keywords import SCHEMA_MAP_KEYWORDS
 
 MAX_ERROR_CHARS = 16_000
@@ -402,7 +403,7 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
         tool, steps = tools[index], _steps(parsed)
         located = locate(tool.schema, steps, parsed.keyword, shape.style) \
             if shape.scope == "schema" else Located((), parsed.keyword, ())
-        node = _node(tool.schema, located.path) if shape.scope == "schema" else {
+        node = resolve(tool.schema, located.path) if shape.scope == "schema" else {
             "name": tool.name, "description": tool.description}
         if located.missing and not problem:
             problem = f"{tool.name!r} has no {_shown(located.missing)} at that place"
@@ -460,13 +461,6 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
 
 def _steps(parsed: Parsed) -> list[Segment]:
     return segments(parsed.path, parsed.shape.style) if parsed.path else []
-
-
-def _node(schema: Any, path: Path) -> Any:
-    node = schema
-    for key in path:
-        node = node[key]
-    return node
 
 
 def _shown(steps: Sequence[Segment]) -> str:
