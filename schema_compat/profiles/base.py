@@ -10,6 +10,13 @@ from ..model import Severity
 
 _NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
 
+# JSON Schema's keywords holding subschemas that the JSON Schema dialects (gemini-json, the
+# strict modes) lack: transform removes their subschemas whole, and describes them.
+OPAQUE = frozenset({
+    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+    "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+})
+
 
 def name_parts(pattern: str) -> tuple[bool, str, int]:
     """(first character a letter or `_`, the character class, the longest name) of a
