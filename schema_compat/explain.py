@@ -313,13 +313,15 @@ def locate(schema: Any, steps: Sequence[Segment], keyword: str | None,
     return Located(path, keyword, ())
 
 
+def _spellings(name: str) -> tuple[str, ...]:
+    """The keys a provider's name for a keyword may mean (`ref`: `$ref`, `any_of`: `anyOf`)."""
+    return (name, camel(name), "$" + name, "$" + camel(name))
+
+
 def _keyword(node: dict[str, Any], name: str) -> str:
-    """The key of `node` a provider's name for a keyword means (`ref`: `$ref`, `any_of`:
-    `anyOf`), or the keyword's own name when the node lacks it."""
-    for key in (name, camel(name), "$" + name, "$" + camel(name)):
-        if key in node:
-            return key
-    return camel(name)
+    """The key of `node` a provider's name for a keyword means, or the keyword's own name
+    when the node lacks it."""
+    return next((key for key in _spellings(name) if key in node), camel(name))
 
 
 def _step(node: Any, step: Segment, style: PathStyle) -> tuple[Any, Path] | None:
@@ -343,13 +345,8 @@ def _step(node: Any, step: Segment, style: PathStyle) -> tuple[Any, Path] | None
         props = node.get("properties")
         if isinstance(props, dict) and step in props:
             return props[step], ("properties", step)
-    if step in node:
-        return node[step], (step,)
-    if style == "gemini":
-        for key in (camel(step), "$" + step, "$" + camel(step)):
-            if key in node:
-                return node[key], (key,)
-    return None
+    spellings = _spellings(step) if style == "gemini" else (step,)
+    return next(((node[key], (key,)) for key in spellings if key in node), None)
 
 
 # --- the tool, the place and the rule -----------------------------------------------------
