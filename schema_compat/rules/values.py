@@ -132,11 +132,7 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
         if "type" not in out:
             out["type"] = "number" if kinds == {"integer", "number"} else kinds.pop() \
                 if len(kinds) == 1 else "string"
-        if len(values) == 1:
-            hint = f"Must be {values_text(values)}."
-        else:
-            hint = f"One of: {values_text(values)}."
-        out = with_hint(out, hint)
+        out = with_hint(out, _one_of(values))
         return Fixed(out, (Edit(("enum",), "hinted",
                                 f"removed the non-string `enum` ({values_text(values, 60)}); "
                                 "the allowed values are in `description`"),))
@@ -148,6 +144,12 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
                                 "are sent as their JSON text", accepts="changed",
                                 told="kept"),))
     return None
+
+
+def _one_of(values: list[Any]) -> str:
+    """The description of an enum's values."""
+    return f"One of: {values_text(values)}." if len(values) > 1 else \
+        f"Must be {values_text(values)}."
 
 
 def _text(value: Any) -> str:
@@ -172,8 +174,7 @@ def fix_enum_value_kind(node: Any, ctx: NodeContext) -> Fixed:
         kinds = {value_type(v) for v in values if v is not None}
         if len(kinds) == 1:
             out["type"] = kinds.pop()
-    out = with_hint(out, f"One of: {values_text(values)}." if len(values) > 1
-                    else f"Must be {values_text(values)}.")
+    out = with_hint(out, _one_of(values))
     return Fixed(out, (Edit(("enum",), "hinted",
                             "removed an `enum` of booleans or objects; the values are in "
                             "`description`"),))
