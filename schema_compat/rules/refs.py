@@ -119,18 +119,13 @@ def detect_unresolvable_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def detect_ref_expansion_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if not any(True for _ in _kind_hits(root, ctx, "local", None)):
-        return
     a = _analysis(root, ctx)
-    if _too_large(a, ctx):
+    if any(t.kind == "local" for t in a.kinds.values()) and _too_large(a, ctx):
         p = ctx.profile
         nodes, depth = _size(a)
-        yield Hit(
-            f"inlining the references would make about {nodes:,} schema nodes "
-            f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
-            f"{p.max_inlined_depth} levels); refused",
-            (), "$ref",
-        )
+        yield Hit(f"inlining the references would make about {nodes:,} schema nodes "
+                  f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
+                  f"{p.max_inlined_depth} levels); refused", (), "$ref")
 
 
 def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
