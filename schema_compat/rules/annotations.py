@@ -183,7 +183,6 @@ RULES: list[Rule] = [
 ]
 
 
-
 # --- ANN005: `default` under strict mode --------------------------------------------------
 
 _DEFAULT_IN_STRICT = Drop(("default",), lambda k, v, n: f"Default: {value_text(v)}.",

@@ -165,8 +165,6 @@ _CONTAINS = Drop(
                      if k == "contains" else None))
 
 
-
-
 def detect_contains(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     return _CONTAINS.detect(node, ctx)
 
@@ -185,8 +183,6 @@ _STRICT_BOUNDS = Drop(
     lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
     message="`{keyword}` is not supported in strict mode",
     applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)))
-
-
 
 
 def detect_strict_bounds(node: Any, ctx: NodeContext) -> Iterable[Hit]:
