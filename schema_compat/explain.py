@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from .model import Finding, Path, ToolDef, ToolResult
+from .paths import resolve
 from .schema.keywords import SCHEMA_MAP_KEYWORDS
 
 MAX_ERROR_CHARS = 16_000
@@ -312,13 +313,15 @@ def locate(schema: Any, steps: Sequence[Segment], keyword: str | None,
     return Located(path, keyword, ())
 
 
+def _spellings(name: str) -> tuple[str, ...]:
+    """The keys a provider's name for a keyword may mean (`ref`: `$ref`, `any_of`: `anyOf`)."""
+    return (name, camel(name), "$" + name, "$" + camel(name))
+
+
 def _keyword(node: dict[str, Any], name: str) -> str:
-    """The key of `node` a provider's name for a keyword means (`ref`: `$ref`, `any_of`:
-    `anyOf`), or the keyword's own name when the node lacks it."""
-    for key in (name, camel(name), "$" + name, "$" + camel(name)):
-        if key in node:
-            return key
-    return camel(name)
+    """The key of `node` a provider's name for a keyword means, or the keyword's own name
+    when the node lacks it."""
+    return next((key for key in _spellings(name) if key in node), camel(name))
 
 
 def _step(node: Any, step: Segment, style: PathStyle) -> tuple[Any, Path] | None:
@@ -342,13 +345,8 @@ def _step(node: Any, step: Segment, style: PathStyle) -> tuple[Any, Path] | None
         props = node.get("properties")
         if isinstance(props, dict) and step in props:
             return props[step], ("properties", step)
-    if step in node:
-        return node[step], (step,)
-    if style == "gemini":
-        for key in (camel(step), "$" + step, "$" + camel(step)):
-            if key in node:
-                return node[key], (key,)
-    return None
+    spellings = _spellings(step) if style == "gemini" else (step,)
+    return next(((node[key], (key,)) for key in spellings if key in node), None)
 
 
 # --- the tool, the place and the rule -----------------------------------------------------
@@ -402,7 +400,7 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
         tool, steps = tools[index], _steps(parsed)
         located = locate(tool.schema, steps, parsed.keyword, shape.style) \
             if shape.scope == "schema" else Located((), parsed.keyword, ())
-        node = _node(tool.schema, located.path) if shape.scope == "schema" else {
+        node = resolve(tool.schema, located.path) if shape.scope == "schema" else {
             "name": tool.name, "description": tool.description}
         if located.missing and not problem:
             problem = f"{tool.name!r} has no {_shown(located.missing)} at that place"
@@ -460,13 +458,6 @@ def explain(parsed: Parsed, tools: Sequence[ToolDef], results: Sequence[ToolResu
 
 def _steps(parsed: Parsed) -> list[Segment]:
     return segments(parsed.path, parsed.shape.style) if parsed.path else []
-
-
-def _node(schema: Any, path: Path) -> Any:
-    node = schema
-    for key in path:
-        node = node[key]
-    return node
 
 
 def _shown(steps: Sequence[Segment]) -> str:

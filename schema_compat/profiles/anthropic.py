@@ -27,8 +27,6 @@ ANTHROPIC = Profile(
     allowed_keywords=frozenset(),
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,
-    formats=None,
-    max_tools=None,
     nullable_keyword=False,
     sources=("platform.claude.com/docs/agents-and-tools/tool-use/define-tools",
              "docs/providers.md#anthropic"),

@@ -8,7 +8,12 @@ from typing import NamedTuple
 
 from ..model import Severity
 
-_NAME_PATTERNS: dict[str, re.Pattern[str]] = {}  # a profile's name_pattern, compiled
+# JSON Schema's keywords holding subschemas that the JSON Schema dialects (gemini-json, the
+# strict modes) lack: transform removes their subschemas whole, and describes them.
+OPAQUE = frozenset({
+    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
+    "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+})
 
 
 def name_parts(pattern: str) -> tuple[bool, str, int]:
@@ -103,9 +108,4 @@ class Profile(NamedTuple):
 
     @property
     def name_regex(self) -> re.Pattern[str]:
-        # asked twice per tool: a dictionary lookup instead of `re.compile`'s own cache,
-        # which is reached through a Python-level call
-        found = _NAME_PATTERNS.get(self.name_pattern)
-        if found is None:
-            found = _NAME_PATTERNS[self.name_pattern] = re.compile(self.name_pattern)
-        return found
+        return re.compile(self.name_pattern)  # compiled once: `re` keeps what it compiled

@@ -7,6 +7,7 @@ predate it (LangChain's converter) still refuse them.
 
 from __future__ import annotations
 
+from .base import OPAQUE as JSON_SCHEMA_OPAQUE
 from .base import Profile
 from .order import profile_order
 
@@ -44,18 +45,13 @@ GENERATIONS = {
               "its other cases by every generation",
 }
 # Subschemas removed whole and described: the dialect has no field for them.
-OPAQUE = frozenset({
-    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
-    "additionalProperties", "dependentSchemas", "dependencies", "unevaluatedProperties",
-    "unevaluatedItems", "additionalItems",
-})
+OPAQUE = JSON_SCHEMA_OPAQUE | {"additionalProperties", "additionalItems"}
 
 GEMINI = Profile(
     name="gemini",
     short="GEM",
     title="Gemini API parameters",
     target="functionDeclarations[].parameters (OpenAPI 3.0 subset)",
-    wire_field="parameters",
     rules=profile_order("gemini", ENABLED),
     allowed_keywords=SCHEMA_FIELDS,
     name_pattern=NAME_PATTERN,

@@ -6,8 +6,8 @@ outside it are believed ignored, not rejected, so those rules are warnings here.
 
 from __future__ import annotations
 
-from .base import Profile
-from .gemini import NAME_PATTERN, NAME_RULE
+from .base import OPAQUE
+from .gemini import GEMINI
 from .order import profile_order
 
 LISTED = frozenset({
@@ -20,7 +20,8 @@ LISTED = frozenset({
 _IGNORED = ("VAL001", "UNI004", "UNI005", "UNI006", "CON001", "CON002", "CON003", "CON004",
             "OBJ002", "OBJ003", "OBJ004", "OBJ005", "ANN001", "ANN002", "ANN003", "ANN004")
 
-GEMINI_JSON = Profile(
+# Gemini's other field of the same declarations: its names and tool count.
+GEMINI_JSON = GEMINI._replace(
     name="gemini-json",
     short="GEM-J",
     title="Gemini API parametersJsonSchema",
@@ -34,16 +35,9 @@ GEMINI_JSON = Profile(
     }),
     severity={code: "warning" for code in _IGNORED},
     allowed_keywords=LISTED,
-    name_pattern=NAME_PATTERN,
-    name_rule=NAME_RULE,
     formats=None,
-    max_tools=512,
-    max_tools_source="GEM-18",
     nullable_keyword=False,
-    opaque_keywords=frozenset({
-        "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
-        "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
-    }),
+    opaque_keywords=OPAQUE,
     sources=("googleapis/googleapis generative_service.proto response_json_schema",
              "docs/providers.md#gemini-json"),
     facts=("GJS", "GEN"),
@@ -51,4 +45,5 @@ GEMINI_JSON = Profile(
           "are checked and unlisted keywords described.",
     # GJS-11: one keyword list for every actively supported model since 2025-11
     generation="Gemini API; every model since 2025-11 (2.x and 3 alike, GEN-04)",
+    generations={},
 )

@@ -12,10 +12,10 @@ nothing documents for Mistral.
 
 from __future__ import annotations
 
-from .openai import OPENAI
+from .openai import OPENAI, OPENAI_SHAPE
 from .order import profile_order
 
-MISTRAL = OPENAI._replace(
+MISTRAL = OPENAI_SHAPE._replace(
     name="mistral",
     short="MIS",
     title="Mistral function tools",
@@ -24,9 +24,6 @@ MISTRAL = OPENAI._replace(
     rules=profile_order("mistral", set(OPENAI.rules) - {"LIM001", "NAM004", "OBJ010",
                                                          "TYP004"}),
     severity={"ROOT001": "warning", "TYP008": "warning"},
-    max_tools=None,
-    max_tools_source="",
-    max_description=None,
     sources=("Mistral OpenAPI spec, function `name` (via docs.rs mistral-rouille "
              "ChatCompletionRequestFunctionCallToolsInnerFunction)",
              "mistralai/client-python mistralai/client/models/function.py",

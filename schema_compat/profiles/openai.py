@@ -39,3 +39,7 @@ OPENAI = Profile(
     notes="Other keywords are accepted and only advisory; root unions and arrays without "
           "items are refused (seen in issues, so warnings).",
 )
+
+# OpenAI's request shape and rules without OpenAI's own limits (128 tools, 1,024-character
+# descriptions), which the providers taking the same shape do not document: their start.
+OPENAI_SHAPE = OPENAI._replace(max_tools=None, max_tools_source="", max_description=None)

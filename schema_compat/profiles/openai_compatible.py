@@ -7,14 +7,14 @@ limits (docs/providers.md XAI, DSK, GRQ). Their requests are OpenAI's Chat Compl
 
 from __future__ import annotations
 
-from .openai import OPENAI
+from .openai import OPENAI, OPENAI_SHAPE
 from .order import profile_order
 from .strict import OPENAI_STRICT
 
 # xAI: tools are always strict (XAI-01), but unlike OpenAI's strict mode optional fields stay
 # optional and nothing needs closing; what it refuses is `allOf` with more than one subschema
 # and circular `$ref` (both XAI-01), the rest of the OpenAI request rules apply as they are.
-XAI = OPENAI._replace(
+XAI = OPENAI_SHAPE._replace(
     name="xai",
     short="XAI",
     title="xAI (Grok) function tools",
@@ -28,9 +28,6 @@ XAI = OPENAI._replace(
     strict_flag=True,
     strict_field=False,
     all_of_branches=1,
-    max_tools=None,
-    max_tools_source="",
-    max_description=None,
     sources=("docs.x.ai/developers/model-capabilities/text/structured-outputs",
              "docs/providers.md XAI-01..03"),
     facts=("XAI", "OAI"),
@@ -41,15 +38,11 @@ XAI = OPENAI._replace(
 
 # DeepSeek without `strict`: OpenAI's request rules and name rule (DSK-01), no documented
 # tool count or description limit.
-DEEPSEEK = OPENAI._replace(
+DEEPSEEK = OPENAI_SHAPE._replace(
     name="deepseek",
     short="DSK",
     title="DeepSeek function tools",
     target="tools[].function.parameters (non-strict)",
-    max_tools=None,
-    max_tools_source="",
-    max_description=None,
-    non_strict="",
     sources=("api-docs.deepseek.com/guides/tool_calls", "docs/providers.md DSK-01"),
     facts=("DSK", "OAI"),
     notes="OpenAI-compatible: keywords are advisory; the name rule and root shape are "
@@ -87,15 +80,13 @@ DEEPSEEK_STRICT = OPENAI_STRICT._replace(
 # Groq: OpenAI's request shape and name rule (the groq SDK's FunctionDefinition), 128 tools
 # (its `tools` docstring); the server validates the model's arguments against the schema
 # (GRQ-02, GRQ-04): no request rule changes that, and widening the schema is not done.
-GROQ = OPENAI._replace(
+GROQ = OPENAI_SHAPE._replace(
     name="groq",
     short="GRQ",
     title="Groq function tools",
     target="tools[].function.parameters (non-strict)",
     max_tools=128,
     max_tools_source="GRQ-05",
-    max_description=None,
-    non_strict="",
     sources=("groq/groq-python types/shared_params/function_definition.py",
              "docs/providers.md GRQ-01..05"),
     facts=("GRQ", "OAI"),

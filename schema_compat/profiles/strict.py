@@ -9,15 +9,11 @@ from __future__ import annotations
 
 from .anthropic import NAME_PATTERN as ANTHROPIC_NAME
 from .anthropic import NAME_RULE as ANTHROPIC_RULE
-from .base import Profile, StrictBudget
+from .base import OPAQUE, Profile, StrictBudget
 from .openai import NAME_PATTERN as OPENAI_NAME
 from .openai import NAME_RULE as OPENAI_RULE
 from .order import profile_order
 
-_OPAQUE = frozenset({
-    "not", "if", "then", "else", "contains", "propertyNames", "patternProperties",
-    "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
-})
 _WARN = ("ROOT002", "TYP004", "TYP008", "UNI008", "ANN001", "ANN002", "ANN003",
          "ANN004", "ANN005", "OBJ002", "OBJ003", "OBJ004", "OBJ005", "CON003", "CON004",
          "CON005")
@@ -52,7 +48,7 @@ OPENAI_STRICT = Profile(
     max_description=1024,
     non_strict="openai",
     nullable_keyword=False,
-    opaque_keywords=_OPAQUE,
+    opaque_keywords=OPAQUE,
     sources=("developers.openai.com/api/docs/guides/structured-outputs (Supported schemas)",
              "openai/openai-python lib/_pydantic.py _ensure_strict_json_schema",
              "docs/providers.md#openai-strict"),
@@ -93,7 +89,7 @@ ANTHROPIC_STRICT = Profile(
     strict_budget=StrictBudget(20, 24, 16, "anthropic", "ANTS-05"),
     non_strict="anthropic",
     nullable_keyword=False,
-    opaque_keywords=_OPAQUE,
+    opaque_keywords=OPAQUE,
     sources=("platform.claude.com/docs/en/build-with-claude/structured-outputs",
              "anthropics/anthropic-sdk-python lib/_parse/_transform.py",
              "docs/providers.md#anthropic-strict"),

@@ -9,9 +9,8 @@ the only field of its node (VTX-03, observed on Gemini 3), the root must be an o
 
 from __future__ import annotations
 
-from .base import Profile
 from .gemini import ENABLED as GEMINI_RULES
-from .gemini import FORMATS, GENERATIONS, OPAQUE, SCHEMA_FIELDS
+from .gemini import GEMINI, GENERATIONS, OPAQUE, SCHEMA_FIELDS
 from .order import profile_order
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
@@ -26,7 +25,8 @@ NAME_RULE = ("start with a letter or underscore; letters, digits, _ . - only; at
 ENABLED = (GEMINI_RULES - {"OBJ001", "UNI003"}) | {"ROOT001", "UNI009", "UNI007"}
 
 
-VERTEX = Profile(
+# Gemini's `Schema` object and formats, with Vertex's differences.
+VERTEX = GEMINI._replace(
     name="vertex",
     short="VTX",
     title="Vertex AI parameters",
@@ -37,10 +37,8 @@ VERTEX = Profile(
     allowed_keywords=SCHEMA_FIELDS | {"additionalProperties"},
     name_pattern=NAME_PATTERN,
     name_rule=NAME_RULE,
-    formats=FORMATS,
     max_tools=128,
     max_tools_source="VTX-08",
-    nullable_keyword=True,
     types=TYPES,
     opaque_keywords=OPAQUE - {"additionalProperties"},  # a field here (VTX-01)
     sources=(

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..schema.hints import value_text, values_text, with_hint
+from ..schema.hints import value_text, values_text
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
-from .dropping import Drop, drop_rule
-from .effects import drop_safety
+from .dropping import Drop, drop_hits, drop_keywords, drop_rule
 
 if TYPE_CHECKING:
     from ..profiles.base import Profile
@@ -59,7 +58,9 @@ _DESCRIBE: dict[str, Callable[[Any], str | None]] = {
 }
 
 
-def _text(k: str, v: Any) -> str | None:
+def _text(k: str, v: Any, node: dict[str, Any]) -> str | None:
+    """What the description says of an unknown keyword: its value, or for the ones known
+    to 2020-12 (`_DESCRIBE`) their meaning, or nothing where they mean nothing here."""
     describe = _DESCRIBE.get(k)
     return describe(v) if describe else f"{k}: {value_text(v, 60)}."
 
@@ -76,27 +77,12 @@ def fix_extension_keyword(node: Any, ctx: NodeContext) -> Fixed | None:
 
 
 def detect_unknown_keyword(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    for k in _unknown(node, ctx):
-        yield Hit(f"`{k}` is not a field of the provider's schema", (k,), k,
-                  *drop_safety(k, node[k], bool(_text(k, node[k])), node))
+    return drop_hits(node, _unknown(node, ctx), _text)
 
 
 def fix_unknown_keyword(node: Any, ctx: NodeContext) -> Fixed | None:
     keys = _unknown(node, ctx)
-    if not keys:
-        return None
-    out = {k: v for k, v in node.items() if k not in keys}
-    edits = []
-    for k in keys:
-        describe = _DESCRIBE.get(k)
-        text = describe(node[k]) if describe else f"{k}: {value_text(node[k], 60)}."
-        if text:
-            out = with_hint(out, text)
-        class_, accepts, told = drop_safety(k, node[k], bool(text), node)
-        edits.append(Edit((k,), class_, f"removed `{k}`" + ("; described it instead"
-                                                           if text else ""),
-                          accepts=accepts, told=told))
-    return Fixed(out, tuple(edits))
+    return drop_keywords(node, keys, _text) if keys else None
 
 
 def _examples_hint(k: str, v: Any, node: dict[str, Any]) -> str | None:
@@ -195,7 +181,6 @@ RULES: list[Rule] = [
         ),
     ),
 ]
-
 
 
 # --- ANN005: `default` under strict mode --------------------------------------------------

@@ -15,15 +15,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..schema.hints import value_text, with_hint, worded
+from ..schema.shape import is_number
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 from .dropping import Drop, drop_rule
 
 _EXCL = {"exclusiveMinimum": ("minimum", "greater than"),
          "exclusiveMaximum": ("maximum", "less than")}
-
-
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def detect_exclusive_bound(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -46,11 +43,11 @@ def fix_exclusive_bound(node: Any, ctx: NodeContext) -> Fixed:
         value = out.pop(k)
         lower = inclusive == "minimum"
         if isinstance(value, bool):  # draft 4: the flag makes `minimum` exclusive
-            if not value or not _num(out.get(inclusive)):
+            if not value or not is_number(out.get(inclusive)):
                 edits.append(Edit((k,), "lossless", f"removed `{k}: {str(value).lower()}`"))
                 continue
             bound = out.pop(inclusive)
-        elif _num(value):
+        elif is_number(value):
             bound = value
         else:
             edits.append(Edit((k,), "lossless", f"removed a malformed `{k}`"))
@@ -58,18 +55,18 @@ def fix_exclusive_bound(node: Any, ctx: NodeContext) -> Fixed:
         if node.get("type") == "integer":
             exact = math.floor(bound) + 1 if lower else math.ceil(bound) - 1
             current = out.get(inclusive)
-            if _num(current):
+            if is_number(current):
                 exact = max(exact, current) if lower else min(exact, current)
             out[inclusive] = int(exact)
             edits.append(Edit((k,), "lossless", f"`{k}: {bound}` → `{inclusive}: {exact}` "
                                                 "(same integers)"))
             continue
         current = out.get(inclusive)
-        if _num(current) and ((lower and current > bound) or (not lower and current < bound)):
+        if is_number(current) and ((lower and current > bound) or (not lower and current < bound)):
             edits.append(Edit((k,), "lossless", f"removed `{k}`, already implied by "
                                                 f"`{inclusive}`"))
             continue
-        if _num(current) and current == bound:
+        if is_number(current) and current == bound:
             out.pop(inclusive)  # an inclusive bound equal to the exclusive one would be wrong
         out = with_hint(out, f"Must be {words} {value_text(bound)}.")
         edits.append(Edit((k,), "hinted", f"removed `{k}`; the description says "
@@ -168,8 +165,6 @@ _CONTAINS = Drop(
                      if k == "contains" else None))
 
 
-
-
 def detect_contains(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     return _CONTAINS.detect(node, ctx)
 
@@ -188,8 +183,6 @@ _STRICT_BOUNDS = Drop(
     lambda k, v, n: _BOUND_WORDS[k].format(v=value_text(v)),
     message="`{keyword}` is not supported in strict mode",
     applies=lambda k, v, n: k != "minItems" or not (isinstance(v, int) and v in (0, 1)))
-
-
 
 
 def detect_strict_bounds(node: Any, ctx: NodeContext) -> Iterable[Hit]:

@@ -52,27 +52,33 @@ class Drop:
                 if k in node and (applies is None or applies(k, node[k], node))]
 
     def detect(self, node: Any, ctx: NodeContext) -> Iterable[Hit]:
-        hint = self.hint
-        for k in self.present(node):
-            text = hint(k, node[k], node) if hint else None
-            yield Hit(self.message.format(keyword=k), (k,), k,
-                      *drop_safety(k, node[k], bool(text), node))
+        return drop_hits(node, self.present(node), self.hint, self.message)
 
     def fix(self, node: Any, ctx: NodeContext) -> Fixed | None:
         keys = self.present(node)
-        if not keys:
-            return None
-        hint = self.hint
-        out = {k: v for k, v in node.items() if k not in keys}
-        edits = []
-        for k in keys:
-            text = hint(k, node[k], node) if hint else None
-            if text:
-                out = with_hint(out, text)
-            class_, accepts, told = drop_safety(k, node[k], bool(text), node)
-            edits.append(Edit((k,), class_, f"removed `{k}`; described it instead" if text
-                              else f"removed `{k}`", accepts=accepts, told=told))
-        return Fixed(out, tuple(edits))
+        return drop_keywords(node, keys, self.hint) if keys else None
+
+
+def drop_hits(node: Any, keys: list[str], hint: HintFn | None,
+              message: str = NOT_A_FIELD) -> list[Hit]:
+    """A finding for each of the node's `keys`, with the effect of removing it."""
+    return [Hit(message.format(keyword=k), (k,), k,
+                *drop_safety(k, node[k], bool(hint and hint(k, node[k], node)), node))
+            for k in keys]
+
+
+def drop_keywords(node: dict[str, Any], keys: list[str], hint: HintFn | None) -> Fixed:
+    """The node without `keys`, what `hint` says of each put into its description."""
+    out = {k: v for k, v in node.items() if k not in keys}
+    edits = []
+    for k in keys:
+        text = hint(k, node[k], node) if hint else None
+        if text:
+            out = with_hint(out, text)
+        class_, accepts, told = drop_safety(k, node[k], bool(text), node)
+        edits.append(Edit((k,), class_, f"removed `{k}`; described it instead" if text
+                          else f"removed `{k}`", accepts=accepts, told=told))
+    return Fixed(out, tuple(edits))
 
 
 def drop_rule(

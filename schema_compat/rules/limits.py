@@ -79,7 +79,8 @@ def detect_strict_schema_size(node: Any, ctx: NodeContext) -> Iterable[Hit]:
         yield Hit(f"{enums} enum values; strict mode allows 1,000", (), None)
 
 
-def _complexity(schema: Any) -> tuple[int, int]:
+def tally_complexity(schema: Any) -> dict[str, int]:
+    """What one schema adds to strict tool use's per-request budgets (LIM004)."""
     optional = unions = 0
     for _, node in iter_nodes(schema):
         if not isinstance(node, dict):
@@ -91,11 +92,6 @@ def _complexity(schema: Any) -> tuple[int, int]:
             optional += sum(1 for k in node["properties"] if k not in req)
         if isinstance(node.get("anyOf"), list) or isinstance(node.get("type"), list):
             unions += 1
-    return optional, unions
-
-
-def tally_complexity(schema: Any) -> dict[str, int]:
-    optional, unions = _complexity(schema)
     return {"optional": optional, "unions": unions}
 
 

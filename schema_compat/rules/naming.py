@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..profiles.base import name_parts
 from . import doc_examples
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 
@@ -31,23 +32,6 @@ def sanitize(name: str, pattern: re.Pattern[str], max_len: int, allowed: str,
         name.encode()).hexdigest()[:12]
 
 
-def _allowed_chars(ctx: NodeContext) -> str:
-    # The character class of the profile's pattern, e.g. "A-Za-z0-9_.:-".
-    m = re.search(r"\[([^\]]+)\]\{", ctx.profile.name_pattern)
-    return m.group(1) if m else "A-Za-z0-9_-"
-
-
-def _max_len(ctx: NodeContext) -> int:
-    m = re.search(r"\{(\d+),(\d+)\}", ctx.profile.name_pattern)
-    if not m:
-        return 64
-    return int(m.group(2)) + (1 if _letter_first(ctx) else 0)
-
-
-def _letter_first(ctx: NodeContext) -> bool:
-    return ctx.profile.name_pattern.startswith("^[A-Za-z_]")
-
-
 def detect_invalid_tool_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
     if not ctx.profile.name_regex.fullmatch(tool.name):
         yield Hit(f"tool name {tool.name!r} breaks the provider's rule: "
@@ -55,8 +39,8 @@ def detect_invalid_tool_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_invalid_tool_name(tool: Any, ctx: NodeContext) -> Fixed:
-    new = sanitize(tool.name, ctx.profile.name_regex, _max_len(ctx), _allowed_chars(ctx),
-                   _letter_first(ctx))
+    letter_first, allowed, max_len = name_parts(ctx.profile.name_pattern)
+    new = sanitize(tool.name, ctx.profile.name_regex, max_len, allowed, letter_first)
     return Fixed(new, (Edit((), "lossy", f"renamed {tool.name!r} → {new!r}", accepts="equal",
                             told="lost"),))
 
@@ -67,10 +51,11 @@ def detect_duplicate_tool_name(tool: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_duplicate_tool_name(tool: Any, ctx: NodeContext) -> Fixed:
+    longest = name_parts(ctx.profile.name_pattern)[2]
     n = 2
     while True:
         suffix = f"_{n}"
-        new = tool.name[: _max_len(ctx) - len(suffix)] + suffix
+        new = tool.name[: longest - len(suffix)] + suffix
         if new not in tool.names_before:
             break
         n += 1

@@ -284,25 +284,23 @@ def make_nullable(schema: Any) -> Any:
     if (isinstance(t, (str, list)) and t != "null"
             and not any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "const"))):
         out = dict(schema)
-        out["type"] = [t, "null"] if isinstance(t, str) else [*t, "null"]
-        if isinstance(out.get("enum"), list) and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
-        return with_hint(out, NULL_HINT)
-    if isinstance(schema.get("anyOf"), list) and not any(
+    elif isinstance(schema.get("anyOf"), list) and not any(
             k in schema for k in ("$ref", "oneOf", "allOf", "const", "not")):
         # a null branch, and null let through the siblings that apply to every value (a
         # type list or `enum` beside the `anyOf` would still refuse it)
         out = {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
-        if isinstance(t, str) and t != "null":
-            out["type"] = [t, "null"]
-        elif isinstance(t, list) and "null" not in t:
-            out["type"] = [*t, "null"]
-        if isinstance(out.get("enum"), list) and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
+    else:
+        inner = {k: v for k, v in schema.items() if k not in ("description", "title")}
+        out = {k: v for k, v in schema.items() if k in ("description", "title")}
+        out["anyOf"] = [inner, {"type": "null"}]
         return with_hint(out, NULL_HINT)
-    inner = {k: v for k, v in schema.items() if k not in ("description", "title")}
-    out = {k: v for k, v in schema.items() if k in ("description", "title")}
-    out["anyOf"] = [inner, {"type": "null"}]
+    # (a type list naming null already, beside an `enum` without null, keeps one null)
+    if isinstance(t, str) and t != "null":
+        out["type"] = [t, "null"]
+    elif isinstance(t, list) and "null" not in t:
+        out["type"] = [*t, "null"]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
     return with_hint(out, NULL_HINT)
 
 

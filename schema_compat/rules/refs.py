@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..model import Path
+from ..paths import resolve
 from ..schema.inliner import InlineEvent, inline, with_siblings
 from ..schema.jsoncopy import json_copy, json_tree_copy
 from ..schema.ref_analysis import RefAnalysis, analyse
@@ -76,10 +77,8 @@ def _kind_hits(root: Any, ctx: NodeContext, kind: str, recursive: bool | None) -
             continue
         if recursive is not None and (path in a.recursive) != recursive:
             continue
-        ref = root
-        for key in path:
-            ref = ref[key]
-        yield Hit(_message(kind, ref["$ref"], target.reason), (*path, "$ref"), "$ref")
+        yield Hit(_message(kind, resolve(root, path)["$ref"], target.reason),
+                  (*path, "$ref"), "$ref")
 
 
 def _message(kind: str, ref: Any, reason: str) -> str:
@@ -120,18 +119,13 @@ def detect_unresolvable_ref(root: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def detect_ref_expansion_too_large(root: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if not any(True for _ in _kind_hits(root, ctx, "local", None)):
-        return
     a = _analysis(root, ctx)
-    if _too_large(a, ctx):
+    if any(t.kind == "local" for t in a.kinds.values()) and _too_large(a, ctx):
         p = ctx.profile
         nodes, depth = _size(a)
-        yield Hit(
-            f"inlining the references would make about {nodes:,} schema nodes "
-            f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
-            f"{p.max_inlined_depth} levels); refused",
-            (), "$ref",
-        )
+        yield Hit(f"inlining the references would make about {nodes:,} schema nodes "
+                  f"{depth} levels deep (limits: {p.max_inlined_nodes:,} nodes, "
+                  f"{p.max_inlined_depth} levels); refused", (), "$ref")
 
 
 def inline_fix(root: Any, ctx: NodeContext) -> Fixed | None:
@@ -169,7 +163,7 @@ def inline_lossless_fix(root: Any, ctx: NodeContext) -> Fixed | None:
     only = {p for p, t in a.kinds.items() if t.kind == "local" and p not in a.recursive}
     new, events = inline(root, resolver, unroll=ctx.profile.unroll_depth, only=only,
                          kids=a.kids)
-    if not any(True for _ in iter_refs_of(new)):
+    if not any(isinstance(sub, dict) and "$ref" in sub for _, sub in iter_nodes(new)):
         new = {k: v for k, v in new.items() if k not in DEFS_KEYWORDS}
     return _fixed(new, events)
 
@@ -192,12 +186,6 @@ fix_remote_ref = inline_fix
 fix_unresolvable_ref = inline_fix
 
 
-def iter_refs_of(node: Any) -> Iterable[Path]:
-    for path, sub in iter_nodes(node):
-        if isinstance(sub, dict) and "$ref" in sub:
-            yield path
-
-
 def detect_ref_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
     if isinstance(node, dict) and "$ref" in node:
         extra = [k for k in node if k not in ("$ref", "description", "default")
@@ -208,18 +196,33 @@ def detect_ref_with_siblings(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_ref_with_siblings(node: Any, ctx: NodeContext) -> Fixed | None:
-    resolver = RefResolver(ctx.root)
-    target = resolver.resolve(node["$ref"])
-    if target.kind != "local" or not isinstance(target.node, dict):
+    inlined = _inline_one(node, _local_target(node, ctx), ctx)
+    if inlined is None:
         return None
-    a = _analysis(ctx.root, ctx)
-    if ctx.path in a.recursive:
-        return None
-    body = {k: json_copy(v) for k, v in target.node.items()
-            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
-    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
-                                str(node["$ref"]))
+    out, detail = inlined
     return Fixed(out, (Edit(("$ref",), "lossless", detail + " to keep them"),))
+
+
+def _local_target(node: dict[str, Any], ctx: NodeContext) -> Any:
+    """The object the node's `$ref` points to in the document; None where it points
+    elsewhere, nowhere, or at a boolean."""
+    target = RefResolver(ctx.root).resolve(node["$ref"])
+    return target.node if target.kind == "local" and isinstance(target.node, dict) else None
+
+
+def _inline_one(node: dict[str, Any], target: Any, ctx: NodeContext) -> tuple[Any, str] | None:
+    """The node with its `$ref` replaced by the target's keywords merged with the node's
+    own, and the change in words (REF007, REF009)."""
+    # A reference on a cycle stays: inlining one level of it copies the cycle's own
+    # reference, siblings and all, and the next pass would inline that one again.
+    if target is None or ctx.path in _analysis(ctx.root, ctx).recursive:
+        return None
+    # a copy: the definition stays where it is, and one object at two places would be
+    # rewritten at both by the next pass with the change recorded at one
+    body = {k: json_copy(v) for k, v in target.items()
+            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
+    return with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
+                         str(node["$ref"]))
 
 
 def detect_recursion_through_required(root: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -237,9 +240,7 @@ def _required_recursion(root: Any, ctx: NodeContext) -> list[tuple[Path, str, Pa
             if ref_path[i] != "properties":
                 continue
             obj_path, name = ref_path[:i], ref_path[i + 1]
-            obj: Any = root
-            for key in obj_path:
-                obj = obj[key]
+            obj = resolve(root, obj_path)
             req = obj.get("required") if isinstance(obj, dict) else None
             if isinstance(req, list) and name in req:
                 entry = (obj_path, str(name), ref_path)
@@ -255,9 +256,7 @@ def fix_recursion_through_required(root: Any, ctx: NodeContext) -> Fixed | None:
     new = json_tree_copy(root)  # each object at one place: the passes rewrite it in place
     edits = []
     for obj_path, name, _ in found:
-        obj = new
-        for key in obj_path:
-            obj = obj[key]
+        obj = resolve(new, obj_path)
         obj["required"] = [r for r in obj["required"] if r != name]
         hint = f"The server requires {name}."
         desc = obj.get("description")
@@ -459,8 +458,7 @@ RULES: list[Rule] = [
 def _ref_target(node: Any, ctx: NodeContext) -> Any:
     if not (isinstance(node, dict) and isinstance(node.get("$ref"), str) and len(node) > 1):
         return None
-    target = RefResolver(ctx.root).resolve(node["$ref"])
-    return target.node if target.kind == "local" and isinstance(target.node, dict) else None
+    return _local_target(node, ctx)
 
 
 def detect_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Iterable[Hit]:
@@ -470,19 +468,10 @@ def detect_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Iterable[Hit]:
 
 
 def fix_ref_with_any_sibling(node: Any, ctx: NodeContext) -> Fixed | None:
-    target = _ref_target(node, ctx)
-    if target is None:
+    inlined = _inline_one(node, _ref_target(node, ctx), ctx)
+    if inlined is None:
         return None
-    # A reference on a cycle stays: inlining one level of it copies the cycle's own
-    # reference, siblings and all, and the next pass would inline that one again.
-    if ctx.path in _analysis(ctx.root, ctx).recursive:
-        return None
-    # a copy: the definition stays where it is, and one object at two places would be
-    # rewritten at both by the next pass with the change recorded at one
-    body = {k: json_copy(v) for k, v in target.items()
-            if k not in ("$defs", "definitions", "$schema", "$id", "$anchor")}
-    out, detail = with_siblings(body, {k: v for k, v in node.items() if k != "$ref"},
-                                str(node["$ref"]))
+    out, detail = inlined
     return Fixed(out, (Edit(("$ref",), "lossless", detail.replace(
         "inlined", "inlined one level of", 1)),))
 
@@ -534,16 +523,11 @@ def fix_ref_by_name(root: Any, ctx: NodeContext) -> Fixed | None:
     new = json_tree_copy(root)
     edits = []
     for r in found:  # at the paths as given, before any block is renamed
-        node = new
-        for key in r.path:
-            node = node[key]
-        set_child(node, ("$ref",), r.new)
+        set_child(resolve(new, r.path), ("$ref",), r.new)
         edits.append(Edit((*r.path, "$ref"), "lossless",
                           f"`$ref` {r.ref!r} now points to its target: {r.new!r}"))
-    for path in sorted(renamed, key=len, reverse=True):  # inner blocks first; keys keep
-        node = new                                         # their order
-        for key in path:
-            node = node[key]
+    for path in sorted(renamed, key=len, reverse=True):  # inner blocks first
+        node = resolve(new, path)  # renamed in place, its keys in their order
         items = [("$defs" if k == "definitions" else k, v) for k, v in node.items()]
         node.clear()
         node.update(items)

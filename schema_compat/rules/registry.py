@@ -61,21 +61,21 @@ def claimed_keywords(profile: Profile) -> frozenset[str]:
     return _claims(profile.rules)
 
 
+def _matches(code: str, patterns: list[str]) -> bool:
+    """Whether a ruff-style prefix (`REF`, `UNI00`, `CON001`) or a rule name picks `code`."""
+    return any(code.startswith(p.upper()) or RULES[code].name == p.lower() for p in patterns)
+
+
 def select_codes(profile: Profile, select: list[str] | None, ignore: list[str] | None
                  ) -> tuple[str, ...]:
-    """Profile rules filtered by ruff-style prefixes: `REF`, `UNI00`, `CON001`, or names."""
-    def matches(code: str, pats: list[str]) -> bool:
-        rule = RULES[code]
-        return any(code.startswith(p.upper()) or rule.name == p.lower() for p in pats)
-
+    """Profile rules filtered by `--select` and `--ignore` patterns (`_matches`)."""
     codes = profile.rules
     if select:
-        codes = tuple(c for c in codes if matches(c, select))
+        codes = tuple(c for c in codes if _matches(c, select))
     if ignore:
-        codes = tuple(c for c in codes if not matches(c, ignore))
+        codes = tuple(c for c in codes if not _matches(c, ignore))
     return codes
 
 
 def unknown_patterns(patterns: list[str]) -> list[str]:
-    return [p for p in patterns
-            if not any(c.startswith(p.upper()) or RULES[c].name == p.lower() for c in RULES)]
+    return [p for p in patterns if not any(_matches(c, [p]) for c in RULES)]

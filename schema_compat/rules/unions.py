@@ -38,8 +38,7 @@ def detect_nullable_union(node: Any, ctx: NodeContext) -> Iterable[Hit]:
             continue
         rest = [b for b in branches if not is_null_schema(b)]
         if len(rest) < len(branches):
-            overlap = key == "oneOf" and (
-                len(branches) - len(rest) > 1 or any(_takes_null(b) for b in rest))
+            overlap = _null_overlaps(key, branches, rest)
             if len(rest) == 1 and isinstance(rest[0], dict) \
                     and replaced_keywords(node, rest[0], key):
                 overlap = True
@@ -54,10 +53,7 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         if not (isinstance(branches, list) and any(is_null_schema(b) for b in branches)):
             continue
         rest = [b for b in branches if not is_null_schema(b)]
-        # `oneOf` accepts null only when exactly one branch does: if another branch takes
-        # null too, null was refused, and `nullable: true` now accepts it.
-        overlap = key == "oneOf" and (
-            sum(is_null_schema(b) for b in branches) > 1 or any(_takes_null(b) for b in rest))
+        overlap = _null_overlaps(key, branches, rest)
         out = {k: v for k, v in node.items() if k != key}
         out["nullable"] = True
         lost: list[str] = []
@@ -93,6 +89,13 @@ def fix_nullable_union(node: Any, ctx: NodeContext) -> Fixed | None:
         return Fixed(out, (Edit((key,), "lossless",
                                 f"removed the null branch of `{key}` and set `nullable: true`"),))
     return None
+
+
+def _null_overlaps(key: str, branches: list[Any], rest: list[Any]) -> bool:
+    """`oneOf` accepts null only when exactly one branch does: if another branch takes
+    null too, null was refused, and `nullable: true` now accepts it."""
+    return key == "oneOf" and (
+        len(branches) - len(rest) > 1 or any(_takes_null(b) for b in rest))
 
 
 def _takes_null(schema: Any) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..schema.hints import value_text, values_text, with_hint
-from ..schema.shape import value_type
+from ..schema.shape import is_number, value_type
 from .base import Edit, Fixed, Hit, NodeContext, Rule, RuleDocs
 
 
@@ -132,11 +132,7 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
         if "type" not in out:
             out["type"] = "number" if kinds == {"integer", "number"} else kinds.pop() \
                 if len(kinds) == 1 else "string"
-        if len(values) == 1:
-            hint = f"Must be {values_text(values)}."
-        else:
-            hint = f"One of: {values_text(values)}."
-        out = with_hint(out, hint)
+        out = with_hint(out, _one_of(values))
         return Fixed(out, (Edit(("enum",), "hinted",
                                 f"removed the non-string `enum` ({values_text(values, 60)}); "
                                 "the allowed values are in `description`"),))
@@ -148,6 +144,12 @@ def fix_enum_not_string(node: Any, ctx: NodeContext) -> Fixed | None:
                                 "are sent as their JSON text", accepts="changed",
                                 told="kept"),))
     return None
+
+
+def _one_of(values: list[Any]) -> str:
+    """The description of an enum's values."""
+    return f"One of: {values_text(values)}." if len(values) > 1 else \
+        f"Must be {values_text(values)}."
 
 
 def _text(value: Any) -> str:
@@ -172,8 +174,7 @@ def fix_enum_value_kind(node: Any, ctx: NodeContext) -> Fixed:
         kinds = {value_type(v) for v in values if v is not None}
         if len(kinds) == 1:
             out["type"] = kinds.pop()
-    out = with_hint(out, f"One of: {values_text(values)}." if len(values) > 1
-                    else f"Must be {values_text(values)}.")
+    out = with_hint(out, _one_of(values))
     return Fixed(out, (Edit(("enum",), "hinted",
                             "removed an `enum` of booleans or objects; the values are in "
                             "`description`"),))
@@ -181,17 +182,13 @@ def fix_enum_value_kind(node: Any, ctx: NodeContext) -> Fixed:
 
 # --- VAL005: a value of the wrong JSON type ---------------------------------------------
 
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def _count(v: Any) -> bool:
     # (an int is tested as one: float() of a huge one overflows)
-    return _number(v) and v >= 0 and (isinstance(v, int) or float(v).is_integer())
+    return is_number(v) and v >= 0 and (isinstance(v, int) or float(v).is_integer())
 
 
 def _positive(v: Any) -> bool:
-    return _number(v) and v > 0
+    return is_number(v) and v > 0
 
 
 def _strings(v: Any) -> bool:
@@ -206,14 +203,14 @@ def _name_lists(v: Any) -> bool:
 _ANNOTATION_STRINGS = ("$schema", "$id", "$anchor", "$comment", "contentEncoding",
                        "contentMediaType")
 _ANNOTATION_FLAGS = ("deprecated", "readOnly", "writeOnly")
+_STRINGS = ("description", "title", "pattern", "format", "$ref", *_ANNOTATION_STRINGS)
+_FLAGS = ("nullable", "uniqueItems", *_ANNOTATION_FLAGS)
 
 # keyword -> (test, what it must be)
 EXPECTED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    **{k: ((lambda v: isinstance(v, str)), "a string")
-       for k in ("description", "title", "pattern", "format", "$ref", *_ANNOTATION_STRINGS)},
-    **{k: ((lambda v: isinstance(v, bool)), "true or false")
-       for k in ("nullable", "uniqueItems", *_ANNOTATION_FLAGS)},
-    **{k: (_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum",
+    **{k: ((lambda v: isinstance(v, str)), "a string") for k in _STRINGS},
+    **{k: ((lambda v: isinstance(v, bool)), "true or false") for k in _FLAGS},
+    **{k: (is_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum",
                                           "exclusiveMaximum")},
     "multipleOf": (_positive, "a number greater than 0"),
     **{k: (_count, "a whole number of at least 0")
@@ -247,10 +244,7 @@ _ORDER = {k: i for i, k in enumerate(EXPECTED)}
 # EXPECTED's test (asked of nearly every node: one lookup per key, and the common keywords
 # are tested without a call)
 _TYPE: dict[str, type | None] = {
-    **{k: None for k in EXPECTED},
-    **{k: str for k in ("description", "title", "pattern", "format", "$ref",
-                        *_ANNOTATION_STRINGS)},
-    **{k: bool for k in ("nullable", "uniqueItems", *_ANNOTATION_FLAGS)},
+    **{k: None for k in EXPECTED}, **{k: str for k in _STRINGS}, **{k: bool for k in _FLAGS},
     "enum": list, "examples": list}
 
 
@@ -289,7 +283,7 @@ def _draft4_flag(key: str, node: dict[str, Any]) -> bool:
     """`exclusiveMinimum: true` beside a numeric `minimum` (draft 4's spelling of an
     exclusive bound), or `false` (draft 4's default): both have an exact 2020-12 form."""
     value = node[key]
-    return value is False or (value is True and _number(node.get(_INCLUSIVE[key])))
+    return value is False or (value is True and is_number(node.get(_INCLUSIVE[key])))
 
 
 _INCLUSIVE = {"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}

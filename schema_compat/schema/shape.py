@@ -84,6 +84,11 @@ def infer_type(node: dict[str, Any]) -> str | None:
     return None
 
 
+def is_number(value: Any) -> bool:
+    """A JSON number: an int or a float, not a boolean (which Python counts as an int)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def value_type(value: Any) -> str:
     if value is None:
         return "null"
