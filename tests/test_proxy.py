@@ -1,5 +1,7 @@
 """The proxy end to end: the official SDK's client session talks to `schema-compat proxy`,
-which runs the real example server (stdio, or streamable HTTP or legacy SSE on a free port)."""
+which runs the real example server (stdio, or streamable HTTP or legacy SSE on a free port),
+or, where only its listing matters, its listing served without the SDK
+(tests/servers/listing_server.py)."""
 
 from __future__ import annotations
 
@@ -49,9 +51,10 @@ def _run(args: list[str], body: Session, *, cwd: Path = REPO_ROOT) -> Any:
     return anyio.run(main)
 
 
-def _through_proxy(body: Session, *extra: str, provider: str = "gemini") -> Any:
+def _through_proxy(body: Session, *extra: str, provider: str = "gemini",
+                   upstream: Path = EXAMPLE) -> Any:
     return _run(_proxy_args("--provider", provider, *extra,
-                            upstream=[PY, str(EXAMPLE)]), body)
+                            upstream=[PY, str(upstream)]), body)
 
 
 def _direct(body: Session) -> Any:
@@ -79,7 +82,8 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
     async def body(session: ClientSession) -> Any:
         return (await session.list_tools()).tools
 
-    tools = _through_proxy(body, provider=provider)
+    listing = SERVERS / "listing_server.py"  # the example's listing
+    tools = _through_proxy(body, provider=provider, upstream=listing)
     # `_meta` says which dialect the schema is in (gemini's `nullable` is OpenAPI's)
     listed = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
                "_meta": t.meta} for t in tools]
@@ -89,7 +93,7 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
         "read_files": [], "propose_and_review": []}
     # the same schemas `transform --server` writes
     snapshot = cli_in_process("transform", "--quiet", "--provider", provider, "--server",
-                              cmd(EXAMPLE))
+                              cmd(listing))
     assert [t["inputSchema"] for t in json.loads(snapshot.stdout)["tools"]] == \
         [t["inputSchema"] for t in listed]
 
