@@ -48,8 +48,8 @@ def answer(message: dict[str, Any], capture: dict[str, Any], initialized: bool) 
         return {"error": {"code": -32600, "message": "Invalid request: not initialized"}}
     if method in EMPTY:
         return {"result": {EMPTY[method]: []}}
-    if method == "tools/list":
-        return {"result": {"tools": capture["tools"]}}
+    if method == "tools/list":  # each tool's fields in the SDK's order (the capture's differs)
+        return {"result": {"tools": [dict(sorted(t.items())) for t in capture["tools"]]}}
     return {"result": {"content": [{"type": "text", "text": "this server lists tools only"}],
                        "isError": True}}
 
