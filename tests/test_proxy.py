@@ -57,8 +57,8 @@ def _through_proxy(body: Session, *extra: str, provider: str = "gemini",
                             upstream=[PY, str(upstream)]), body)
 
 
-def _direct(body: Session) -> Any:
-    return _run([str(EXAMPLE)], body)
+def _direct(body: Session, server: Path = EXAMPLE) -> Any:
+    return _run([str(server)], body)
 
 
 def _text(result: Any) -> str:
@@ -149,8 +149,9 @@ def test_unknown_tool_returns_the_upstreams_error() -> None:
         await session.list_tools()
         return await session.call_tool("no_such_tool", {"x": "1"})
 
-    direct = _direct(body)
-    proxied = _through_proxy(body)
+    listing = SERVERS / "listing_server.py"  # answers an unknown tool as the SDK does
+    direct = _direct(body, listing)
+    proxied = _through_proxy(body, upstream=listing)
     assert proxied.is_error and direct.is_error
     assert _text(proxied) == _text(direct) == "Unknown tool: no_such_tool"
 
@@ -167,7 +168,8 @@ def test_other_requests_pass_through_unchanged() -> None:
                 out.append({"error": exc.error.code, "message": exc.error.message})
         return out
 
-    assert _through_proxy(body) == _direct(body)
+    listing = SERVERS / "listing_server.py"  # answers these as the SDK does
+    assert _through_proxy(body, upstream=listing) == _direct(body, listing)
 
 
 @pytest.mark.parametrize(("mode", "option", "path"), [("http", "--url", "/mcp"),
@@ -265,9 +267,9 @@ def test_a_client_config_running_the_proxy_checks_compatible(tmp_path: Path) -> 
     """What a client configured as the README says sees: every tool compatible."""
     config = tmp_path / ".mcp.json"
     config.write_text(json.dumps({"mcpServers": {"fs": {
-        "command": PY, "args": _proxy_args("--provider", "gemini",
-                                           upstream=[PY, str(EXAMPLE)])}}}))
-    proc = cli("check", "--json", "--fail-on", "warning", "--config", str(config))
+        "command": PY, "args": _proxy_args("--provider", "gemini", upstream=[
+            PY, str(SERVERS / "listing_server.py")])}}}))  # the example's listing
+    proc = cli_in_process("check", "--json", "--fail-on", "warning", "--config", str(config))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert [(t["name"], t["status"], t["issues"]) for t in data["tools"]] == [

@@ -11,7 +11,8 @@ and the capture's serverInfo), `tools/list` in one page, `ping`, the empty lists
 resources and prompts, and "Method not found" for the rest, `server/discover` included (a
 server of the handshake era alone). It is as strict as the SDK on the wire: a message the
 SDK's schema refuses is dropped (strict_jsonrpc), and a request before `initialize` is
-refused. It serves listings only: a `tools/call` is answered with an error result."""
+refused. It serves listings only: a `tools/call` is answered with an error result, for a tool
+it does not list the SDK's own ("Unknown tool: NAME")."""
 
 from __future__ import annotations
 
@@ -50,8 +51,10 @@ def answer(message: dict[str, Any], capture: dict[str, Any], initialized: bool) 
         return {"result": {EMPTY[method]: []}}
     if method == "tools/list":  # each tool's fields in the SDK's order (the capture's differs)
         return {"result": {"tools": [dict(sorted(t.items())) for t in capture["tools"]]}}
-    return {"result": {"content": [{"type": "text", "text": "this server lists tools only"}],
-                       "isError": True}}
+    name = message.get("params", {}).get("name")
+    known = name in [t["name"] for t in capture["tools"]]
+    text = "this server lists tools only" if known else f"Unknown tool: {name}"
+    return {"result": {"content": [{"text": text, "type": "text"}], "isError": True}}
 
 
 def main() -> None:
