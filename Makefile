@@ -44,8 +44,13 @@ install: $(STAMP) $(XAI_STAMP) ## Create .venv (if missing) and install the pack
 # The suite runs on every core (pytest-xdist; PYTEST_WORKERS=1 for one process). Tests marked
 # `slow` (pyproject.toml) are left to `make test-slow`, which CI runs too. A module whose
 # fixtures start servers runs on one worker (tests/conftest.py, ONE_WORKER).
+# The suite starts several hundred Python processes (the CLI, test servers) and each worker
+# imports every test module through pytest's assertion rewriting: with PYTHONDONTWRITEBYTECODE
+# set (some shells and containers set it), nothing is cached, and every process compiles again
+# what it imports, and every worker rewrites every test module (~4 s of CPU each). The
+# caches go to __pycache__ (ignored by git), as they do where the variable is unset.
 PYTEST_WORKERS ?= auto
-PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 test: install ## Run the test suite (in parallel, without the slow tests), then ruff and mypy
 	$(PYTEST) -m "not slow"

@@ -89,6 +89,7 @@ ONE_WORKER = frozenset({
     "test_extract_live.py",  # the example over streamable HTTP and SSE
     "test_init.py",  # init run as the installed command, with the example server
     "test_extract_config.py",  # the example over streamable HTTP
+    "test_cli_sse_hint.py",  # the example over SSE
     "test_api.py",  # the plain example server's listing
     "test_playground_api.py",  # a playground
     "test_playground_security.py",  # a playground

@@ -11,7 +11,7 @@ from conftest import RunCli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import EXAMPLE, cmd
+from launch import SERVERS, cmd
 
 LISTING = "examples/fs_read_files.json"
 CALL = {"files": '[{"path": "a.txt", "head": "2"}]', "large_file_passthrough": "true"}
@@ -110,7 +110,9 @@ def test_bad_input_is_one_line_and_exit_2(cli_here: RunCli, tmp_path: Path) -> N
 
 
 def test_from_a_live_server(cli_here: RunCli) -> None:
-    proc = cli_here("repair", "-t", "propose_and_review", "--server", cmd(EXAMPLE), "--json",
+    # the example's listing, served without the SDK
+    proc = cli_here("repair", "-t", "propose_and_review", "--server",
+                    cmd(SERVERS / "listing_server.py"), "--json",
                     "--args", json.dumps({"path": "f", "edits": '[{"match_text": "a", '
                                                            '"new_string": "b"}]',
                                      "expected_replacements": "2"}))

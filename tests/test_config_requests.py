@@ -1,7 +1,8 @@
 """Client configs found here are each their own request: two clients never send one request.
 
-`.vscode/mcp.json` and `.gemini/settings.json` each listing the fs server (the real
-examples/fs_server.py, started as a process) are checked by a bare `check`, run in-process
+`.vscode/mcp.json` and `.gemini/settings.json` each listing the fs server (the example's
+listing served without the SDK, tests/servers/listing_server.py, started as a process) are
+checked by a bare `check`, run in-process
 (tests/inprocess.py) in a temp folder.
 """
 
@@ -16,11 +17,13 @@ from inprocess import cli_in_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import EXAMPLE, PY, report
+from launch import PY, SERVERS, report
+
+LISTING = SERVERS / "listing_server.py"  # the example's listing, without the SDK
 
 
 def _two_clients(tmp_path: Path, gemini_name: str) -> None:
-    server = {"command": PY, "args": [str(EXAMPLE)]}
+    server = {"command": PY, "args": [str(LISTING)]}
     (tmp_path / ".vscode").mkdir()
     (tmp_path / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"fs": server}}))
     (tmp_path / ".gemini").mkdir()

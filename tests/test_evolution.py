@@ -418,7 +418,8 @@ def test_cli_against_a_live_server(tmp_path: Path) -> None:
     """The form a server's CI runs: the committed snapshot against the server as it is."""
     import sys
 
-    server = f"{sys.executable} {REPO_ROOT / 'examples' / 'fs_server.py'}"
+    # the example's listing, served without the SDK (tests/servers/listing_server.py)
+    server = f"{sys.executable} {REPO_ROOT / 'tests' / 'servers' / 'listing_server.py'}"
     snapshot = REPO_ROOT / "examples" / "fs_read_files.json"
     proc = cli_in_process("breaking", "--against", str(snapshot), "--server", server,
                           "--json", "--timeout", "60")

@@ -16,7 +16,7 @@ from inprocess import cli_in_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
-from launch import EXAMPLE, PY, SERVERS, example_over, report
+from launch import PY, SERVERS, example_over, report
 
 from schema_compat.extract.config import (
     ConfigError,
@@ -25,6 +25,7 @@ from schema_compat.extract.config import (
     load_config,
 )
 
+LISTING = SERVERS / "listing_server.py"  # the example's listing, without the SDK
 TOKEN = "cfg-token"
 
 
@@ -178,7 +179,7 @@ def http_base() -> Iterator[str]:
 
 def _config(tmp_path: Path, http_base: str) -> Path:
     return _write(tmp_path / ".mcp.json", {"mcpServers": {
-        "example": {"command": PY, "args": [str(EXAMPLE)]},
+        "example": {"command": PY, "args": [str(LISTING)]},
         "paged": {"command": PY, "args": [str(SERVERS / "paged_server.py")]},
         "broken": {"command": PY, "args": [str(SERVERS / "crash_server.py")]},
         "web": {"type": "http", "url": f"{http_base}/mcp",
@@ -216,7 +217,7 @@ def test_a_bad_server_entry_is_named_with_its_config_file(tmp_path: Path) -> Non
     exits 2 as for any source that could not be read."""
     cfg = _write(tmp_path / "bad.json", {"mcpServers": {
         "bad": {"args": ["x"]},
-        "example": {"command": PY, "args": [str(EXAMPLE)]},
+        "example": {"command": PY, "args": [str(LISTING)]},
     }})
     proc = cli_in_process("check", "--json", "--config", str(cfg))
     assert proc.returncode == 2

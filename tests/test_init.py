@@ -1,5 +1,6 @@
 """`schema-compat init` on a server author's repository, with the example server started
-live (examples/fs_server.py, as tests/test_extract_live.py starts it), run as the installed command
+live (examples/fs_server.py, as tests/test_extract_live.py starts it; where only a server's
+listing matters, its listing served without the SDK, `LISTED`), run as the installed command
 where that is what is tested (the module's repository, the workflow's steps, pre-commit, a
 terminal) and in-process elsewhere (`here`), which spares each run the interpreter's start-up
 and the MCP SDK's import; the servers are processes of their own either way.
@@ -33,6 +34,11 @@ COMMAND = str(BIN / "schema-compat")
 _TREE = os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
 EXAMPLE = REPO_ROOT / "examples" / "fs_server.py"
 SERVER = " ".join(shlex.quote(str(p)) for p in (sys.executable, EXAMPLE))
+# The example's listing from a server without the SDK (tests/servers/listing_server.py): for
+# the tests of what init does with a listing, spared the SDK's import (most of a second of
+# CPU) per start; the module's repository is made with the example itself.
+LISTING_SERVER = REPO_ROOT / "tests" / "servers" / "listing_server.py"
+LISTED = " ".join(shlex.quote(str(p)) for p in (sys.executable, LISTING_SERVER))
 CAPTURE = REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
 SOURCE = "git+https://example.com/org/schema-compat@0123abc"
 FILES = [".schema-compat.toml", "mcp-tools.json", ".pre-commit-config.yaml",
@@ -305,7 +311,7 @@ def test_running_init_again_changes_nothing_and_starts_no_server(repo: Path) -> 
 def test_a_file_already_there_is_kept_and_named(tmp_path: Path) -> None:
     (tmp_path / ".schema-compat.toml").write_text('provider = "openai"\n')
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n")
-    proc = init(tmp_path)
+    proc = init(tmp_path, server=LISTED)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / ".schema-compat.toml").read_text() == 'provider = "openai"\n'
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: []\n"
@@ -322,7 +328,7 @@ def test_a_local_hook_when_ci_installs_from_elsewhere_runs_under_pre_commit(
         tmp_path: Path) -> None:
     """Installed from a path or an index rather than `git+URL@REV`, the hook runs the
     schema-compat on PATH; pre-commit runs it on the snapshot and fails the commit."""
-    proc = init(tmp_path, source=str(REPO_ROOT), installed=True)
+    proc = init(tmp_path, server=LISTED, source=str(REPO_ROOT), installed=True)
     assert proc.returncode == 0, proc.stderr
     [hook] = yaml.safe_load((tmp_path / FILES[2]).read_text())["repos"][0]["hooks"]
     assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
@@ -384,7 +390,7 @@ def test_on_a_terminal_it_asks_for_what_the_flags_left_out(tmp_path: Path) -> No
                     break
 
     wait_for(b"over stdio (e.g. python server.py): ")
-    os.write(leader, SERVER.encode() + b"\n")
+    os.write(leader, LISTED.encode() + b"\n")
     wait_for(b"[gemini]: ")
     os.write(leader, b"openai-strict\n")
     wait_for(b"next: ")
@@ -422,7 +428,7 @@ def test_the_source_is_the_git_remote_and_commit_of_the_checkout(tmp_path: Path)
 
 
 def test_a_client_config_naming_two_servers_gives_a_snapshot_each(tmp_path: Path) -> None:
-    server = {"command": sys.executable, "args": [str(EXAMPLE)]}
+    server = {"command": sys.executable, "args": [str(LISTING_SERVER)]}
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {
         "fs a": server, "fs-b": server, "other": {"command": "false"}}}))
     proc = here("init", "--config", ".mcp.json", "--name", "fs*", "--install-from", SOURCE,
@@ -577,7 +583,7 @@ def _init_installed_as(tmp_path: Path, direct_url: dict[str, Any] | None
                        ) -> tuple[subprocess.CompletedProcess[str], Path]:
     repo = tmp_path / "repo"
     repo.mkdir()
-    proc = subprocess.run([COMMAND, "init", "--provider", "gemini", "--server", SERVER],
+    proc = subprocess.run([COMMAND, "init", "--provider", "gemini", "--server", LISTED],
                           cwd=repo, env=_installed_as(tmp_path, direct_url),
                           capture_output=True, text=True, timeout=120, check=False,
                           stdin=subprocess.DEVNULL)
@@ -644,7 +650,7 @@ def test_a_file_linked_out_of_the_repository_is_not_followed(tmp_path: Path) -> 
     repo.mkdir()
     elsewhere.mkdir()
     (repo / FILES[2]).symlink_to(elsewhere / "hooks.yaml")
-    proc = init(repo)
+    proc = init(repo, server=LISTED)
     assert proc.returncode == 0, proc.stderr
     assert f"skipped {FILES[2]} (already there; left as it is)" in proc.stdout
     assert list(elsewhere.iterdir()) == []

@@ -18,13 +18,14 @@ import pytest
 from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = REPO_ROOT / "examples" / "fs_server.py"
+# the example's listing, served without the SDK
+LISTING = REPO_ROOT / "tests" / "servers" / "listing_server.py"
 TOOLS = REPO_ROOT / "examples" / "fs_read_files.json"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    config = {"mcpServers": {"fs": {"command": sys.executable, "args": [str(EXAMPLE)]}}}
+    config = {"mcpServers": {"fs": {"command": sys.executable, "args": [str(LISTING)]}}}
     (tmp_path / ".mcp.json").write_text(json.dumps(config, indent=2) + "\n")
     (tmp_path / "tools.json").write_bytes(TOOLS.read_bytes())
     return tmp_path

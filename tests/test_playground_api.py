@@ -2,11 +2,15 @@
 tools as `schema-compat check` and `transform` give for the same input; its speed on a
 300-tool listing; its assets as package data; and `--help` still not importing it.
 
-All through real HTTP to `schema-compat serve` (tests/servers/playground_launch.py).
+All through real HTTP to `schema-compat serve` (tests/servers/playground_launch.py). The
+CLI's answers are had in-process (tests/inprocess.py), in the same folder with the same HOME:
+what the command writes is the point, not how a process of its own behaves. A listing the
+tests only read from is analyzed once (`analyzed`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -14,11 +18,12 @@ import socket
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from inprocess import run_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -31,7 +36,6 @@ from playground_launch import (
     cli_env,
     playground,
     request,
-    transform_cli,
 )
 
 PROFILES = ["gemini", "gemini-json", "vertex", "openai", "openai-strict", "anthropic",
@@ -61,13 +65,47 @@ def _analyze_file(served: Served, path: Path) -> dict[str, Any]:
     return data
 
 
+Analyzed = Callable[[Path], dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def analyzed(served: Served) -> Analyzed:
+    """`_analyze_file`, once per file while the playground still keeps its run (it keeps the
+    last few): for the tests that only read a run's answers."""
+    runs: dict[Path, dict[str, Any]] = {}
+
+    def get(path: Path) -> dict[str, Any]:
+        data = runs.get(path)
+        if data is None or request(served, "GET", f"api/cell?run={data['run']}&provider="
+                                                  "gemini&tool=0").status == 404:
+            data = runs[path] = _analyze_file(served, path)
+        return data
+
+    return get
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`schema-compat ARGS` in `cwd` with HOME there (as `cli_env` runs it), in-process."""
+    from schema_compat.entry import main
+
+    with contextlib.chdir(cwd):
+        code, out, err = run_main(main, args, env={"HOME": str(cwd),
+                                                   "XDG_CONFIG_HOME": str(cwd / ".config")})
+    return subprocess.CompletedProcess(["schema-compat", *args], code, out, err)
+
+
 def _check_cli(path: Path, provider: str, cwd: Path) -> dict[str, Any]:
-    proc = subprocess.run([PY, "-m", "schema_compat", "check", str(path), "-p", provider,
-                           "--json"], capture_output=True, text=True, cwd=cwd,
-                          env=cli_env(cwd), check=False, timeout=60)
+    proc = _cli("check", str(path), "-p", provider, "--json", cwd=cwd)
     assert proc.returncode in (0, 1), proc.stderr
     data: dict[str, Any] = json.loads(proc.stdout)
     return data
+
+
+def transform_cli(source: Path, provider: str, cwd: Path) -> str:
+    """What `schema-compat transform SOURCE --provider PROVIDER -q` prints."""
+    proc = _cli("transform", str(source), "--provider", provider, "-q", cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc.stdout
 
 
 def test_the_matrix_is_every_profile_against_every_tool(served: Served) -> None:
@@ -84,8 +122,9 @@ def test_the_matrix_is_every_profile_against_every_tool(served: Served) -> None:
 
 @pytest.mark.parametrize("provider", PROFILES)
 def test_cells_and_json_report_are_what_check_json_says(served: Served, folder: Path,
+                                                        analyzed: Analyzed,
                                                         provider: str) -> None:
-    data = _analyze_file(served, FS_READ_FILES)
+    data = analyzed(FS_READ_FILES)
     expected = _check_cli(FS_READ_FILES, provider, folder)
     answer = request(served, "GET", f"api/report?run={data['run']}&provider={provider}"
                                     "&format=json")
@@ -111,18 +150,13 @@ def test_cells_and_json_report_are_what_check_json_says(served: Served, folder: 
 
 @pytest.mark.parametrize("provider", PROFILES)
 def test_the_download_is_what_transform_writes(served: Served, folder: Path,
-                                               provider: str) -> None:
-    data = _analyze_file(served, FS_READ_FILES)
+                                               analyzed: Analyzed, provider: str) -> None:
+    data = analyzed(FS_READ_FILES)
     answer = request(served, "GET", f"api/transformed?run={data['run']}&provider={provider}")
     assert answer.status == 200
     assert answer.headers["content-disposition"] == \
         f'attachment; filename="tools.{provider}.json"'
     assert answer.body.decode("utf-8") == transform_cli(FS_READ_FILES, provider, folder)
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "schema_compat", *args], capture_output=True, text=True,
-                          cwd=cwd, env=cli_env(cwd), check=False, timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -143,11 +177,12 @@ def many(folder: Path) -> dict[int, Path]:
 @pytest.mark.parametrize(("count", "provider"), [
     *((30, p) for p in PROFILES), (300, "gemini"), (300, "openai"), (300, "anthropic-strict")])
 def test_a_planned_download_is_what_transform_writes(served: Served, folder: Path,
-                                                     many: dict[int, Path], count: int,
+                                                     many: dict[int, Path],
+                                                     analyzed: Analyzed, count: int,
                                                      provider: str) -> None:
     """Where `transform` plans the request (a strict budget, a tool count), the download
     is the plan's; where it refuses (too many tools), the playground says the same."""
-    data = _analyze_file(served, many[count])
+    data = analyzed(many[count])
     answer = request(served, "GET", f"api/transformed?run={data['run']}&provider={provider}")
     proc = _cli("transform", str(many[count]), "-p", provider, "-q", cwd=folder)
     if proc.returncode == 2:
@@ -181,9 +216,10 @@ TARGETS = {"openai-chat": ["openai", "openai-strict", "portable"],
 @pytest.mark.parametrize(("target", "provider"),
                          [(t, p) for t, ps in TARGETS.items() for p in ps])
 def test_provider_ready_tools_are_what_transform_to_writes(served: Served, folder: Path,
-                                                           many: dict[int, Path], target: str,
+                                                           many: dict[int, Path],
+                                                           analyzed: Analyzed, target: str,
                                                            provider: str) -> None:
-    data = _analyze_file(served, many[30])
+    data = analyzed(many[30])
     assert next(p for p in data["providers"] if p["name"] == provider)["targets"] == \
         [t for t, ps in TARGETS.items() if provider in ps]
     answer = request(served, "GET", f"api/request?run={data['run']}&provider={provider}"
@@ -317,9 +353,7 @@ def test_breaking_is_what_breaking_json_says_for_the_same_pair(served: Served,
                      body={"old": old.read_text(encoding="utf-8"), "label": str(old),
                            "run": run})
     assert answer.status == 200, answer.body
-    proc = subprocess.run([PY, "-m", "schema_compat", "breaking", str(old), str(new),
-                           "--json"], capture_output=True, text=True, cwd=folder,
-                          env=cli_env(folder), check=False, timeout=120)
+    proc = _cli("breaking", str(old), str(new), "--json", cwd=folder)
     assert proc.returncode == 1, proc.stderr  # the pair breaks callers
     data = answer.json()
     assert data == json.loads(proc.stdout)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inprocess import cli_in_process
 
 from schema_compat.profiles import PROFILES
 from schema_compat.profiles.clients import CLIENTS, client_of_config, with_client
@@ -52,9 +53,9 @@ def _tools_file(path: Path, *tools: dict[str, Any]) -> Path:
 
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "schema_compat", *args], cwd=cwd,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          timeout=120)
+    """`schema-compat ARGS` in `cwd`, in-process (tests/inprocess.py): what it says is the
+    point, not how a process of its own behaves; the servers it lists run as processes."""
+    return cli_in_process(*args, cwd=cwd)
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 """The proxy end to end: the official SDK's client session talks to `schema-compat proxy`,
-which runs the real example server (stdio, or streamable HTTP or legacy SSE on a free port)."""
+which runs the real example server (stdio, or streamable HTTP or legacy SSE on a free port),
+or, where only its listing matters, its listing served without the SDK
+(tests/servers/listing_server.py)."""
 
 from __future__ import annotations
 
@@ -49,13 +51,14 @@ def _run(args: list[str], body: Session, *, cwd: Path = REPO_ROOT) -> Any:
     return anyio.run(main)
 
 
-def _through_proxy(body: Session, *extra: str, provider: str = "gemini") -> Any:
+def _through_proxy(body: Session, *extra: str, provider: str = "gemini",
+                   upstream: Path = EXAMPLE) -> Any:
     return _run(_proxy_args("--provider", provider, *extra,
-                            upstream=[PY, str(EXAMPLE)]), body)
+                            upstream=[PY, str(upstream)]), body)
 
 
-def _direct(body: Session) -> Any:
-    return _run([str(EXAMPLE)], body)
+def _direct(body: Session, server: Path = EXAMPLE) -> Any:
+    return _run([str(server)], body)
 
 
 def _text(result: Any) -> str:
@@ -79,7 +82,8 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
     async def body(session: ClientSession) -> Any:
         return (await session.list_tools()).tools
 
-    tools = _through_proxy(body, provider=provider)
+    listing = SERVERS / "listing_server.py"  # the example's listing
+    tools = _through_proxy(body, provider=provider, upstream=listing)
     # `_meta` says which dialect the schema is in (gemini's `nullable` is OpenAPI's)
     listed = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
                "_meta": t.meta} for t in tools]
@@ -89,7 +93,7 @@ def test_listed_schemas_have_no_findings_for_the_provider(provider: str) -> None
         "read_files": [], "propose_and_review": []}
     # the same schemas `transform --server` writes
     snapshot = cli_in_process("transform", "--quiet", "--provider", provider, "--server",
-                              cmd(EXAMPLE))
+                              cmd(listing))
     assert [t["inputSchema"] for t in json.loads(snapshot.stdout)["tools"]] == \
         [t["inputSchema"] for t in listed]
 
@@ -145,8 +149,9 @@ def test_unknown_tool_returns_the_upstreams_error() -> None:
         await session.list_tools()
         return await session.call_tool("no_such_tool", {"x": "1"})
 
-    direct = _direct(body)
-    proxied = _through_proxy(body)
+    listing = SERVERS / "listing_server.py"  # answers an unknown tool as the SDK does
+    direct = _direct(body, listing)
+    proxied = _through_proxy(body, upstream=listing)
     assert proxied.is_error and direct.is_error
     assert _text(proxied) == _text(direct) == "Unknown tool: no_such_tool"
 
@@ -163,7 +168,8 @@ def test_other_requests_pass_through_unchanged() -> None:
                 out.append({"error": exc.error.code, "message": exc.error.message})
         return out
 
-    assert _through_proxy(body) == _direct(body)
+    listing = SERVERS / "listing_server.py"  # answers these as the SDK does
+    assert _through_proxy(body, upstream=listing) == _direct(body, listing)
 
 
 @pytest.mark.parametrize(("mode", "option", "path"), [("http", "--url", "/mcp"),
@@ -261,9 +267,9 @@ def test_a_client_config_running_the_proxy_checks_compatible(tmp_path: Path) -> 
     """What a client configured as the README says sees: every tool compatible."""
     config = tmp_path / ".mcp.json"
     config.write_text(json.dumps({"mcpServers": {"fs": {
-        "command": PY, "args": _proxy_args("--provider", "gemini",
-                                           upstream=[PY, str(EXAMPLE)])}}}))
-    proc = cli("check", "--json", "--fail-on", "warning", "--config", str(config))
+        "command": PY, "args": _proxy_args("--provider", "gemini", upstream=[
+            PY, str(SERVERS / "listing_server.py")])}}}))  # the example's listing
+    proc = cli_in_process("check", "--json", "--fail-on", "warning", "--config", str(config))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert [(t["name"], t["status"], t["issues"]) for t in data["tools"]] == [

@@ -1,10 +1,13 @@
 """`schema-compat proxy --config FILE`: every server of a client config as one MCP server,
 through the official SDK's client (ClientSession over stdio_client, both protocol eras).
 
-The upstreams are our SDK-built test servers (tests/servers/): `proxy_upstream.py` twice,
-under two names and with a different `WHO` in each `env` block, so that every tool name
-clashes and the `env` tool's answer says which of the two answered; and `modern_server.py`,
-which speaks the 2026-07-28 era alone (it refuses `initialize`)."""
+The upstreams are our test servers (tests/servers/): `proxy_upstream.py` twice, under two
+names and with a different `WHO` in each `env` block, so that every tool name clashes and the
+`env` tool's answer says which of the two answered; and `modern_server.py`, built with the
+SDK, which speaks the 2026-07-28 era alone (it refuses `initialize`). The gateway speaks the
+handshake era to the first two, so most tests start `raw_upstream.py`, their SDK-free double
+(tests/test_proxy_upstreams.py holds it to the SDK's answers) in their place; the tests of
+the 2026-07-28 client start the SDK's."""
 
 from __future__ import annotations
 
@@ -29,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS, example_over, serving
 
-UPSTREAM = SERVERS / "proxy_upstream.py"
+SDK_UPSTREAM = SERVERS / "proxy_upstream.py"
+UPSTREAM = SERVERS / "raw_upstream.py"
 MODERN = SERVERS / "modern_server.py"
 UPSTREAM_TOOLS = ["slow", "env", "grow", "die", "add"]
 
@@ -47,10 +51,20 @@ def _config(tmp_path: Path, servers: dict[str, Any]) -> Path:
     return path
 
 
+def _clashing(tmp_path: Path, upstream: Path) -> Path:
+    return _config(tmp_path, {"a": _entry(upstream, WHO="a"), "b": _entry(upstream, WHO="b"),
+                              "modern": _entry(MODERN)})
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    return _config(tmp_path, {"a": _entry(UPSTREAM, WHO="a"), "b": _entry(UPSTREAM, WHO="b"),
-                              "modern": _entry(MODERN)})
+    return _clashing(tmp_path, UPSTREAM)
+
+
+@pytest.fixture
+def sdk_config(tmp_path: Path) -> Path:
+    """`config` with the SDK's upstreams."""
+    return _clashing(tmp_path, SDK_UPSTREAM)
 
 
 def _session(config: Path, body: Body, *options: str, era: str = "legacy",
@@ -71,10 +85,12 @@ def _log_lines(log: Path) -> list[str]:
 
 @pytest.mark.parametrize("era", ["legacy", "auto"])
 def test_every_servers_tools_are_listed_and_each_call_reaches_its_own_server(
-        config: Path, tmp_path: Path, era: str) -> None:
+        tmp_path: Path, era: str) -> None:
     """The second server's tools clash with the first's: they are listed as `b_*` and a
     call to `b_env` reaches b (its WHO), `env` reaches a; the 2026-07-28-only server is
-    served too; `b_add`'s text integers are repaired against b's own schema."""
+    served too; `b_add`'s text integers are repaired against b's own schema. The SDK's
+    upstreams for the 2026-07-28 client, their double for the other."""
+    config = _clashing(tmp_path, SDK_UPSTREAM if era == "auto" else UPSTREAM)
     log = tmp_path / "gateway.log"
 
     async def body(session: ClientSession) -> Any:
@@ -320,13 +336,13 @@ def test_a_name_the_client_refuses_is_served_renamed_and_routed_back() -> None:
         assert gateway.request.route(served) == ("fs", "files.read")
 
 
-def test_a_2026_client_hears_of_list_changes_on_its_subscription(config: Path) -> None:
+def test_a_2026_client_hears_of_list_changes_on_its_subscription(sdk_config: Path) -> None:
     """The official client in the 2026-07-28 era (`Client`, auto mode: server/discover)
     opens `subscriptions/listen` for tool changes: the gateway acknowledges it, and b's
     `grow` arrives on it as an event, after which the listing has the new tool."""
     async def main() -> Any:
         params = StdioServerParameters(
-            command=PY, args=["-m", "schema_compat", "proxy", "--config", str(config)],
+            command=PY, args=["-m", "schema_compat", "proxy", "--config", str(sdk_config)],
             cwd=str(REPO_ROOT), env=dict(os.environ))
         async with Client(params, mode="auto") as client:
             era = client.protocol_version

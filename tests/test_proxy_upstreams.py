@@ -1,4 +1,5 @@
-"""The proxy against upstreams built with the official SDK, through the SDK's own client:
+"""The proxy against upstreams built with the official SDK (or, for the proxy's own logic, their
+SDK-free double, checked here to answer as they do), through the SDK's own client:
 the environment the upstream runs in, listings transformed once and again after
 `notifications/tools/list_changed`, concurrent calls, an upstream that dies mid-call, the
 2026-07-28 era, and the proxy's exit when its client goes away.
@@ -30,7 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 from client_sessions import Body, proxy_session, result_text
 from launch import PY, REPO_ROOT, SERVERS
 
-UPSTREAM = SERVERS / "proxy_upstream.py"
+# The proxy's own logic is tested against UPSTREAM, an SDK-free double of SDK_UPSTREAM (the
+# SDK's import is most of a second of CPU per upstream started); the first test below holds
+# the double to what the real one says, and the strict repair is tested on the real one.
+SDK_UPSTREAM = SERVERS / "proxy_upstream.py"
+UPSTREAM = SERVERS / "raw_upstream.py"
 MODERN = SERVERS / "modern_server.py"
 
 
@@ -48,6 +53,55 @@ def _changes(log: Path) -> list[str]:
     return [line.split("schema-compat proxy: tools/list ", 1)[1].split(":", 1)[0]
             for line in log.read_text(encoding="utf-8").splitlines()
             if line.startswith("schema-compat proxy: tools/list ") and " change(s) " in line]
+
+
+def _conversation(script: Path) -> list[Any]:
+    """What `script` answers, one message at a time, to a handshake-era session that lists,
+    calls each tool (refused arguments included), grows and lists again, with WHO=a set; a
+    validation error's pointer to pydantic's documentation (its version's) left out."""
+    init = {"protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}
+    sent: list[tuple[str, Any]] = [
+        ("initialize", init), ("tools/list", None), ("ping", None),
+        ("tools/call", {"name": "env", "arguments": {"names": ["WHO", "NOPE"]}}),
+        ("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3, "more": [4]}}),
+        ("tools/call", {"name": "add", "arguments": {"a": "2", "b": 3}}),
+        ("tools/call", {"name": "add", "arguments": {"a": 1}}),
+        ("tools/call", {"name": "slow", "arguments": {"seconds": 0.01}}),
+        ("tools/call", {"name": "nope", "arguments": {}}),
+        ("resources/list", None), ("prompts/list", None), ("server/discover", None),
+        ("tools/call", {"name": "grow", "arguments": {}}), ("tools/list", None),
+        ("tools/call", {"name": "extra_1", "arguments": {"value": "5"}})]
+    proc = subprocess.Popen([PY, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True,
+                            env={"PATH": os.environ["PATH"], "WHO": "a"})
+    assert proc.stdin is not None and proc.stdout is not None
+    heard: list[Any] = []
+    try:
+        for rid, (method, params) in enumerate(sent, 1):
+            message = {"jsonrpc": "2.0", "id": rid, "method": method,
+                       **({"params": params} if params is not None else {})}
+            proc.stdin.write(json.dumps(message) + "\n")
+            if method == "initialize":
+                proc.stdin.write('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+            proc.stdin.flush()
+            while True:
+                answer = json.loads(proc.stdout.readline())
+                for block in answer.get("result", {}).get("content", []):
+                    block["text"] = block["text"].split("\n    For further information")[0]
+                heard.append(answer)
+                if answer.get("id") == rid:
+                    break
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        proc.stdin.close()
+        proc.stdout.close()
+    return heard
+
+
+def test_the_sdk_free_upstream_answers_as_the_sdk_one_does() -> None:
+    assert _conversation(UPSTREAM) == _conversation(SDK_UPSTREAM)
 
 
 # --- the environment ---------------------------------------------------------------------
@@ -153,7 +207,7 @@ def test_a_stringified_call_is_repaired_for_a_strict_upstream() -> None:
         await session.list_tools()
         return await session.call_tool("add", {"a": "1", "b": 2, "more": "[3, 4]"})
 
-    result = _session(UPSTREAM, body)
+    result = _session(SDK_UPSTREAM, body)
     assert not result.is_error, result_text(result)
     assert result_text(result) == "10"
 

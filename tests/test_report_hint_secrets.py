@@ -1,8 +1,9 @@
 """No header value and no --env value is ever printed: not in check's closing hint (a command
 line a CI log keeps), its JSON report, transform's or diff's output, nor an error message.
 
-The example server runs over streamable HTTP behind a bearer token, and over stdio with a
-variable set; the secret is a real string searched for in everything each command prints.
+The example server runs over streamable HTTP behind a bearer token, and its listing over stdio
+(tests/servers/listing_server.py) with a variable set; the secret is a real string searched
+for in everything each command prints.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET = "tok-9f3b1c7e5a-SECRET"
+# the example's listing, served without the SDK (what is printed does not depend on it)
 SERVER = " ".join(shlex.quote(str(p)) for p in (sys.executable,
-                                                REPO_ROOT / "examples" / "fs_server.py"))
+                                                REPO_ROOT / "tests" / "servers" /
+                                                "listing_server.py"))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MIXED = REPO_ROOT / "examples" / "mixed.json"
-FS_SERVER = REPO_ROOT / "examples" / "fs_server.py"
+# the example's listing, served without the SDK (a hint names the server, whatever serves)
+FS_SERVER = REPO_ROOT / "tests" / "servers" / "listing_server.py"
 SERVER_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(FS_SERVER))}"
 
 
