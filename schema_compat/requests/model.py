@@ -52,31 +52,11 @@ class RequestPlan(NamedTuple):
         return {t.name: t.result.tool.name for t in self.tools
                 if t.name != t.result.tool.name}
 
-    def routes(self) -> dict[str, tuple[str, str]]:
-        """Sent name -> (source, the tool's own name), for every tool: what a proxy keeps
-        to send each call to its server under the server's own name."""
-        return {t.name: (t.result.tool.source, t.result.tool.name) for t in self.tools}
-
-    def tool(self, sent: str) -> PlannedTool | None:
-        """The planned tool a call to `sent` is for: its original schema (to repair the
-        arguments against) is `result.tool.schema`."""
-        for t in self.tools:
-            if t.name == sent:
-                return t
-        return None
-
     def route(self, sent: str) -> tuple[str, str] | None:
         """(source, the tool's own name) a call to `sent` goes to (None: no such tool)."""
         for t in self.tools:
             if t.name == sent:
                 return t.result.tool.source, t.result.tool.name
-        return None
-
-    def sent_name(self, source: str, name: str) -> str | None:
-        """The name a source's tool is sent under (None: not in the request)."""
-        for t in self.tools:
-            if t.result.tool.source == source and t.result.tool.name == name:
-                return t.name
         return None
 
     @property
