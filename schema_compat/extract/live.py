@@ -23,7 +23,7 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from ..model import ServerInfo, SourceError
-from .config import ServerSpec
+from .config import ServerError, ServerSpec
 from .files import LoadedSource, SourceLoadError, from_document
 from .live_errors import (
     connect_failure,
@@ -39,7 +39,7 @@ from .live_errors import (
 from .live_exchange import Closed, RpcError, session_exchange
 from .live_probe import Probe, quiet_sdk_logging, stdio_streams
 from .live_progress import progress_line
-from .starting import LiveError, Started, fetch_servers
+from .starting import Started, fetch_servers
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 
@@ -115,15 +115,15 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
             # The transports' and the session's task groups wrap what the exchange
             # raised in exception groups: find ours among the leaves.
             found: BaseException | None = our_failure(raised) or raised
-            if isinstance(found, LiveError):
+            if isinstance(found, ServerError):
                 raise found from None
             if isinstance(found, RpcError):
                 http = http_failure(spec, probe, found)
                 if http is not None:
                     raise http from None
-                raise LiveError(f"the server answered {found.method} with an error: "
-                                f"{found.text} (code {found.code})",
-                                "check that it is an MCP server with tools") from None
+                raise ServerError(f"the server answered {found.method} with an error: "
+                                  f"{found.text} (code {found.code})",
+                                  "check that it is an MCP server with tools") from None
             if isinstance(found, Closed):
                 closed = True
                 found = None
@@ -132,8 +132,8 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
             if failure is not None:
                 raise failure from None
             if found is not None and spec.kind != "stdio":
-                raise LiveError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
-                                "check the URL") from None
+                raise ServerError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
+                                  "check the URL") from None
             closed = True
     if result is not None:
         return result
@@ -141,19 +141,19 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
     if http is not None:
         raise http
     if spec.kind == "stdio" and closed and alive_at_close:
-        raise LiveError(f"the server closed its stdout {during(probe)} but kept "
-                        "running", "an MCP stdio server must keep stdout open for "
-                        "JSON-RPC; run the command by hand to see why it stops")
+        raise ServerError(f"the server closed its stdout {during(probe)} but kept "
+                          "running", "an MCP stdio server must keep stdout open for "
+                          "JSON-RPC; run the command by hand to see why it stops")
     if spec.kind == "stdio" and (closed or not scope.cancelled_caught):
         code = await exit_code(probe, 0.3)
         raise exit_error(code, probe.stage, stderr_tail(errlog), during(probe))
     elif closed:
-        raise LiveError(f"the server closed the connection during {probe.stage}",
-                        "check the URL and the server's logs")
+        raise ServerError(f"the server closed the connection during {probe.stage}",
+                          "check the URL and the server's logs")
     failure = no_answer(spec, probe, timeout)
     tail = stderr_tail(errlog)
     if tail:
-        failure = LiveError(f"{failure.message}; its stderr: {tail}", failure.hint)
+        failure = ServerError(f"{failure.message}; its stderr: {tail}", failure.hint)
     raise failure
 
 
@@ -165,8 +165,9 @@ def _running(probe: Probe) -> bool:
 async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
                      show: Callable[[str], None] | None = None, width: int = 80,
                      started: Mapping[int, Started] | None = None
-                     ) -> list[tuple[list[Any], ServerInfo] | LiveError]:
-    results: list[tuple[list[Any], ServerInfo] | LiveError] = [LiveError("not run")] * len(specs)
+                     ) -> list[tuple[list[Any], ServerInfo] | ServerError]:
+    results: list[tuple[list[Any], ServerInfo] | ServerError] = \
+        [ServerError("not run")] * len(specs)
     probes = [Probe() for _ in specs]
     done = [False] * len(specs)
 
@@ -174,12 +175,12 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
         try:
             results[i] = await _fetch_one(spec, timeout, probes[i],
                                           (started or {}).get(i))
-        except LiveError as exc:
+        except ServerError as exc:
             results[i] = exc
         except Exception as exc:
             leaf = leaves(exc)[0]
-            results[i] = LiveError(f"unexpected failure: {type(leaf).__name__}: {leaf}",
-                                   "rerun with SCHEMA_COMPAT_DEBUG=1 and report it")
+            results[i] = ServerError(f"unexpected failure: {type(leaf).__name__}: {leaf}",
+                                     "rerun with SCHEMA_COMPAT_DEBUG=1 and report it")
         finally:
             done[i] = True
 
@@ -209,7 +210,7 @@ async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
     sources: list[LoadedSource] = []
     errors: list[SourceError] = []
     for spec, result in zip(specs, results, strict=True):
-        if isinstance(result, LiveError):
+        if isinstance(result, ServerError):
             errors.append(SourceError(spec.name, result.message, result.hint))
             continue
         tools, info = result

@@ -30,22 +30,13 @@ import anyio
 import anyio.to_thread
 
 from ..signals import signals_as_exit
-from .config import CommandError, ServerSpec, resolve_command, server_environment
+from .config import ServerError, ServerSpec, resolve_command, server_environment
 
 if TYPE_CHECKING:
     from ..model import SourceError
     from .files import LoadedSource
 
-__all__ = ["LiveError", "Servers", "Started", "fetch_servers", "resolved"]
-
-
-class LiveError(Exception):
-    """A server that could not be listed: what happened, and how to fix it."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+__all__ = ["Servers", "Started", "fetch_servers"]
 
 
 @dataclass
@@ -55,15 +46,7 @@ class Started:
 
     process: Any
     errlog: IO[str]
-    error: LiveError | None
-
-
-def resolved(spec: ServerSpec, environ: dict[str, str]) -> str:
-    """`resolve_command`, its refusal as a LiveError."""
-    try:
-        return resolve_command(spec, environ)
-    except CommandError as exc:
-        raise LiveError(exc.message, exc.hint) from None
+    error: ServerError | None
 
 
 # after SIGTERM to a server's process group, before SIGKILL (as the SDK's shutdown, shortened
@@ -96,16 +79,16 @@ class Servers:
             self.starting += 1
         process = None
         try:
-            command = resolved(spec, environ)
+            command = resolve_command(spec, environ)
             process = await anyio.open_process([command, *spec.args], env=environ,
                                                stderr=errlog, cwd=spec.cwd,
                                                start_new_session=True)
-        except LiveError as exc:
+        except ServerError as exc:
             return Started(None, errlog, exc)
         except OSError as exc:
-            return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
-                                                   f"{exc.strerror or exc}",
-                                                   "check the command and its permissions"))
+            return Started(None, errlog, ServerError(f"cannot start {spec.command}: "
+                                                     f"{exc.strerror or exc}",
+                                                     "check the command and its permissions"))
         finally:
             with self.lock:
                 self.starting -= 1

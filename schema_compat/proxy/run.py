@@ -20,7 +20,7 @@ import threading
 import time
 from typing import IO, Any
 
-from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
+from ..extract.config import ServerError, ServerSpec, resolve_command, server_environment
 
 __all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "serve", "start",
            "write_log"]
@@ -141,7 +141,7 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
         return Proxy(spec, sink, None)
     try:
         proc = launch(spec, sink)
-    except CommandError as exc:
+    except ServerError as exc:
         print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
         if sink is not sys.stderr:
             sink.close()
@@ -171,15 +171,15 @@ def _stop_upstream_on_sigterm(proc: subprocess.Popen[bytes]) -> None:
 
 def launch(spec: ServerSpec, errlog: IO[str] | int) -> subprocess.Popen[bytes]:
     """A stdio server started in its environment (`server_environment`), its command
-    checked first (`resolve_command`); CommandError says why it cannot start. Its stderr
+    checked first (`resolve_command`); ServerError says why it cannot start. Its stderr
     goes to `errlog`: the log, or `subprocess.PIPE` for a caller that reads it."""
     env = server_environment(spec)
     command = resolve_command(spec, env)
     try:
         return _start_upstream([command, *spec.args], env, spec.cwd, errlog)
     except OSError as exc:
-        raise CommandError(f"cannot start {spec.command}: {exc.strerror or exc}",
-                           "check the command and its permissions") from None
+        raise ServerError(f"cannot start {spec.command}: {exc.strerror or exc}",
+                          "check the command and its permissions") from None
 
 
 def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,
