@@ -32,6 +32,7 @@ __all__ = [
     "parse_command",
     "resolve_command",
     "server_environment",
+    "signal_group",
 ]
 
 Kind = Literal["stdio", "http", "sse"]
@@ -79,6 +80,18 @@ def server_environment(spec: ServerSpec, environ: Mapping[str, str] | None = Non
     """
     base = os.environ if environ is None else environ
     return {**base, **spec.env}
+
+
+def signal_group(pid: int, signum: int) -> bool:
+    """Signal the process group `pid` leads (a stdio server is started in a session of its
+    own, on POSIX); whether any of it was still there."""
+    try:
+        os.killpg(pid, signum)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: a member we may not signal; it is there
+        pass
+    return True
 
 
 class ServerError(Exception):

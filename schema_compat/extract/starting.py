@@ -30,7 +30,7 @@ import anyio
 import anyio.to_thread
 
 from ..signals import signals_as_exit
-from .config import ServerError, ServerSpec, resolve_command, server_environment
+from .config import ServerError, ServerSpec, resolve_command, server_environment, signal_group
 
 if TYPE_CHECKING:
     from ..model import SourceError
@@ -124,18 +124,6 @@ class Servers:
         stop_groups([p.pid for p in left if p.returncode is None])
 
 
-def _signal_group(pid: int, signum: int) -> bool:
-    """Signal the process group `pid` leads (started in a session of its own); whether any
-    of it was still there."""
-    try:
-        os.killpg(pid, signum)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: a member we may not signal; it is there
-        pass
-    return True
-
-
 def stop_groups(pids: Sequence[int]) -> None:
     """SIGTERM to the process group each of `pids` led (each server is started in a session
     of its own), SIGKILL to what is left of them after `_EXIT_GRACE`. Also once a server
@@ -144,13 +132,13 @@ def stop_groups(pids: Sequence[int]) -> None:
     server itself stays). Returns at once when the groups are gone."""
     if os.name != "posix":
         return
-    alive = [pid for pid in pids if _signal_group(pid, signal.SIGTERM)]
+    alive = [pid for pid in pids if signal_group(pid, signal.SIGTERM)]
     deadline = time.monotonic() + _EXIT_GRACE
     while alive and time.monotonic() < deadline:
         time.sleep(0.01)
-        alive = [pid for pid in alive if _signal_group(pid, 0)]
+        alive = [pid for pid in alive if signal_group(pid, 0)]
     for pid in alive:
-        _signal_group(pid, signal.SIGKILL)
+        signal_group(pid, signal.SIGKILL)
 
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
