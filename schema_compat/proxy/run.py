@@ -175,21 +175,15 @@ def launch(spec: ServerSpec, errlog: IO[str] | int) -> subprocess.Popen[bytes]:
     goes to `errlog`: the log, or `subprocess.PIPE` for a caller that reads it."""
     env = server_environment(spec)
     command = resolve_command(spec, env)
-    try:
-        return _start_upstream([command, *spec.args], env, spec.cwd, errlog)
+    err: Any = errlog if errlog is not sys.stderr else None
+    try:  # its stdin and stdout piped to the proxy, in a process group of its own (so that
+        # it can be stopped whole)
+        return subprocess.Popen([command, *spec.args], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=err, env=env, cwd=spec.cwd,
+                                bufsize=0, start_new_session=os.name == "posix")
     except OSError as exc:
         raise ServerError(f"cannot start {spec.command}: {exc.strerror or exc}",
                           "check the command and its permissions") from None
-
-
-def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,
-                    errlog: IO[str] | int) -> subprocess.Popen[bytes]:
-    """The upstream, its stdin and stdout pipes to the proxy, its stderr to `errlog`, in
-    a process group of its own (so that it can be stopped whole)."""
-    err: Any = errlog if errlog is not sys.stderr else None
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=err, env=env, cwd=cwd, bufsize=0,
-                            start_new_session=os.name == "posix")
 
 
 def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
