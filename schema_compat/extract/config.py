@@ -22,28 +22,14 @@ from typing import Any, Literal
 
 from ..model import SourceError
 
-__all__ = [
-    "CONFIG_CANDIDATES",
-    "ConfigError",
-    "ServerError",
-    "ServerSpec",
-    "discover_configs",
-    "load_config",
-    "parse_command",
-    "resolve_command",
-    "server_environment",
-    "signal_group",
-]
+__all__ = ["CONFIG_CANDIDATES", "ConfigError", "ServerError", "ServerSpec", "discover_configs",
+           "load_config", "parse_command", "resolve_command", "server_environment", "signal_group"]
 
 Kind = Literal["stdio", "http", "sse"]
 
 # Looked for, in this order, when `check` is given no SOURCE.
-CONFIG_CANDIDATES: tuple[str, ...] = (
-    ".mcp.json",
-    ".vscode/mcp.json",
-    ".cursor/mcp.json",
-    ".gemini/settings.json",
-)
+CONFIG_CANDIDATES: tuple[str, ...] = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json",
+                                      ".gemini/settings.json")
 
 _VAR = re.compile(r"\$\{([^}]*)\}")
 _HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http"}

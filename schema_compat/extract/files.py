@@ -30,15 +30,8 @@ from .shapes import (
     value_at,
 )
 
-__all__ = [
-    "SHAPES",
-    "LoadedSource",
-    "SourceLoadError",
-    "detect_shape",
-    "from_document",
-    "load_source_text",
-    "load_sources",
-]
+__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "detect_shape", "from_document",
+           "load_source_text", "load_sources"]
 
 
 class LoadedSource(NamedTuple):
