@@ -11,6 +11,7 @@ limit it stops with a `PlanError` that lists the servers with their tool counts,
 from __future__ import annotations
 
 import fnmatch
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -85,10 +86,7 @@ def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
 
 def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
     """The message for a request with more tools than the provider takes."""
-    per: dict[str, int] = {}
-    for t in tools:
-        per[server_name(t.source) if t.source else "(tools)"] = per.get(
-            server_name(t.source) if t.source else "(tools)", 0) + 1
+    per = Counter(server_name(t.source) if t.source else "(tools)" for t in tools)
     servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
     who = f"{profile.name} with {profile.client}" if profile.client else profile.name
     return (f"{len(tools)} tools in one request; {who} accepts at most {limit} "
