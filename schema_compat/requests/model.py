@@ -5,13 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..model import (
-    Decision,
-    RequestInfo,
-    RequestLimit,
-    ToolDef,
-    ToolResult,
-)
+from ..model import Decision, RequestInfo, RequestLimit, ToolDef, ToolResult
 from .names import held_twice
 
 
@@ -20,10 +14,7 @@ class PlanError(ValueError):
     nothing): the message says what to choose."""
 
 
-# One request-level limit with its use, and one decision: shared with the reports.
-Limit = RequestLimit
-
-__all__ = ["Decision", "Limit", "PlanError", "PlannedTool", "RequestPlan"]
+__all__ = ["Decision", "PlanError", "PlannedTool", "RequestLimit", "RequestPlan"]
 
 
 class PlannedTool(NamedTuple):
@@ -41,7 +32,7 @@ class RequestPlan(NamedTuple):
 
     provider: str
     tools: tuple[PlannedTool, ...]
-    limits: tuple[Limit, ...]
+    limits: tuple[RequestLimit, ...]
     decisions: tuple[Decision, ...]
     name_prefix: str = "none"
     excluded: tuple[ToolDef, ...] = ()
@@ -60,7 +51,7 @@ class RequestPlan(NamedTuple):
         return None
 
     @property
-    def over(self) -> tuple[Limit, ...]:
+    def over(self) -> tuple[RequestLimit, ...]:
         return tuple(limit for limit in self.limits if limit.over)
 
     def clashes(self) -> tuple[str, ...]:
