@@ -19,8 +19,6 @@ from typing import IO, Any
 
 import anyio
 import httpx2
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
 
 from ..model import ServerInfo, SourceError
 from .config import ServerError, ServerSpec
@@ -37,7 +35,7 @@ from .live_errors import (
     stderr_tail,
 )
 from .live_exchange import Closed, RpcError, session_exchange
-from .live_probe import Probe, quiet_sdk_logging, stdio_streams
+from .live_probe import OnResponse, Probe, quiet_sdk_logging, remote_streams, stdio_streams
 from .live_progress import progress_line
 from .starting import Started, fetch_servers
 
@@ -45,29 +43,6 @@ __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 
 # how long a server whose stdout closed is given to exit before it counts as running on
 _CLOSE_TO_EXIT = 0.2
-
-
-def _http_client_factory(probe: Probe, extra: Mapping[str, str]) -> Any:
-    async def record(response: httpx2.Response) -> None:
-        request = response.request
-        url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
-        rpc = request.headers.get("mcp-method", "")
-        probe.statuses.append((request.method, response.status_code, url, rpc))
-        if response.status_code >= 400 and request.method == "POST" and probe.stop and \
-                rpc != "server/discover":  # a refused probe means "handshake era"
-            probe.stop()
-
-    def factory(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
-                auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
-        merged = {**(headers or {}), **extra}
-        kwargs: dict[str, Any] = {"headers": merged, "event_hooks": {"response": [record]}}
-        if timeout is not None:
-            kwargs["timeout"] = timeout
-        if auth is not None:
-            kwargs["auth"] = auth
-        return httpx2.AsyncClient(**kwargs)
-
-    return factory
 
 
 async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = None,
@@ -100,16 +75,9 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
                             await exit_code(probe, _CLOSE_TO_EXIT)
                             alive_at_close = _running(probe)
                         raise
-            elif spec.kind == "http":
-                factory = _http_client_factory(probe, spec.headers)
-                client = factory(timeout=httpx2.Timeout(timeout))
-                async with client, streamable_http_client(
-                        spec.url, http_client=client) as (read, write):
-                    result = await session_exchange(read, write, probe, spec)
             else:
-                factory = _http_client_factory(probe, spec.headers)
-                async with sse_client(spec.url, timeout=timeout, sse_read_timeout=timeout,
-                                      httpx_client_factory=factory) as (read, write):
+                async with remote_streams(spec, timeout, timeout, _recorder(probe)) as (
+                        read, write):
                     result = await session_exchange(read, write, probe, spec)
         except Exception as raised:
             # The transports' and the session's task groups wrap what the exchange
@@ -155,6 +123,21 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
     if tail:
         failure = ServerError(f"{failure.message}; its stderr: {tail}", failure.hint)
     raise failure
+
+
+def _recorder(probe: Probe) -> OnResponse:
+    """Each HTTP response's status into the probe; over SSE, a refused message ends the
+    exchange at once (`Probe.stop`)."""
+    async def record(response: httpx2.Response) -> None:
+        request = response.request
+        url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
+        rpc = request.headers.get("mcp-method", "")
+        probe.statuses.append((request.method, response.status_code, url, rpc))
+        if response.status_code >= 400 and request.method == "POST" and probe.stop and \
+                rpc != "server/discover":  # a refused probe means "handshake era"
+            probe.stop()
+
+    return record
 
 
 def _running(probe: Probe) -> bool:
