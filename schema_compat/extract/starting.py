@@ -153,7 +153,8 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                 started[i] = await servers.start(spec)
         live = await anyio.to_thread.run_sync(importlib.import_module,
                                               "schema_compat.extract.live")
-        return await live.fetch_started(specs, timeout, started, show, width)  # type: ignore[no-any-return]
+        return await live.fetch_started(  # type: ignore[no-any-return]
+            specs, timeout, started, show, width)
     finally:
         for one in started.values():
             if one.process is not None and one.process.returncode is None:
