@@ -3,11 +3,11 @@
 Every server becomes a `LoadedSource` shaped like an MCP `tools/list` result, or a
 `SourceError` with a hint; nothing here raises for a server that misbehaves. Here: the
 transports (stdio, streamable HTTP, SSE) each server is reached by, the timeout, and the
-servers listed at once. The exchange over a transport is `live_exchange`, what the
-transports show of a server `live_probe`, a failure in words `live_errors`, the progress
-line `live_progress`. The server's stderr goes to a temporary file, shown only on failure.
-A stdio server runs in the user's environment with the spec's `env` on top, as it would when
-run by hand.
+servers listed at once, with the progress line shown meanwhile (`progress_line`). The
+exchange over a transport is `live_exchange`, what the transports show of a server
+`live_probe`, a failure in words `live_errors`. The server's stderr goes to a temporary
+file, shown only on failure. A stdio server runs in the user's environment with the spec's
+`env` on top, as it would when run by hand.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
@@ -36,7 +36,6 @@ from .live_errors import (
 )
 from .live_exchange import Closed, RpcError, session_exchange
 from .live_probe import OnResponse, Probe, quiet_sdk_logging, remote_streams, stdio_streams
-from .live_progress import progress_line
 from .starting import Started, fetch_servers
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
@@ -202,3 +201,32 @@ async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
         except SourceLoadError as exc:
             errors.append(exc.error)
     return sources, errors
+
+
+# what each stage is called on the progress line
+_STAGE_WORDS = {"connect": "starting", "initialize": "negotiating", "tools/list": "listing"}
+
+
+def progress_line(specs: Sequence[ServerSpec], probes: Sequence[Probe], done: Sequence[bool],
+                   width: int) -> str:
+    """One line on where each server is: what a user waiting on slow servers wants to see."""
+    pending = [(spec, _STAGE_WORDS.get(probe.stage, probe.stage))
+               for spec, probe, over in zip(specs, probes, done, strict=True) if not over]
+    if len(specs) == 1:
+        prefix = "Listing tools from "
+        spec, stage = specs[0], _STAGE_WORDS.get(probes[0].stage, probes[0].stage)
+        room = width - len(prefix) - len(stage) - 2
+        line = f"{prefix}{_short(spec.name, room)}: {stage}"
+    else:
+        prefix = f"Listing tools ({len(specs) - len(pending)}/{len(specs)} done): waiting for "
+        share = (width - len(prefix)) // max(len(pending), 1)
+        line = prefix + ", ".join(f"{_short(spec.name, share - len(stage) - 5)} ({stage})"
+                                  for spec, stage in pending)
+    return line if len(line) <= width else line[:max(width - 1, 1)] + "…"
+
+
+def _short(name: str, room: int) -> str:
+    """`name` in `room` characters, at least 12: a command's end (its script, its
+    package@version) tells servers apart."""
+    room = max(room, 12)
+    return name if len(name) <= room else "…" + name[-(room - 1):]
