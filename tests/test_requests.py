@@ -117,8 +117,7 @@ def test_routes_map_both_ways() -> None:
     assert request.route("search") == ("a", "search")
     assert request.route("b_search") == ("b", "search")
     assert request.route("nope") is None
-    assert request.sent_name("b", "search") == "b_search"
-    assert request.sent_name("c", "search") is None
+    assert request.name_map == {"b_search": "search"}
 
 
 def test_merged_listing_for_a_proxy() -> None:
@@ -136,10 +135,7 @@ def test_merged_listing_for_a_proxy() -> None:
     assert listing[0]["annotations"] == {"readOnlyHint": True}
     assert listing[0]["inputSchema"] == {"type": "object", "properties": {"p": {"type": "string"}}}
     assert listing[1]["title"] == "Search B"
-    assert request.routes() == {"search": ("a", "search"), "b_search": ("b", "search")}
-    found = request.tool("b_search")
-    assert found is not None and found.result.tool.schema == {"type": "object"}
-    assert request.tool("nope") is None
+    assert [request.route(t["name"]) for t in listing] == [("a", "search"), ("b", "search")]
 
 
 def test_per_tool_ignores_reach_the_planned_tools() -> None:
@@ -150,12 +146,12 @@ def test_per_tool_ignores_reach_the_planned_tools() -> None:
     tools = {"s": [{"name": "keep", "inputSchema": schema},
                    {"name": "bare", "inputSchema": {"type": "object"}}]}
     request = plan(tools, "anthropic-strict", per_tool_ignores={"keep": ["CON007"]})
-    keep = request.tool("keep")
-    assert keep is not None and keep.strict
+    keep = request.tools[0]
+    assert keep.name == "keep" and keep.strict
     assert keep.result.transformed_schema["properties"]["n"]["minimum"] == 1
     assert "CON007" not in {c.code for c in keep.result.changes}
-    default = plan(tools, "anthropic-strict").tool("keep")
-    assert default is not None
+    default = plan(tools, "anthropic-strict").tools[0]
+    assert default.name == "keep"
     assert "minimum" not in default.result.transformed_schema["properties"]["n"]
 
 

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from ..model import Path
+from ..paths import parse_pointer
 from ..schema.merge import merge_exact
 from ..schema.refs import RefResolver
 from ..schema.shape import value_type
@@ -52,7 +53,7 @@ class Document:
             if target.kind != "local":
                 return node, path
             ref = node["$ref"]
-            where: Path = tuple(_pointer_keys(ref[1:])) if ref.startswith("#/") else path
+            where: Path = tuple(parse_pointer(ref[1:]) or ()) if ref.startswith("#/") else path
             rest = {k: v for k, v in node.items() if k != "$ref"}
             if any(k not in ANNOTATIONS for k in rest):
                 merged = merge_exact(rest, target.node) if isinstance(target.node, dict) else None
@@ -99,16 +100,16 @@ class Document:
         if isinstance(node.get("examples"), list) and node["examples"]:
             return node["examples"][0]
         rest = {k: v for k, v in node.items() if k not in ("allOf", "anyOf", "oneOf")}
-        for parts in (node.get("allOf"),):
-            if isinstance(parts, list):
-                merged: Any = rest
-                for part in parts:
-                    part, _ = self.deref(part, ())
-                    m = merge_exact(merged, part) if isinstance(merged, dict) else None
-                    if m is None:
-                        return self.example(part, depth + 1)
-                    merged = m.node
-                return self.example(merged, depth + 1)
+        parts = node.get("allOf")
+        if isinstance(parts, list):
+            merged: Any = rest
+            for part in parts:
+                part, _ = self.deref(part, ())
+                m = merge_exact(merged, part) if isinstance(merged, dict) else None
+                if m is None:
+                    return self.example(part, depth + 1)
+                merged = m.node
+            return self.example(merged, depth + 1)
         for key in ("anyOf", "oneOf"):
             branches = node.get(key)
             if isinstance(branches, list):
@@ -185,7 +186,6 @@ def allows_type(types: tuple[str, ...] | None, kind: str) -> bool:
     if types is None:
         return True
     return kind in types or (kind == "integer" and "number" in types)
-
 
 
 def number_within(node: dict[str, Any], integer: bool) -> Any:
@@ -320,10 +320,3 @@ def bound_text(b: tuple[float, bool], side: str) -> str:
 
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
-
-
-def _pointer_keys(pointer: str) -> list[str | int]:
-    keys: list[str | int] = []
-    for token in pointer.split("/")[1:] if pointer.startswith("/") else []:
-        keys.append(token.replace("~1", "/").replace("~0", "~"))
-    return keys

@@ -17,11 +17,5 @@ from .files import (
     load_sources,
 )
 
-__all__ = [
-    "SHAPES",
-    "LoadedSource",
-    "SourceLoadError",
-    "detect_shape",
-    "load_source_text",
-    "load_sources",
-]
+__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "detect_shape", "load_source_text",
+           "load_sources"]

@@ -22,27 +22,14 @@ from typing import Any, Literal
 
 from ..model import SourceError
 
-__all__ = [
-    "CONFIG_CANDIDATES",
-    "CommandError",
-    "ConfigError",
-    "ServerSpec",
-    "discover_configs",
-    "load_config",
-    "parse_command",
-    "resolve_command",
-    "server_environment",
-]
+__all__ = ["CONFIG_CANDIDATES", "ConfigError", "ServerError", "ServerSpec", "discover_configs",
+           "load_config", "parse_command", "resolve_command", "server_environment", "signal_group"]
 
 Kind = Literal["stdio", "http", "sse"]
 
 # Looked for, in this order, when `check` is given no SOURCE.
-CONFIG_CANDIDATES: tuple[str, ...] = (
-    ".mcp.json",
-    ".vscode/mcp.json",
-    ".cursor/mcp.json",
-    ".gemini/settings.json",
-)
+CONFIG_CANDIDATES: tuple[str, ...] = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json",
+                                      ".gemini/settings.json")
 
 _VAR = re.compile(r"\$\{([^}]*)\}")
 _HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http"}
@@ -81,10 +68,23 @@ def server_environment(spec: ServerSpec, environ: Mapping[str, str] | None = Non
     return {**base, **spec.env}
 
 
-class CommandError(Exception):
-    """A stdio server's command cannot be run: what is wrong, and how to fix it."""
+def signal_group(pid: int, signum: int) -> bool:
+    """Signal the process group `pid` leads (a stdio server is started in a session of its
+    own, on POSIX); whether any of it was still there."""
+    try:
+        os.killpg(pid, signum)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: a member we may not signal; it is there
+        pass
+    return True
 
-    def __init__(self, message: str, hint: str) -> None:
+
+class ServerError(Exception):
+    """A server that cannot be set up from its config entry, started, or listed: what is
+    wrong, and how to fix it."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.message, self.hint = message, hint
 
@@ -93,22 +93,22 @@ def resolve_command(spec: ServerSpec, environ: Mapping[str, str]) -> str:
     """The command to start, checked first (looked up on the PATH of `environ`, the
     environment it will run in), so that a typo reads as one, not as a server that died."""
     if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise CommandError(f"working directory {spec.cwd} does not exist",
-                           "fix --cwd (or the server's cwd in the config)")
+        raise ServerError(f"working directory {spec.cwd} does not exist",
+                          "fix --cwd (or the server's cwd in the config)")
     command = spec.command
     if os.sep in command:
         where = command if os.path.isabs(command) or spec.cwd is None else \
             os.path.join(spec.cwd, command)
         if not os.path.exists(where):
-            raise CommandError(f"command not found: {command}",
-                               "check the path, or install the server")
+            raise ServerError(f"command not found: {command}",
+                              "check the path, or install the server")
         if not os.access(where, os.X_OK) or os.path.isdir(where):
-            raise CommandError(f"command is not executable: {command}",
-                               "check its permissions (chmod +x)")
+            raise ServerError(f"command is not executable: {command}",
+                              "check its permissions (chmod +x)")
         return command
     found = shutil.which(command, path=environ.get("PATH", os.defpath))
     if found is None:
-        raise CommandError(f"command not found: {command}", "install it, or give its full path")
+        raise ServerError(f"command not found: {command}", "install it, or give its full path")
     return found
 
 
@@ -118,12 +118,6 @@ class ConfigError(ValueError):
     def __init__(self, error: SourceError) -> None:
         super().__init__(error.one_line())
         self.error = error
-
-
-class _ServerError(ValueError):
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message, self.hint = message, hint
 
 
 def parse_command(text: str) -> tuple[str, tuple[str, ...]]:
@@ -194,7 +188,7 @@ def _expander(environ: Mapping[str, str], base: str, prompted: set[str]) -> Any:
             body = match.group(1)
             if body.startswith("input:"):
                 name = body[len("input:"):]
-                raise _ServerError(
+                raise ServerError(
                     f"{where} needs ${{input:{name}}}, which only an interactive prompt "
                     "can supply",
                     "put the value in the config (or an environment variable) and "
@@ -211,10 +205,10 @@ def _expander(environ: Mapping[str, str], base: str, prompted: set[str]) -> Any:
             if sep:
                 return default
             if name in prompted:
-                raise _ServerError(f"{where} needs {name}, which only an interactive prompt "
-                                   "can supply", f"set {name} in the environment")
-            raise _ServerError(f"{where} uses ${{{match.group(1)}}} but {name} is not set",
-                               f"export {name}=... before running schema-compat")
+                raise ServerError(f"{where} needs {name}, which only an interactive prompt "
+                                  "can supply", f"set {name} in the environment")
+            raise ServerError(f"{where} uses ${{{match.group(1)}}} but {name} is not set",
+                              f"export {name}=... before running schema-compat")
 
         return _VAR.sub(one, value)
 
@@ -225,7 +219,7 @@ def _strings(value: Any, what: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _ServerError(f'"{what}" must be a list of strings')
+        raise ServerError(f'"{what}" must be a list of strings')
     return list(value)
 
 
@@ -233,7 +227,7 @@ def _mapping(value: Any, what: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _ServerError(f'"{what}" must be an object of strings')
+        raise ServerError(f'"{what}" must be an object of strings')
     out = {}
     for key, item in value.items():
         if not isinstance(item, str):
@@ -241,8 +235,8 @@ def _mapping(value: Any, what: str) -> dict[str, str]:
             # text a variable or header is set to, written as a JSON string
             example = json.dumps(json.dumps(item)) if isinstance(item, (int, float, bool)) \
                 else '"..."'
-            raise _ServerError(f'"{what}.{key}" must be a string, not {_json_type(item)}',
-                               f"write it as {example}")
+            raise ServerError(f'"{what}.{key}" must be a string, not {_json_type(item)}',
+                              f"write it as {example}")
         out[key] = item
     return out
 
@@ -266,16 +260,16 @@ def _text_field(entry: dict[str, Any], key: str, what: str) -> str | None:
         return None
     value = entry[key]
     if not isinstance(value, str):
-        raise _ServerError(f'"{key}" must be a string, not {_json_type(value)}', what)
+        raise ServerError(f'"{key}" must be a string, not {_json_type(value)}', what)
     if not value:
-        raise _ServerError(f'"{key}" is empty', what)
+        raise ServerError(f'"{key}" is empty', what)
     return value
 
 
 def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[str, str],
             prompted: set[str]) -> ServerSpec:
     if not isinstance(entry, dict):
-        raise _ServerError("the server entry is not an object")
+        raise ServerError("the server entry is not an object")
     expand = _expander(environ, base, prompted)
     kind_field = str(entry.get("type") or entry.get("transport") or "").lower()
     env = {k: expand(v, f"env.{k}") for k, v in _mapping(entry.get("env"), "env").items()}
@@ -293,18 +287,18 @@ def _server(name: str, entry: Any, *, gemini: bool, base: str, environ: Mapping[
         elif kind_field in _HTTP_TYPES or not kind_field:
             kind = "http"
         else:
-            raise _ServerError(f'unknown transport type "{kind_field}"',
-                               'use "stdio", "http" or "sse"')
+            raise ServerError(f'unknown transport type "{kind_field}"',
+                              'use "stdio", "http" or "sse"')
         return ServerSpec(name, kind, url=expand(url, "url"), headers=headers)
     command = _text_field(entry, "command",
                           'give the program that starts the server; its arguments go in "args"')
     if command is None:
-        raise _ServerError('the server has neither "command" nor "url"',
-                           'give "command" (stdio) or "url"')
+        raise ServerError('the server has neither "command" nor "url"',
+                          'give "command" (stdio) or "url"')
     args = tuple(expand(a, "args") for a in _strings(entry.get("args"), "args"))
     cwd = entry.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
-        raise _ServerError('"cwd" must be a string')
+        raise ServerError('"cwd" must be a string')
     if isinstance(cwd, str):
         cwd = expand(cwd, "cwd")
         cwd = cwd if os.path.isabs(cwd) else os.path.join(base, cwd)
@@ -364,7 +358,7 @@ def load_config(path: str, names: Sequence[str] | None = None,
         try:
             specs.append(_server(name, entry, gemini=gemini, base=base, environ=environ,
                                  prompted=prompted))
-        except _ServerError as exc:
+        except ServerError as exc:
             errors.append(SourceError(name, exc.message, exc.hint))
     return specs, errors
 

@@ -30,15 +30,8 @@ from .shapes import (
     value_at,
 )
 
-__all__ = [
-    "SHAPES",
-    "LoadedSource",
-    "SourceLoadError",
-    "detect_shape",
-    "from_document",
-    "load_source_text",
-    "load_sources",
-]
+__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "detect_shape", "from_document",
+           "load_source_text", "load_sources"]
 
 
 class LoadedSource(NamedTuple):
@@ -72,18 +65,13 @@ def _tool_at(document: Any, slot: Slot, index: int, label: str) -> ToolDef:
         return tool_def(None, None, None, index=index, source=label, raw={})
     fields = tool_fields(entry, slot.flavor) or {}
     key = schema_key(fields, slot.flavor)
-    return tool_def(
-        fields.get("name"),
-        fields.get(key) if key is not None else None,
-        fields.get("description"),
-        index=index,
-        source=label,
-        raw=entry,
-        schema_optional=slot.flavor in ("gemini", "openai-chat", "openai-flat"),
-        # a Gemini declaration's `parameters` is the OpenAPI subset; `parametersJsonSchema`
-        # (and every other shape's schema) JSON Schema
-        dialect=OPENAPI if slot.flavor == "gemini" and key == "parameters" else JSON_SCHEMA,
-    )
+    # a Gemini declaration's `parameters` is the OpenAPI subset; `parametersJsonSchema`
+    # (and every other shape's schema) JSON Schema
+    dialect = OPENAPI if slot.flavor == "gemini" and key == "parameters" else JSON_SCHEMA
+    return tool_def(fields.get("name"), fields.get(key) if key is not None else None,
+                    fields.get("description"), index=index, source=label, raw=entry,
+                    schema_optional=slot.flavor in ("gemini", "openai-chat", "openai-flat"),
+                    dialect=dialect)
 
 
 def from_document(document: Any, label: str) -> LoadedSource:
@@ -110,11 +98,8 @@ def _json_files(directory: str, errors: list[SourceError]) -> list[str]:
 
     def on_error(exc: OSError) -> None:
         where = exc.filename if isinstance(exc.filename, str) else directory
-        errors.append(
-            SourceError(
-                where, f"cannot list the directory: {exc.strerror or exc}", "check its permissions"
-            )
-        )
+        errors.append(SourceError(where, f"cannot list the directory: {exc.strerror or exc}",
+                                  "check its permissions"))
 
     found: list[str] = []
     for root, dirs, files in os.walk(directory, onerror=on_error, followlinks=False):
@@ -141,13 +126,8 @@ def load_sources(paths: Sequence[str]) -> tuple[list[LoadedSource], list[SourceE
         if path != "-" and os.path.isdir(path):
             files = _json_files(path, errors)
             if not files:
-                errors.append(
-                    SourceError(
-                        path,
-                        "the directory holds no .json files",
-                        "give a .json file or a folder of them",
-                    )
-                )
+                errors.append(SourceError(path, "the directory holds no .json files",
+                                          "give a .json file or a folder of them"))
             for file in files:
                 load_one(file)
         else:

@@ -3,11 +3,11 @@
 Every server becomes a `LoadedSource` shaped like an MCP `tools/list` result, or a
 `SourceError` with a hint; nothing here raises for a server that misbehaves. Here: the
 transports (stdio, streamable HTTP, SSE) each server is reached by, the timeout, and the
-servers listed at once. The exchange over a transport is `live_exchange`, what the
-transports show of a server `live_probe`, a failure in words `live_errors`, the progress
-line `live_progress`. The server's stderr goes to a temporary file, shown only on failure.
-A stdio server runs in the user's environment with the spec's `env` on top, as it would when
-run by hand.
+servers listed at once, with the progress line shown meanwhile (`progress_line`). The
+exchange over a transport is `live_exchange`, what the transports show of a server
+`live_probe`, a failure in words `live_errors`. The server's stderr goes to a temporary
+file, shown only on failure. A stdio server runs in the user's environment with the spec's
+`env` on top, as it would when run by hand.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
@@ -19,11 +19,9 @@ from typing import IO, Any
 
 import anyio
 import httpx2
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
 
 from ..model import ServerInfo, SourceError
-from .config import ServerSpec
+from .config import ServerError, ServerSpec
 from .files import LoadedSource, SourceLoadError, from_document
 from .live_errors import (
     connect_failure,
@@ -37,37 +35,13 @@ from .live_errors import (
     stderr_tail,
 )
 from .live_exchange import Closed, RpcError, session_exchange
-from .live_probe import Probe, quiet_sdk_logging, stdio_streams
-from .live_progress import progress_line
-from .starting import LiveError, Started, fetch_servers
+from .live_probe import OnResponse, Probe, quiet_sdk_logging, remote_streams, stdio_streams
+from .starting import Started, fetch_servers
 
 __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 
 # how long a server whose stdout closed is given to exit before it counts as running on
 _CLOSE_TO_EXIT = 0.2
-
-
-def _http_client_factory(probe: Probe, extra: Mapping[str, str]) -> Any:
-    async def record(response: httpx2.Response) -> None:
-        request = response.request
-        url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
-        rpc = request.headers.get("mcp-method", "")
-        probe.statuses.append((request.method, response.status_code, url, rpc))
-        if response.status_code >= 400 and request.method == "POST" and probe.stop and \
-                rpc != "server/discover":  # a refused probe means "handshake era"
-            probe.stop()
-
-    def factory(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
-                auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
-        merged = {**(headers or {}), **extra}
-        kwargs: dict[str, Any] = {"headers": merged, "event_hooks": {"response": [record]}}
-        if timeout is not None:
-            kwargs["timeout"] = timeout
-        if auth is not None:
-            kwargs["auth"] = auth
-        return httpx2.AsyncClient(**kwargs)
-
-    return factory
 
 
 async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = None,
@@ -100,30 +74,23 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
                             await exit_code(probe, _CLOSE_TO_EXIT)
                             alive_at_close = _running(probe)
                         raise
-            elif spec.kind == "http":
-                factory = _http_client_factory(probe, spec.headers)
-                client = factory(timeout=httpx2.Timeout(timeout))
-                async with client, streamable_http_client(
-                        spec.url, http_client=client) as (read, write):
-                    result = await session_exchange(read, write, probe, spec)
             else:
-                factory = _http_client_factory(probe, spec.headers)
-                async with sse_client(spec.url, timeout=timeout, sse_read_timeout=timeout,
-                                      httpx_client_factory=factory) as (read, write):
+                async with remote_streams(spec, timeout, timeout, _recorder(probe)) as (
+                        read, write):
                     result = await session_exchange(read, write, probe, spec)
         except Exception as raised:
             # The transports' and the session's task groups wrap what the exchange
             # raised in exception groups: find ours among the leaves.
             found: BaseException | None = our_failure(raised) or raised
-            if isinstance(found, LiveError):
+            if isinstance(found, ServerError):
                 raise found from None
             if isinstance(found, RpcError):
                 http = http_failure(spec, probe, found)
                 if http is not None:
                     raise http from None
-                raise LiveError(f"the server answered {found.method} with an error: "
-                                f"{found.text} (code {found.code})",
-                                "check that it is an MCP server with tools") from None
+                raise ServerError(f"the server answered {found.method} with an error: "
+                                  f"{found.text} (code {found.code})",
+                                  "check that it is an MCP server with tools") from None
             if isinstance(found, Closed):
                 closed = True
                 found = None
@@ -132,8 +99,8 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
             if failure is not None:
                 raise failure from None
             if found is not None and spec.kind != "stdio":
-                raise LiveError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
-                                "check the URL") from None
+                raise ServerError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
+                                  "check the URL") from None
             closed = True
     if result is not None:
         return result
@@ -141,20 +108,35 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
     if http is not None:
         raise http
     if spec.kind == "stdio" and closed and alive_at_close:
-        raise LiveError(f"the server closed its stdout {during(probe)} but kept "
-                        "running", "an MCP stdio server must keep stdout open for "
-                        "JSON-RPC; run the command by hand to see why it stops")
+        raise ServerError(f"the server closed its stdout {during(probe)} but kept "
+                          "running", "an MCP stdio server must keep stdout open for "
+                          "JSON-RPC; run the command by hand to see why it stops")
     if spec.kind == "stdio" and (closed or not scope.cancelled_caught):
         code = await exit_code(probe, 0.3)
         raise exit_error(code, probe.stage, stderr_tail(errlog), during(probe))
     elif closed:
-        raise LiveError(f"the server closed the connection during {probe.stage}",
-                        "check the URL and the server's logs")
+        raise ServerError(f"the server closed the connection during {probe.stage}",
+                          "check the URL and the server's logs")
     failure = no_answer(spec, probe, timeout)
     tail = stderr_tail(errlog)
     if tail:
-        failure = LiveError(f"{failure.message}; its stderr: {tail}", failure.hint)
+        failure = ServerError(f"{failure.message}; its stderr: {tail}", failure.hint)
     raise failure
+
+
+def _recorder(probe: Probe) -> OnResponse:
+    """Each HTTP response's status into the probe; over SSE, a refused message ends the
+    exchange at once (`Probe.stop`)."""
+    async def record(response: httpx2.Response) -> None:
+        request = response.request
+        url = str(request.url).split("?", 1)[0]  # a session id in the query says nothing
+        rpc = request.headers.get("mcp-method", "")
+        probe.statuses.append((request.method, response.status_code, url, rpc))
+        if response.status_code >= 400 and request.method == "POST" and probe.stop and \
+                rpc != "server/discover":  # a refused probe means "handshake era"
+            probe.stop()
+
+    return record
 
 
 def _running(probe: Probe) -> bool:
@@ -165,8 +147,9 @@ def _running(probe: Probe) -> bool:
 async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
                      show: Callable[[str], None] | None = None, width: int = 80,
                      started: Mapping[int, Started] | None = None
-                     ) -> list[tuple[list[Any], ServerInfo] | LiveError]:
-    results: list[tuple[list[Any], ServerInfo] | LiveError] = [LiveError("not run")] * len(specs)
+                     ) -> list[tuple[list[Any], ServerInfo] | ServerError]:
+    results: list[tuple[list[Any], ServerInfo] | ServerError] = \
+        [ServerError("not run")] * len(specs)
     probes = [Probe() for _ in specs]
     done = [False] * len(specs)
 
@@ -174,12 +157,12 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
         try:
             results[i] = await _fetch_one(spec, timeout, probes[i],
                                           (started or {}).get(i))
-        except LiveError as exc:
+        except ServerError as exc:
             results[i] = exc
         except Exception as exc:
             leaf = leaves(exc)[0]
-            results[i] = LiveError(f"unexpected failure: {type(leaf).__name__}: {leaf}",
-                                   "rerun with SCHEMA_COMPAT_DEBUG=1 and report it")
+            results[i] = ServerError(f"unexpected failure: {type(leaf).__name__}: {leaf}",
+                                     "rerun with SCHEMA_COMPAT_DEBUG=1 and report it")
         finally:
             done[i] = True
 
@@ -209,7 +192,7 @@ async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
     sources: list[LoadedSource] = []
     errors: list[SourceError] = []
     for spec, result in zip(specs, results, strict=True):
-        if isinstance(result, LiveError):
+        if isinstance(result, ServerError):
             errors.append(SourceError(spec.name, result.message, result.hint))
             continue
         tools, info = result
@@ -218,3 +201,32 @@ async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
         except SourceLoadError as exc:
             errors.append(exc.error)
     return sources, errors
+
+
+# what each stage is called on the progress line
+_STAGE_WORDS = {"connect": "starting", "initialize": "negotiating", "tools/list": "listing"}
+
+
+def progress_line(specs: Sequence[ServerSpec], probes: Sequence[Probe], done: Sequence[bool],
+                   width: int) -> str:
+    """One line on where each server is: what a user waiting on slow servers wants to see."""
+    pending = [(spec, _STAGE_WORDS.get(probe.stage, probe.stage))
+               for spec, probe, over in zip(specs, probes, done, strict=True) if not over]
+    if len(specs) == 1:
+        prefix = "Listing tools from "
+        spec, stage = specs[0], _STAGE_WORDS.get(probes[0].stage, probes[0].stage)
+        room = width - len(prefix) - len(stage) - 2
+        line = f"{prefix}{_short(spec.name, room)}: {stage}"
+    else:
+        prefix = f"Listing tools ({len(specs) - len(pending)}/{len(specs)} done): waiting for "
+        share = (width - len(prefix)) // max(len(pending), 1)
+        line = prefix + ", ".join(f"{_short(spec.name, share - len(stage) - 5)} ({stage})"
+                                  for spec, stage in pending)
+    return line if len(line) <= width else line[:max(width - 1, 1)] + "…"
+
+
+def _short(name: str, room: int) -> str:
+    """`name` in `room` characters, at least 12: a command's end (its script, its
+    package@version) tells servers apart."""
+    room = max(room, 12)
+    return name if len(name) <= room else "…" + name[-(room - 1):]

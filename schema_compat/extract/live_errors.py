@@ -1,6 +1,6 @@
 """A live server's failure, in words: what went wrong (an exit and its code, an HTTP status
 and what the server said with it, a refused connection, silence and its likely cause) as a
-`LiveError` with a hint, and the unwrapping of the exception groups the transports' task
+`ServerError` with a hint, and the unwrapping of the exception groups the transports' task
 groups raise, to find the failure that explains it. Shared with the proxy.
 """
 
@@ -12,10 +12,9 @@ from urllib.parse import urlsplit
 import anyio
 import httpx2
 
-from .config import ServerSpec
+from .config import ServerError, ServerSpec
 from .live_exchange import Closed, RpcError
 from .live_probe import Probe
-from .starting import LiveError
 
 _STDERR_LINES = 3
 _STDERR_CHARS = 300
@@ -62,7 +61,7 @@ def during(probe: Probe) -> str:
     return f"during {probe.stage}"
 
 
-def exit_error(code: int | None, stage: str, tail: str, when: str = "") -> LiveError:
+def exit_error(code: int | None, stage: str, tail: str, when: str = "") -> ServerError:
     """The server exited: `when` (`during`), else during `stage`, with its exit code."""
     when = when or ("during start-up" if stage in ("connect", "initialize")
                     else f"during {stage}")
@@ -71,11 +70,11 @@ def exit_error(code: int | None, stage: str, tail: str, when: str = "") -> LiveE
         what += f" with exit code {code}"
     if tail:
         what += f": {tail}"
-    return LiveError(what, "run the command by hand to see why it stops")
+    return ServerError(what, "run the command by hand to see why it stops")
 
 
 def http_failure(spec: ServerSpec, probe: Probe, said: RpcError | None = None
-                  ) -> LiveError | None:
+                  ) -> ServerError | None:
     """The HTTP status that explains a failure, with what the server said in its body."""
     # A streamable HTTP server without a stream of its own answers the client's GET with
     # 405, as the protocol allows: not a failure, whatever went wrong afterwards.
@@ -92,24 +91,25 @@ def http_failure(spec: ServerSpec, probe: Probe, said: RpcError | None = None
     for status, where, endpoint in statuses:
         if status in (401, 403):
             word = "401 Unauthorized" if status == 401 else "403 Forbidden"
-            return LiveError(f"HTTP {word} from {where}",
-                             "pass a token: --header 'Authorization: Bearer ...'")
+            return ServerError(f"HTTP {word} from {where}",
+                               "pass a token: --header 'Authorization: Bearer ...'")
         if status == 404:
             hint = ("check the path: streamable HTTP servers usually serve /mcp"
                     if spec.kind == "http" else "check the path: SSE servers usually serve /sse")
             if sse:
                 hint = sse
-            return LiveError(f"HTTP 404 Not Found at {where}", _ENDPOINT_HINT if endpoint else hint)
+            return ServerError(f"HTTP 404 Not Found at {where}",
+                               _ENDPOINT_HINT if endpoint else hint)
     for status, where, endpoint in statuses:
         if status >= 400:
             if said is not None and said.text not in _SDK_STAND_INS:
-                return LiveError(f"HTTP {status} from {where}: the server answered "
-                                 f"{said.method} with an error: {said.text} (code {said.code})",
-                                 "the server refused the request; see its logs")
-            return LiveError(f"HTTP {status} from {where}",
-                             _ENDPOINT_HINT if endpoint else sse or
-                             "check the URL and that the server speaks MCP over "
-                             + ("streamable HTTP" if spec.kind == "http" else "SSE"))
+                return ServerError(f"HTTP {status} from {where}: the server answered "
+                                   f"{said.method} with an error: {said.text} (code {said.code})",
+                                   "the server refused the request; see its logs")
+            return ServerError(f"HTTP {status} from {where}",
+                               _ENDPOINT_HINT if endpoint else sse or
+                               "check the URL and that the server speaks MCP over "
+                               + ("streamable HTTP" if spec.kind == "http" else "SSE"))
     return None
 
 
@@ -156,55 +156,56 @@ def _refused(exc: BaseException) -> bool:
     return False
 
 
-def connect_failure(spec: ServerSpec, exc: BaseException) -> LiveError | None:
+def connect_failure(spec: ServerSpec, exc: BaseException) -> ServerError | None:
     for leaf in leaves(exc):
-        if isinstance(leaf, LiveError):
+        if isinstance(leaf, ServerError):
             return leaf
         if isinstance(leaf, httpx2.ConnectError):
             parts = urlsplit(spec.url)
             if _refused(leaf):
-                return LiveError(f"connection refused at {parts.netloc or spec.url}",
-                                 "is the server running? check the host and port")
-            return LiveError(f"cannot connect to {spec.url}: {leaf}",
-                             "check the host name and that the server is running")
+                return ServerError(f"connection refused at {parts.netloc or spec.url}",
+                                   "is the server running? check the host and port")
+            return ServerError(f"cannot connect to {spec.url}: {leaf}",
+                               "check the host name and that the server is running")
         if isinstance(leaf, httpx2.HTTPStatusError):
             return None  # the status was recorded by the hook
         if isinstance(leaf, httpx2.TimeoutException):
             return None  # reported as a timeout
         if isinstance(leaf, httpx2.HTTPError):
-            return LiveError(f"cannot talk to {spec.url}: {leaf}", "check the URL")
+            return ServerError(f"cannot talk to {spec.url}: {leaf}", "check the URL")
     return None
 
 
-def no_answer(spec: ServerSpec, probe: Probe, timeout: float) -> LiveError:
+def no_answer(spec: ServerSpec, probe: Probe, timeout: float) -> ServerError:
     if spec.kind == "stdio" and probe.stray:
         lines = "line" if probe.stray == 1 else "lines"
-        return LiveError(f"no answer to {probe.stage if probe.stage != 'connect' else 'initialize'}"
-                         f" within {timeout:g}s; the server wrote {probe.stray} {lines} to "
-                         f"stdout that are not JSON-RPC (first: {probe.first_stray})",
-                         "an MCP stdio server must write only JSON-RPC to stdout; its logs "
-                         "belong on stderr")
+        stage = probe.stage if probe.stage != "connect" else "initialize"
+        return ServerError(f"no answer to {stage}"
+                           f" within {timeout:g}s; the server wrote {probe.stray} {lines} to "
+                           f"stdout that are not JSON-RPC (first: {probe.first_stray})",
+                           "an MCP stdio server must write only JSON-RPC to stdout; its logs "
+                           "belong on stderr")
     if spec.kind == "stdio" and probe.unfinished:
         what = "listing" if probe.stage == "tools/list" else f"answer to {probe.stage}"
-        return LiveError(f"the {what} was still arriving after {timeout:g}s "
-                         f"({_size(probe.unfinished)} of it received)",
-                         "the server writes it slowly; raise --timeout")
+        return ServerError(f"the {what} was still arriving after {timeout:g}s "
+                           f"({_size(probe.unfinished)} of it received)",
+                           "the server writes it slowly; raise --timeout")
     if probe.stage == "tools/list":
-        return LiveError(f"no answer to tools/list within {timeout:g}s",
-                         "the server is slow or stuck; raise --timeout")
+        return ServerError(f"no answer to tools/list within {timeout:g}s",
+                           "the server is slow or stuck; raise --timeout")
     if spec.kind == "stdio":
-        return LiveError(f"no answer to initialize within {timeout:g}s",
-                         "is this an MCP stdio server? it must read JSON-RPC on stdin and "
-                         "write only JSON-RPC to stdout; a first npx run may need a higher "
-                         "--timeout")
-    return LiveError(f"no answer to initialize within {timeout:g}s",
-                     "is this an MCP server? check the URL"
-                     + ("" if spec.kind == "sse" else ", or try --sse for a legacy SSE server"))
+        return ServerError(f"no answer to initialize within {timeout:g}s",
+                           "is this an MCP stdio server? it must read JSON-RPC on stdin and "
+                           "write only JSON-RPC to stdout; a first npx run may need a higher "
+                           "--timeout")
+    return ServerError(f"no answer to initialize within {timeout:g}s",
+                       "is this an MCP server? check the URL"
+                       + ("" if spec.kind == "sse" else ", or try --sse for a legacy SSE server"))
 
 
 
 def our_failure(exc: BaseException) -> BaseException | None:
     for leaf in leaves(exc):
-        if isinstance(leaf, LiveError | RpcError | Closed):
+        if isinstance(leaf, ServerError | RpcError | Closed):
             return leaf
     return None

@@ -23,9 +23,8 @@ from mcp_types import CONNECTION_CLOSED, Implementation
 
 from .. import __version__
 from ..model import ServerInfo
-from .config import ServerSpec
+from .config import ServerError, ServerSpec
 from .live_probe import Probe
-from .starting import LiveError
 
 MAX_PAGES = 1000
 
@@ -73,9 +72,9 @@ async def _negotiate(session: ClientSession, probe: Probe) -> None:
             raise Closed from None
         raise RpcError("initialize", exc.code, exc.message) from None
     except RuntimeError as exc:  # a version the SDK does not speak
-        raise LiveError(f"the server's answer to initialize is unusable: {exc}",
-                        "the server speaks a protocol version the MCP SDK does not; "
-                        "upgrade the server or schema-compat") from None
+        raise ServerError(f"the server's answer to initialize is unusable: {exc}",
+                          "the server speaks a protocol version the MCP SDK does not; "
+                          "upgrade the server or schema-compat") from None
     # A refused discover probe is how a handshake-era server says so: not a failure.
     probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
 
@@ -104,7 +103,7 @@ async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
         result = await _raw_request(session, "tools/list", params)
         page_tools = result.get("tools")
         if not isinstance(page_tools, list):
-            raise LiveError(
+            raise ServerError(
                 f"tools/list page {page + 1} has no \"tools\" list",
                 "the server's tools/list result is malformed")
         tools.extend(page_tools)
@@ -113,11 +112,11 @@ async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
             return tools, info
         key = repr(cursor)
         if key in seen:
-            raise LiveError(f"tools/list repeats the cursor {cursor!r} after page {page + 1}",
-                            "the server's pagination loops")
+            raise ServerError(f"tools/list repeats the cursor {cursor!r} after page {page + 1}",
+                              "the server's pagination loops")
         seen.add(key)
-    raise LiveError(f"tools/list has more than {MAX_PAGES} pages", "the server's pagination "
-                    "never ends")
+    raise ServerError(f"tools/list has more than {MAX_PAGES} pages", "the server's pagination "
+                      "never ends")
 
 
 async def session_exchange(read: Any, write: Any, probe: Probe, spec: ServerSpec

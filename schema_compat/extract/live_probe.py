@@ -1,8 +1,10 @@
 """What we observe of one live server (`Probe`: its process, the HTTP statuses, the stray
-stdout lines, the stage reached), and the stdio transport that lets us: the SDK's session
-talks to a server process we started ourselves (`stdio_streams`), its stdout counted and
-each message handed over whole; the SDK's logging silenced (`quiet_sdk_logging`, shared
-with the proxy, which reaches HTTP and SSE upstreams through the same SDK).
+stdout lines, the stage reached), and the transports that let us: the SDK's session talks
+to a server process we started ourselves (`stdio_streams`), its stdout counted and each
+message handed over whole, or to an HTTP or SSE server through the SDK's client transports
+(`remote_streams`, each response shown to a hook); the SDK's logging silenced
+(`quiet_sdk_logging`). The last two are shared with the proxy, which reaches HTTP and SSE
+upstreams the same way.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
@@ -13,15 +15,20 @@ import contextlib
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import httpx2
 from anyio.abc import ByteReceiveStream, Process
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
+
+from .config import ServerSpec
 
 # after the server's stdin closes, before SIGTERM to its group; then before SIGKILL
 _SHUTDOWN_GRACE = 0.25
@@ -69,6 +76,40 @@ def quiet_sdk_logging() -> None:
         logger.addHandler(logging.NullHandler())
         logger.propagate = False
         logger.setLevel(logging.CRITICAL + 1)
+
+
+OnResponse = Callable[[httpx2.Response], Awaitable[None]]
+
+
+@asynccontextmanager
+async def remote_streams(spec: ServerSpec, timeout: float, read_timeout: float | None,
+                         on_response: OnResponse | None = None
+                         ) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK's two streams to an HTTP or SSE server (`spec.kind`), its headers sent with
+    every request, each response shown to `on_response`. `read_timeout`: how long the
+    server's stream may stay silent (None: no deadline, for a proxy's idle upstream)."""
+
+    def client(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
+               auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
+        kwargs: dict[str, Any] = {"headers": {**(headers or {}), **spec.headers}}
+        if on_response is not None:
+            kwargs["event_hooks"] = {"response": [on_response]}
+        if timeout is not None:
+            kwargs["timeout"] = timeout
+        if auth is not None:
+            kwargs["auth"] = auth
+        return httpx2.AsyncClient(**kwargs)
+
+    if spec.kind == "sse":
+        # (its read timeout is typed a float, but goes to httpx, where None is no deadline)
+        no_deadline: Any = read_timeout
+        async with sse_client(spec.url, timeout=timeout, sse_read_timeout=no_deadline,
+                              httpx_client_factory=client) as streams:
+            yield streams
+    else:
+        http = client(timeout=httpx2.Timeout(timeout, read=read_timeout))
+        async with http, streamable_http_client(spec.url, http_client=http) as streams:
+            yield streams
 
 
 @asynccontextmanager

@@ -22,80 +22,38 @@ from typing import Any, Literal, NamedTuple, NoReturn
 
 from ..model import SourceError
 
-__all__ = [
-    "GEMINI_SCHEMA_KEYS",
-    "SHAPES",
-    "Flavor",
-    "Key",
-    "Layout",
-    "Slot",
-    "SourceLoadError",
-    "analyse",
-    "declared_strict",
-    "detect_shape",
-    "schema_key",
-    "sent_strict",
-    "tool_fields",
-    "value_at",
-]
+__all__ = ["GEMINI_SCHEMA_KEYS", "SHAPES", "Flavor", "Key", "Layout", "Slot", "SourceLoadError",
+           "analyse", "declared_strict", "detect_shape", "schema_key", "sent_strict",
+           "tool_fields", "value_at"]
 
-SHAPES: tuple[str, ...] = (
-    "jsonrpc",
-    "mcp",
-    "anthropic",
-    "openai",
-    "gemini",
-    "tool-list",
-    "tool",
-    "schema",
-)
+SHAPES: tuple[str, ...] = ("jsonrpc", "mcp", "anthropic", "openai", "gemini", "tool-list",
+                           "tool", "schema")
 
 # How one tool object spells its name and schema. "openai-chat" nests them under
 # `function`; "schema" is a bare JSON Schema standing in for a whole tool.
 Flavor = Literal["mcp", "anthropic", "openai-chat", "openai-flat", "gemini", "schema"]
 Key = str | int
 
-_FAMILY: dict[str, str] = {
-    "mcp": "mcp",
-    "anthropic": "anthropic",
-    "openai-chat": "openai",
-    "openai-flat": "openai",
-    "gemini": "gemini",
-}
+_FAMILY: dict[str, str] = {"mcp": "mcp", "anthropic": "anthropic", "openai-chat": "openai",
+                           "openai-flat": "openai", "gemini": "gemini"}
 _FAMILY_LABEL: dict[str, str] = {
-    "mcp": "MCP (inputSchema)",
-    "anthropic": "Anthropic (input_schema)",
-    "openai": 'OpenAI (type "function")',
-    "gemini": "Gemini (functionDeclarations)",
-}
+    "mcp": "MCP (inputSchema)", "anthropic": "Anthropic (input_schema)",
+    "openai": 'OpenAI (type "function")', "gemini": "Gemini (functionDeclarations)"}
 _GEMINI_CONTAINERS = ("functionDeclarations", "function_declarations")
 # Order matters: when a declaration (wrongly) has both, `parameters` is the one read.
 GEMINI_SCHEMA_KEYS = ("parameters", "parametersJsonSchema", "parameters_json_schema")
 GEMINI_FIELDS = ("parameters", "parametersJsonSchema")
-_SCHEMA_KEYS = (
-    "properties",
-    "$schema",
-    "$defs",
-    "definitions",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "$ref",
-    "items",
-    "required",
-)
+_SCHEMA_KEYS = ("properties", "$schema", "$defs", "definitions", "anyOf", "oneOf", "allOf",
+                "$ref", "items", "required")
 # Lower-cased so Gemini's upper-case OpenAPI types ("OBJECT") count too.
 _TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
-_EXPECTED = (
-    "expected an MCP tools/list result, a list of tools, one tool, a JSON Schema, "
-    "or an OpenAI/Anthropic/Gemini tool list"
-)
+_EXPECTED = ("expected an MCP tools/list result, a list of tools, one tool, a JSON Schema, "
+             "or an OpenAI/Anthropic/Gemini tool list")
 _GENERIC_HINT = 'give a tools/list result such as {"tools": [{"name": ..., "inputSchema": {...}}]}'
 _DECLARATION_HINT = (
     'these look like bare function declarations: wrap them in {"functionDeclarations": [...]} '
-    'for Gemini, or write each as {"type": "function", "function": {...}} for OpenAI'
-)
+    'for Gemini, or write each as {"type": "function", "function": {...}} for OpenAI')
 
 
 class SourceLoadError(ValueError):
@@ -104,7 +62,6 @@ class SourceLoadError(ValueError):
     def __init__(self, error: SourceError) -> None:
         super().__init__(error.one_line())
         self.error = error
-
 
 
 class Slot(NamedTuple):
@@ -151,9 +108,8 @@ def _key_list(keys: Sequence[str]) -> str:
 
 def _describe(value: Any) -> str:
     if isinstance(value, dict):
-        return (
-            f"a JSON object with keys {_key_list(list(value))}" if value else "an empty JSON object"
-        )
+        return f"a JSON object with keys {_key_list(list(value))}" if value else \
+            "an empty JSON object"
     if isinstance(value, list):
         if not value:
             return "an empty JSON array"
@@ -168,18 +124,13 @@ def _describe(value: Any) -> str:
         if len(kinds) == 1:
             return f"a JSON array of {kinds.pop()}"
         return "a JSON array of mixed values"
-    return {
-        "booleans": "a JSON boolean",
-        "nulls": "null",
-        "numbers": "a JSON number",
-        "strings": "a JSON string",
-    }[_kind(value)]
+    return {"booleans": "a JSON boolean", "nulls": "null", "numbers": "a JSON number",
+            "strings": "a JSON string"}[_kind(value)]
 
 
 def _looks_like_declaration(value: Any) -> bool:
-    return (
-        isinstance(value, dict) and "name" in value and any(k in value for k in GEMINI_SCHEMA_KEYS)
-    )
+    return isinstance(value, dict) and "name" in value and \
+        any(k in value for k in GEMINI_SCHEMA_KEYS)
 
 
 def _unmatched(document: Any) -> NoReturn:
@@ -265,11 +216,9 @@ def _is_builtin(entry: Any, family: str) -> bool:
 
 def _gemini_slots(container: Any, path: tuple[Key, ...], key: str) -> list[Slot]:
     if not isinstance(container, list):
-        _no_match(
-            f'not a tool listing: "{key}" must be a list of function declarations; '
-            f"found {_describe(container)}",
-            f'write "{key}": [{{"name": ..., "parameters": {{...}}}}]',
-        )
+        _no_match(f'not a tool listing: "{key}" must be a list of function declarations; '
+                  f"found {_describe(container)}",
+                  f'write "{key}": [{{"name": ..., "parameters": {{...}}}}]')
     slots = []
     for j, decl in enumerate(container):
         snake = key == "function_declarations"
@@ -282,9 +231,8 @@ def _gemini_slots(container: Any, path: tuple[Key, ...], key: str) -> list[Slot]
     return slots
 
 
-def _list_slots(
-    items: list[Any], path: tuple[Key, ...], *, in_object: bool
-) -> tuple[str, list[Slot]] | None:
+def _list_slots(items: list[Any], path: tuple[Key, ...], *, in_object: bool
+                ) -> tuple[str, list[Slot]] | None:
     """Classify a list of tool entries: (family, slots), or None when it is not one."""
     first_seen: dict[str, int] = {}
     for i, entry in enumerate(items):
@@ -292,13 +240,10 @@ def _list_slots(
         if flavor is not None:
             first_seen.setdefault(_FAMILY[flavor], i)
     if len(first_seen) > 1:
-        where = " and ".join(
-            f"{_FAMILY_LABEL[family]} at [{i}]" for family, i in first_seen.items()
-        )
-        _no_match(
-            f"not a tool listing: the list mixes tool formats: {where}",
-            "give one file per format",
-        )
+        where = " and ".join(f"{_FAMILY_LABEL[family]} at [{i}]"
+                             for family, i in first_seen.items())
+        _no_match(f"not a tool listing: the list mixes tool formats: {where}",
+                  "give one file per format")
     if first_seen:
         family = next(iter(first_seen))
     elif not items or (in_object and all(isinstance(e, dict) and "name" in e for e in items)):
@@ -314,20 +259,17 @@ def _list_slots(
             if _looks_like_declaration(entry):
                 # Skipping it would drop a tool without a word; other entries
                 # (googleSearch, codeExecution, ...) are built-ins with no schema.
-                _no_match(
-                    f"not a tool listing: [{i}] is a function declaration outside "
-                    '"functionDeclarations"',
-                    'move it into a {"functionDeclarations": [...]} entry',
-                )
+                _no_match(f"not a tool listing: [{i}] is a function declaration outside "
+                          '"functionDeclarations"',
+                          'move it into a {"functionDeclarations": [...]} entry')
             if isinstance(entry, dict):
                 for key in _GEMINI_CONTAINERS:
                     if key in entry:
                         slots.extend(_gemini_slots(entry[key], (*path, i), key))
         return family, slots
 
-    default: Flavor = (
-        "mcp" if family == "mcp" else "anthropic" if family == "anthropic" else "openai-flat"
-    )
+    default: Flavor = "mcp" if family == "mcp" else \
+        "anthropic" if family == "anthropic" else "openai-flat"
     if family == "openai" and any(_entry_flavor(e) == "openai-chat" for e in items):
         default = "openai-chat"
     for i, entry in enumerate(items):
@@ -362,27 +304,20 @@ def _jsonrpc_layout(document: dict[str, Any]) -> Layout:
                 detail += f" (code {code})"
         else:
             detail = json.dumps(error, ensure_ascii=False)[:200]
-        _no_match(
-            f"the server answered with a JSON-RPC error: {detail}",
-            "this file holds an error response, not a tools/list result; "
-            "fix the server call and capture it again",
-        )
+        _no_match(f"the server answered with a JSON-RPC error: {detail}",
+                  "this file holds an error response, not a tools/list result; "
+                  "fix the server call and capture it again")
     if "result" not in document and "method" in document:
         method = document["method"]
-        _no_match(
-            f"a JSON-RPC request (method {json.dumps(method, ensure_ascii=False)}), not a response",
-            "give the server's response to tools/list, not the request",
-        )
+        _no_match(f"a JSON-RPC request (method {json.dumps(method, ensure_ascii=False)}), "
+                  "not a response", "give the server's response to tools/list, not the request")
     result = document.get("result")
     if isinstance(result, dict) and isinstance(result.get("tools"), list):
         found = _list_slots(result["tools"], ("result", "tools"), in_object=True)
         if found is not None:
             return Layout("jsonrpc", tuple(found[1]))
-    _no_match(
-        "a JSON-RPC response whose result is not a tool listing; "
-        f"the result is {_describe(result)}",
-        "capture the response to a tools/list request",
-    )
+    _no_match(f"a JSON-RPC response whose result is not a tool listing; the result is "
+              f"{_describe(result)}", "capture the response to a tools/list request")
 
 
 def analyse(document: Any) -> Layout:
@@ -406,9 +341,8 @@ def analyse(document: Any) -> Layout:
         if "input_schema" in document:
             return Layout("anthropic", (Slot((), "anthropic"),))
         if document.get("type") == "function":
-            flavor: Flavor = (
-                "openai-chat" if isinstance(document.get("function"), dict) else "openai-flat"
-            )
+            flavor: Flavor = "openai-chat" if isinstance(document.get("function"), dict) \
+                else "openai-flat"
             return Layout("openai", (Slot((), flavor),))
         if _looks_like_schema(document):
             return Layout("schema", (Slot((), "schema"),))
@@ -423,7 +357,6 @@ def analyse(document: Any) -> Layout:
 def detect_shape(document: Any) -> str:
     """The shape name (one of SHAPES); raises SourceLoadError (a ValueError) when none fits."""
     return analyse(document).shape
-
 
 
 # --- where a tool's fields are ------------------------------------------------------

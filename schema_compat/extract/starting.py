@@ -30,22 +30,13 @@ import anyio
 import anyio.to_thread
 
 from ..signals import signals_as_exit
-from .config import CommandError, ServerSpec, resolve_command, server_environment
+from .config import ServerError, ServerSpec, resolve_command, server_environment, signal_group
 
 if TYPE_CHECKING:
     from ..model import SourceError
     from .files import LoadedSource
 
-__all__ = ["LiveError", "Servers", "Started", "fetch_servers", "resolved"]
-
-
-class LiveError(Exception):
-    """A server that could not be listed: what happened, and how to fix it."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+__all__ = ["Servers", "Started", "fetch_servers"]
 
 
 @dataclass
@@ -55,15 +46,7 @@ class Started:
 
     process: Any
     errlog: IO[str]
-    error: LiveError | None
-
-
-def resolved(spec: ServerSpec, environ: dict[str, str]) -> str:
-    """`resolve_command`, its refusal as a LiveError."""
-    try:
-        return resolve_command(spec, environ)
-    except CommandError as exc:
-        raise LiveError(exc.message, exc.hint) from None
+    error: ServerError | None
 
 
 # after SIGTERM to a server's process group, before SIGKILL (as the SDK's shutdown, shortened
@@ -96,16 +79,16 @@ class Servers:
             self.starting += 1
         process = None
         try:
-            command = resolved(spec, environ)
+            command = resolve_command(spec, environ)
             process = await anyio.open_process([command, *spec.args], env=environ,
                                                stderr=errlog, cwd=spec.cwd,
                                                start_new_session=True)
-        except LiveError as exc:
+        except ServerError as exc:
             return Started(None, errlog, exc)
         except OSError as exc:
-            return Started(None, errlog, LiveError(f"cannot start {spec.command}: "
-                                                   f"{exc.strerror or exc}",
-                                                   "check the command and its permissions"))
+            return Started(None, errlog, ServerError(f"cannot start {spec.command}: "
+                                                     f"{exc.strerror or exc}",
+                                                     "check the command and its permissions"))
         finally:
             with self.lock:
                 self.starting -= 1
@@ -141,18 +124,6 @@ class Servers:
         stop_groups([p.pid for p in left if p.returncode is None])
 
 
-def _signal_group(pid: int, signum: int) -> bool:
-    """Signal the process group `pid` leads (started in a session of its own); whether any
-    of it was still there."""
-    try:
-        os.killpg(pid, signum)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: a member we may not signal; it is there
-        pass
-    return True
-
-
 def stop_groups(pids: Sequence[int]) -> None:
     """SIGTERM to the process group each of `pids` led (each server is started in a session
     of its own), SIGKILL to what is left of them after `_EXIT_GRACE`. Also once a server
@@ -161,13 +132,13 @@ def stop_groups(pids: Sequence[int]) -> None:
     server itself stays). Returns at once when the groups are gone."""
     if os.name != "posix":
         return
-    alive = [pid for pid in pids if _signal_group(pid, signal.SIGTERM)]
+    alive = [pid for pid in pids if signal_group(pid, signal.SIGTERM)]
     deadline = time.monotonic() + _EXIT_GRACE
     while alive and time.monotonic() < deadline:
         time.sleep(0.01)
-        alive = [pid for pid in alive if _signal_group(pid, 0)]
+        alive = [pid for pid in alive if signal_group(pid, 0)]
     for pid in alive:
-        _signal_group(pid, signal.SIGKILL)
+        signal_group(pid, signal.SIGKILL)
 
 
 async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str], None] | None,
@@ -182,7 +153,8 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
                 started[i] = await servers.start(spec)
         live = await anyio.to_thread.run_sync(importlib.import_module,
                                               "schema_compat.extract.live")
-        return await live.fetch_started(specs, timeout, started, show, width)  # type: ignore[no-any-return]
+        return await live.fetch_started(  # type: ignore[no-any-return]
+            specs, timeout, started, show, width)
     finally:
         for one in started.values():
             if one.process is not None and one.process.returncode is None:

@@ -14,14 +14,13 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..extract.config import ConfigError, ServerSpec, discover_configs, load_config
-from ..model import SourceError
 from .analysis import InputError, Workspace, matrix
 
-__all__ = ["Configs", "Jobs", "LiveServers", "user_configs"]
+__all__ = ["Configs", "LiveServers", "user_configs"]
 
 
 def user_configs(home: str | None = None, environ: dict[str, str] | None = None) -> list[str]:
@@ -125,45 +124,42 @@ class Job:
                 "matrix": self.result}
 
 
-Fetch = Callable[..., tuple[list[Any], list[SourceError]]]
+class LiveServers:
+    """What the page's live routes need (api.Live): the configs' servers, and the listings
+    the page started, each in a thread of its own."""
 
-
-def _fetch_servers(specs: list[ServerSpec], timeout: float, *,
-                   progress: Callable[[str], None]) -> tuple[list[Any], list[SourceError]]:
-    from ..extract.starting import fetch_servers
-
-    return fetch_servers(specs, timeout, progress=progress)
-
-
-class Jobs:
-    """The live listings started by the page; each runs in its own thread."""
-
-    def __init__(self, workspace: Workspace, timeout: float = 30.0,
-                 fetch: Fetch = _fetch_servers) -> None:
+    def __init__(self, configs: Configs, workspace: Workspace, timeout: float = 30.0) -> None:
+        self.configs = configs
         self._workspace = workspace
         self._timeout = timeout
-        self._fetch = fetch
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
 
-    def start(self, spec: ServerSpec) -> Job:
+    def listing(self) -> dict[str, Any]:
+        return self.configs.listing()
+
+    def start(self, config: str, server: str) -> dict[str, Any]:
+        spec = self.configs.spec(config, server)
         job = Job(secrets.token_hex(8), spec.name)
         with self._lock:
             self._jobs[job.job_id] = job
         threading.Thread(target=self._run, args=(job, spec), daemon=True,
                          name=f"list {spec.name}").start()
-        return job
+        return job.state()
 
-    def get(self, job_id: str) -> Job | None:
+    def job(self, job_id: str) -> dict[str, Any] | None:
         with self._lock:
-            return self._jobs.get(job_id)
+            job = self._jobs.get(job_id)
+        return None if job is None else job.state()
 
     def _run(self, job: Job, spec: ServerSpec) -> None:
         def progress(line: str) -> None:
             job.progress = line
 
         try:
-            loaded, errors = self._fetch([spec], self._timeout, progress=progress)
+            from ..extract.starting import fetch_servers
+
+            loaded, errors = fetch_servers([spec], self._timeout, progress=progress)
             if not loaded:
                 job.error = errors[0].one_line() if errors else f"{spec.name}: no listing"
                 return
@@ -176,21 +172,3 @@ class Jobs:
             job.error = f"{spec.name}: {type(exc).__name__}: {exc}"
         finally:
             job.done = True
-
-
-class LiveServers:
-    """The configs and the jobs together: what the page's live routes need (api.Live)."""
-
-    def __init__(self, configs: Configs, jobs: Jobs) -> None:
-        self.configs = configs
-        self.jobs = jobs
-
-    def listing(self) -> dict[str, Any]:
-        return self.configs.listing()
-
-    def start(self, config: str, server: str) -> dict[str, Any]:
-        return self.jobs.start(self.configs.spec(config, server)).state()
-
-    def job(self, job_id: str) -> dict[str, Any] | None:
-        job = self.jobs.get(job_id)
-        return None if job is None else job.state()

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 from ..jsonio import JsonInputError, has_surrogate, load_json_bytes
 from . import api
 from .analysis import InputError, PageSettings, Workspace
-from .live import Configs, Jobs, LiveServers
+from .live import Configs, LiveServers
 from .security import SECURITY_HEADERS, Guard, new_token
 
 __all__ = ["ASSETS", "Playground", "make_server", "serve"]
@@ -55,10 +55,8 @@ class Playground:
     def __init__(self, guard: Guard, configs: Configs, timeout: float = 30.0,
                  settings: PageSettings | None = None) -> None:
         self.guard = guard
-        self.configs = configs
         self.workspace = Workspace(settings=settings)
-        self.jobs = Jobs(self.workspace, timeout)
-        self.live = LiveServers(configs, self.jobs)
+        self.live = LiveServers(configs, self.workspace, timeout)
         self.assets = {name: read_asset(name) for name in ASSETS}
 
 
@@ -83,22 +81,10 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the terminal shows the URL, not a line per request."""
 
     def do_GET(self) -> None:
-        self._serve("GET")
+        """Every method comes here, and the guard refuses all but GET, HEAD and POST."""
+        self._serve(self.command)
 
-    def do_HEAD(self) -> None:
-        self._serve("HEAD")
-
-    def do_POST(self) -> None:
-        self._serve("POST")
-
-    def do_PUT(self) -> None:
-        self._serve("PUT")
-
-    def do_DELETE(self) -> None:
-        self._serve("DELETE")
-
-    def do_OPTIONS(self) -> None:
-        self._serve("OPTIONS")
+    do_HEAD = do_POST = do_PUT = do_DELETE = do_OPTIONS = do_GET
 
     def _serve(self, method: str) -> None:
         play = self.server.playground

@@ -51,8 +51,6 @@ __all__ = ["GATEWAY_NAME", "Gateway", "GatewayOptions", "Member"]
 GATEWAY_NAME = "schema-compat-gateway"
 # The handshake era's revisions, oldest first (mcp_types.version, not imported: see relay.py).
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
-CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId"
 METHOD_NOT_FOUND = -32601

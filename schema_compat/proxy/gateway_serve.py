@@ -38,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import IO, Any
 
-from ..extract.config import CommandError, ConfigError, ServerSpec, load_config
+from ..extract.config import ConfigError, ServerError, ServerSpec, load_config
 from .gateway import (
     GATEWAY_NAME,
     HANDSHAKE_VERSIONS,
@@ -123,7 +123,7 @@ def serve_gateway(specs: Sequence[ServerSpec], refused: Sequence[tuple[str, str]
             continue
         try:
             procs.append(launch(spec, subprocess.PIPE))
-        except CommandError as exc:
+        except ServerError as exc:
             failed.append((spec.name, f"{exc.message} ({exc.hint})"))
             continue
         members.append((gateway.add(spec.name), spec,

@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import Any
 
 import anyio
-import httpx2
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.inbound import (
     MCP_METHOD_HEADER,
     MCP_NAME_HEADER,
@@ -32,16 +28,12 @@ from mcp_types import jsonrpc_message_adapter
 
 from ..extract.config import ServerSpec
 from ..extract.live_errors import connect_failure, leaves
-from ..extract.live_probe import quiet_sdk_logging
+from ..extract.live_probe import quiet_sdk_logging, remote_streams
 from .jsonrpc import PARSE_ERROR, Refused
 from .relay import PROTOCOL_VERSION_KEY, Message, Relay
 from .upstream import Lines, OnMessage, Upstream
 
 __all__ = ["RemoteUpstream"]
-
-# (The SDK's SSE client takes a float here, but hands it to httpx, where None means no
-# deadline.)
-_NO_READ_DEADLINE: Any = None
 
 
 class RemoteUpstream(Upstream):
@@ -75,7 +67,8 @@ class RemoteUpstream(Upstream):
                    on_closed: Callable[[], None]) -> None:
         failure: BaseException | None = None
         try:
-            async with _connect(self.spec) as (read, write), anyio.create_task_group() as tg:
+            async with remote_streams(self.spec, 30.0, None) as (read, write), \
+                    anyio.create_task_group() as tg:
                 tg.start_soon(self._pump, write, relay)
                 async for item in read:
                     if isinstance(item, Exception):
@@ -131,17 +124,3 @@ def _headers(msg: Message, relay: Relay) -> dict[str, str] | None:
     if relay.protocol_version and relay.era == "legacy":
         return {MCP_PROTOCOL_VERSION_HEADER: relay.protocol_version}
     return None
-
-
-@asynccontextmanager
-async def _connect(spec: ServerSpec) -> AsyncIterator[tuple[Any, Any]]:
-    if spec.kind == "sse":
-        async with sse_client(spec.url, headers=dict(spec.headers), timeout=30.0,
-                              sse_read_timeout=_NO_READ_DEADLINE) as (read, write):
-            yield read, write
-    else:
-        client = httpx2.AsyncClient(headers=dict(spec.headers),
-                                    timeout=httpx2.Timeout(30.0, read=_NO_READ_DEADLINE))
-        async with client, streamable_http_client(spec.url, http_client=client) as (
-                read, write):
-            yield read, write

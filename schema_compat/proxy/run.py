@@ -20,7 +20,7 @@ import threading
 import time
 from typing import IO, Any
 
-from ..extract.config import CommandError, ServerSpec, resolve_command, server_environment
+from ..extract.config import ServerError, ServerSpec, resolve_command, server_environment
 
 __all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "serve", "start",
            "write_log"]
@@ -141,7 +141,7 @@ def start(spec: ServerSpec, log_file: str | None = None) -> Proxy | int:
         return Proxy(spec, sink, None)
     try:
         proc = launch(spec, sink)
-    except CommandError as exc:
+    except ServerError as exc:
         print(f"schema-compat: error: {exc.message} ({exc.hint})", file=sys.stderr)
         if sink is not sys.stderr:
             sink.close()
@@ -171,25 +171,19 @@ def _stop_upstream_on_sigterm(proc: subprocess.Popen[bytes]) -> None:
 
 def launch(spec: ServerSpec, errlog: IO[str] | int) -> subprocess.Popen[bytes]:
     """A stdio server started in its environment (`server_environment`), its command
-    checked first (`resolve_command`); CommandError says why it cannot start. Its stderr
+    checked first (`resolve_command`); ServerError says why it cannot start. Its stderr
     goes to `errlog`: the log, or `subprocess.PIPE` for a caller that reads it."""
     env = server_environment(spec)
     command = resolve_command(spec, env)
-    try:
-        return _start_upstream([command, *spec.args], env, spec.cwd, errlog)
-    except OSError as exc:
-        raise CommandError(f"cannot start {spec.command}: {exc.strerror or exc}",
-                           "check the command and its permissions") from None
-
-
-def _start_upstream(argv: list[str], env: dict[str, str], cwd: str | None,
-                    errlog: IO[str] | int) -> subprocess.Popen[bytes]:
-    """The upstream, its stdin and stdout pipes to the proxy, its stderr to `errlog`, in
-    a process group of its own (so that it can be stopped whole)."""
     err: Any = errlog if errlog is not sys.stderr else None
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=err, env=env, cwd=cwd, bufsize=0,
-                            start_new_session=os.name == "posix")
+    try:  # its stdin and stdout piped to the proxy, in a process group of its own (so that
+        # it can be stopped whole)
+        return subprocess.Popen([command, *spec.args], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=err, env=env, cwd=spec.cwd,
+                                bufsize=0, start_new_session=os.name == "posix")
+    except OSError as exc:
+        raise ServerError(f"cannot start {spec.command}: {exc.strerror or exc}",
+                          "check the command and its permissions") from None
 
 
 def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from ..extract.config import signal_group
 from .jsonrpc import Refused, read_message
 
 __all__ = ["Lines", "OnMessage", "StdioUpstream", "Upstream", "encode", "read_lines"]
@@ -326,21 +327,6 @@ def exit_code(proc: subprocess.Popen[bytes]) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> bool:
-    """Signal the upstream's process group (its leader alone off POSIX); whether any of it
-    was still there."""
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signum)
-        else:
-            proc.kill()
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):  # EPERM: a member we may not signal; it is there
-        pass
-    return True
-
-
 async def wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
     deadline = time.monotonic() + within
     while (code := exit_code(proc)) is None and time.monotonic() < deadline:
@@ -359,13 +345,13 @@ async def stop_group(proc: subprocess.Popen[bytes]) -> None:
         if exit_code(proc) is None:
             proc.kill()
         return
-    if not _signal_group(proc, signal.SIGTERM):
+    if not signal_group(proc.pid, signal.SIGTERM):
         return
     deadline = time.monotonic() + _TERM_GRACE
     while time.monotonic() < deadline:
         exit_code(proc)  # reaps the leader: a zombie is still in its group
-        if not _signal_group(proc, 0):
+        if not signal_group(proc.pid, 0):
             return
         await asyncio.sleep(0.002)
-    _signal_group(proc, signal.SIGKILL)
+    signal_group(proc.pid, signal.SIGKILL)
     await wait_exit(proc, _TERM_GRACE)

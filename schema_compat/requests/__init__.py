@@ -16,15 +16,11 @@ strict under a budget is LIM001's and LIM004's fix, `rules.limits.choose_strict`
 
 from __future__ import annotations
 
-from ..profiles import StrictBudget
-from ..rules.limits import gain
-
-# the request as it is sent (re-exported: the planner's users build requests with them)
+# the request as it is sent (re-exported: the planner's users read requests with them)
 from .bodies import TARGETS, mcp_listing, provider_tools
-from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
-from .names import PREFIXES, NamePrefix, server_name
-from .request import PLANNER_CODES, max_tools, plan, request_limits
+from .model import Decision, PlanError, PlannedTool, RequestLimit, RequestPlan
+from .names import PREFIXES, NamePrefix
+from .request import max_tools, plan
 
-__all__ = ["PLANNER_CODES", "PREFIXES", "TARGETS", "Decision", "Limit",
-           "NamePrefix", "PlanError", "PlannedTool", "RequestPlan", "StrictBudget", "gain",
-           "max_tools", "mcp_listing", "plan", "provider_tools", "request_limits", "server_name"]
+__all__ = ["PREFIXES", "TARGETS", "Decision", "NamePrefix", "PlanError", "PlannedTool",
+           "RequestLimit", "RequestPlan", "max_tools", "mcp_listing", "plan", "provider_tools"]

@@ -45,11 +45,8 @@ TARGETS: dict[str, tuple[str, ...]] = {  # target -> the profiles whose schemas 
     "mistral": ("mistral",),
     "ollama": ("ollama",),
 }
-# the profile a target means when no provider is named
-TARGET_PROFILE: dict[str, str] = {"openai-chat": "openai", "openai-responses": "openai",
-                                  "anthropic": "anthropic", "gemini": "gemini",
-                                  "bedrock": "bedrock", "mistral": "mistral",
-                                  "ollama": "ollama"}
+# the profile a target means when no provider is named: the first it takes
+TARGET_PROFILE: dict[str, str] = {target: takes[0] for target, takes in TARGETS.items()}
 
 
 def _schema(tool: PlannedTool) -> Any:

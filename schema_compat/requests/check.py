@@ -58,10 +58,9 @@ def _non_strict_plan(base: RuleSet) -> RuleSet:
     (as `transform`'s planner does). Unlike the planner's, it keeps the name rules: a check
     names what `transform` renames."""
     from ..engine import make_ruleset
-
-    left_out = [c for c in base.profile.rules if c not in base.codes]
     from ..profiles.clients import client_profile
 
+    left_out = [c for c in base.profile.rules if c not in base.codes]
     return make_ruleset(client_profile(base.profile.non_strict, base.profile.client)
                      or base.profile.non_strict, None, left_out, base.lossless_only)
 

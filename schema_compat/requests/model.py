@@ -5,13 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..model import (
-    Decision,
-    RequestInfo,
-    RequestLimit,
-    ToolDef,
-    ToolResult,
-)
+from ..model import Decision, RequestInfo, RequestLimit, ToolDef, ToolResult
 from .names import held_twice
 
 
@@ -20,10 +14,7 @@ class PlanError(ValueError):
     nothing): the message says what to choose."""
 
 
-# One request-level limit with its use, and one decision: shared with the reports.
-Limit = RequestLimit
-
-__all__ = ["Decision", "Limit", "PlanError", "PlannedTool", "RequestPlan"]
+__all__ = ["Decision", "PlanError", "PlannedTool", "RequestLimit", "RequestPlan"]
 
 
 class PlannedTool(NamedTuple):
@@ -41,7 +32,7 @@ class RequestPlan(NamedTuple):
 
     provider: str
     tools: tuple[PlannedTool, ...]
-    limits: tuple[Limit, ...]
+    limits: tuple[RequestLimit, ...]
     decisions: tuple[Decision, ...]
     name_prefix: str = "none"
     excluded: tuple[ToolDef, ...] = ()
@@ -52,19 +43,6 @@ class RequestPlan(NamedTuple):
         return {t.name: t.result.tool.name for t in self.tools
                 if t.name != t.result.tool.name}
 
-    def routes(self) -> dict[str, tuple[str, str]]:
-        """Sent name -> (source, the tool's own name), for every tool: what a proxy keeps
-        to send each call to its server under the server's own name."""
-        return {t.name: (t.result.tool.source, t.result.tool.name) for t in self.tools}
-
-    def tool(self, sent: str) -> PlannedTool | None:
-        """The planned tool a call to `sent` is for: its original schema (to repair the
-        arguments against) is `result.tool.schema`."""
-        for t in self.tools:
-            if t.name == sent:
-                return t
-        return None
-
     def route(self, sent: str) -> tuple[str, str] | None:
         """(source, the tool's own name) a call to `sent` goes to (None: no such tool)."""
         for t in self.tools:
@@ -72,15 +50,8 @@ class RequestPlan(NamedTuple):
                 return t.result.tool.source, t.result.tool.name
         return None
 
-    def sent_name(self, source: str, name: str) -> str | None:
-        """The name a source's tool is sent under (None: not in the request)."""
-        for t in self.tools:
-            if t.result.tool.source == source and t.result.tool.name == name:
-                return t.name
-        return None
-
     @property
-    def over(self) -> tuple[Limit, ...]:
+    def over(self) -> tuple[RequestLimit, ...]:
         return tuple(limit for limit in self.limits if limit.over)
 
     def clashes(self) -> tuple[str, ...]:

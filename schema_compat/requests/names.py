@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
@@ -38,10 +39,7 @@ class Named(NamedTuple):
 
 def held_twice(names: Iterable[str]) -> tuple[str, ...]:
     """The names asked for by more than one tool of a request, sorted."""
-    seen: dict[str, int] = {}
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-    return tuple(sorted(n for n, count in seen.items() if count > 1))
+    return tuple(sorted(n for n, count in Counter(names).items() if count > 1))
 
 
 def server_name(source: str) -> str:

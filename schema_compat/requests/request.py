@@ -11,6 +11,7 @@ limit it stops with a `PlanError` that lists the servers with their tool counts,
 from __future__ import annotations
 
 import fnmatch
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
 from ..rules.limits import Candidate, choose_strict, gain, tally_complexity
-from .model import Decision, Limit, PlanError, PlannedTool, RequestPlan
+from .model import Decision, PlanError, PlannedTool, RequestLimit, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 
 if TYPE_CHECKING:
@@ -85,10 +86,7 @@ def select(tools: Sequence[ToolDef], include: Sequence[str] = (),
 
 def count_error(tools: Sequence[ToolDef], profile: Profile, limit: int) -> str:
     """The message for a request with more tools than the provider takes."""
-    per: dict[str, int] = {}
-    for t in tools:
-        per[server_name(t.source) if t.source else "(tools)"] = per.get(
-            server_name(t.source) if t.source else "(tools)", 0) + 1
+    per = Counter(server_name(t.source) if t.source else "(tools)" for t in tools)
     servers = ", ".join(f"{s}: {n}" for s, n in sorted(per.items(), key=lambda i: -i[1]))
     who = f"{profile.name} with {profile.client}" if profile.client else profile.name
     return (f"{len(tools)} tools in one request; {who} accepts at most {limit} "
@@ -113,7 +111,7 @@ def costs(schema: Any) -> tuple[int, int]:
 
 
 def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
-                   ) -> list[Limit]:
+                   ) -> list[RequestLimit]:
     """Each request-level limit of the profile with its use, for tools given in request
     order as (label, sent strict, schema sent).
 
@@ -122,12 +120,12 @@ def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
     figures are the profiles' (`Profile.max_tools`, `Profile.strict_budget`, with the ids of
     their sources): a tool count (OpenAI 128, Vertex AI 128, Gemini API 512; none documented
     for Anthropic), and for Anthropic strict tool use the budgets its strict tools share."""
-    out: list[Limit] = []
+    out: list[RequestLimit] = []
     limit = max_tools(profile)
     if limit is not None:
         over = tuple(lab for i, (lab, _, _) in enumerate(entries) if i >= limit)
-        out.append(Limit("tools", "tools", len(entries), limit,
-                         profile.max_tools_source, over))
+        out.append(RequestLimit("tools", "tools", len(entries), limit,
+                                profile.max_tools_source, over))
     budget = profile.strict_budget
     if budget is not None:
         count = optional = unions = 0
@@ -148,12 +146,12 @@ def request_limits(profile: Profile, entries: Sequence[tuple[str, bool, Any]]
             if unions > budget.unions and own_unions:
                 over_unions.append(lab)
         out += [
-            Limit("strict-tools", "strict tools", count, budget.strict_tools, budget.source,
-                  tuple(over_count)),
-            Limit("strict-optional", "strict optional parameters", optional,
-                  budget.optional, budget.source, tuple(over_optional)),
-            Limit("strict-unions", "strict union parameters", unions, budget.unions,
-                  budget.source, tuple(over_unions)),
+            RequestLimit("strict-tools", "strict tools", count, budget.strict_tools,
+                         budget.source, tuple(over_count)),
+            RequestLimit("strict-optional", "strict optional parameters", optional,
+                         budget.optional, budget.source, tuple(over_optional)),
+            RequestLimit("strict-unions", "strict union parameters", unions, budget.unions,
+                         budget.source, tuple(over_unions)),
         ]
     return out
 
