@@ -1,6 +1,6 @@
 """The document `transform` writes for its results.
 
-One source comes back in its own shape (`write_back`), so the output can replace the input
+One source comes back in its own shape (`iter_write_back`), so the output can replace the input
 as it is; the tools of several sources have no one shape to go back to, and are written as
 one MCP `tools/list` result. The document is written in pieces while each tool is
 transformed (`document_pieces`), so a large listing is never held twice.
@@ -69,7 +69,7 @@ def results_pieces(loaded: Sequence[LoadedSource], results: Sequence[ToolResult]
 def _mcp_tool(result: ToolResult, profile: Profile) -> dict[str, Any]:
     entry = mcp_entry(result.tool, result.transformed_name, result.transformed_schema,
                       written_dialect(profile.nullable_keyword))
-    if sent_strict(result, profile) is False:  # as write_back marks it
+    if sent_strict(result, profile) is False:  # as write_back._with_strict marks it
         entry["strict"] = False
     return entry
 
