@@ -460,6 +460,27 @@ def test_transform_escapes_a_document_that_keeps_a_lone_surrogate(
     assert json.loads(proc.stdout)["tools"][0]["inputSchema"]["properties"]["p"]["nullable"]
 
 
+def test_transform_escapes_every_document_made_from_a_lone_surrogate(
+        cli_here: RunCli, tmp_path: Path) -> None:
+    """The document is written while the tools are transformed, so whether to escape is
+    chosen from the input: one holding a lone surrogate gives an ASCII document even where
+    the surrogate does not reach it (here a wrapper field that an MCP listing of two sources
+    leaves out), and one without gives its text as it is."""
+    a, b, out = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "out.json"
+    a.write_text('{"tools": [{"name": "a", "description": "caf\\u00e9", "inputSchema": '
+                 '{"type": "object"}}], "nextCursor": "\\udc00"}', encoding="utf-8")
+    b.write_text('{"tools": [{"name": "b", "inputSchema": {"type": "object"}}]}',
+                 encoding="utf-8")
+    proc = cli_here("transform", str(a), str(b), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    written = out.read_bytes().decode("utf-8")
+    assert written == _dumped(written, ensure_ascii=True) and "caf\\u00e9" in written
+    assert "udc00" not in written and json.loads(written)["tools"][0]["description"] == "café"
+    a.write_text(a.read_text(encoding="utf-8").replace("\\udc00", "x"), encoding="utf-8")
+    assert cli_here("transform", str(a), str(b), "-o", str(out), "--force").returncode == 0
+    assert "café" in out.read_text(encoding="utf-8")
+
+
 def test_reports_carry_a_lone_surrogate_as_an_escape(tmp_path: Path) -> None:
     """JSON reports and text output of a schema holding a lone surrogate are written (as the
     JSON escape, the same string), not stopped by the UTF-8 stream."""

@@ -154,7 +154,7 @@ def test_the_way_back_from_another_shape_is_an_mcp_tool(tmp_path: Any) -> None:
     """Tools of two sources are written as one MCP listing: an OpenAI tool becomes an MCP
     tool with its description, its schema under `inputSchema` and nothing of its wrapper."""
     from schema_compat.extract import load_sources
-    from schema_compat.output.document import transformed_document
+    from schema_compat.output.document import results_pieces
     from schema_compat.profiles import PROFILES
 
     (tmp_path / "a.json").write_text(json.dumps({"tools": [CASES["other fields"][0]]}))
@@ -165,7 +165,8 @@ def test_the_way_back_from_another_shape_is_an_mcp_tool(tmp_path: Any) -> None:
     loaded, errors = load_sources([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
     assert errors == []
     tools = [t for src in loaded for t in src.tools]
-    document = transformed_document(loaded, transform(tools, "openai"), PROFILES["openai"])
+    document = json.loads("".join(
+        results_pieces(loaded, transform(tools, "openai"), PROFILES["openai"])))
     t, w, x = document["tools"]
     assert t["title"] == "T" and t["outputSchema"] == {"type": "object"}
     assert w == {"description": "Writes.", "name": "w", "inputSchema": w["inputSchema"]}

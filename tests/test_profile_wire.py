@@ -11,7 +11,7 @@ import pytest
 
 from schema_compat import transform
 from schema_compat.extract import load_source_text
-from schema_compat.output.document import transformed_document
+from schema_compat.output.document import results_pieces
 from schema_compat.profiles import PROFILES
 from schema_compat.requests import plan, provider_tools
 
@@ -37,7 +37,7 @@ def test_a_declaration_is_written_back_in_the_profiles_field(profile: str, given
         {"name": "search", "description": "Searches.", given: SCHEMA}]})
     source = load_source_text(text, "decl.json")
     results = transform(list(source.tools), profile)
-    [written] = transformed_document([source], results, PROFILES[profile])[
+    [written] = json.loads("".join(results_pieces([source], results, PROFILES[profile])))[
         "functionDeclarations"]
     assert [k for k in written if k in FIELDS] == [PROFILES[profile].wire_field]
     assert list(written) == ["name", "description", PROFILES[profile].wire_field]

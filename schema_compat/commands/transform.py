@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..requests.request import tool_plans
@@ -11,7 +11,7 @@ from .exits import EXIT_USAGE, exit_status, fail, print_errors
 from .inputs import LiveOpts, files_read, load_inputs, select_tools
 from .output_file import refuse_input, write_file
 from .providers import one_provider_plan, resolve_settings
-from .running import busy, make_report, run_tools
+from .running import busy, make_report
 
 if TYPE_CHECKING:
     from ..engine import RuleSet
@@ -47,8 +47,6 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
     """The exit status of a `transform`; `given` names the options the command line set."""
     sources, output, json_out, live = (options.sources, options.output, options.json_out,
                                        options.live)
-    from ..jsonio import dump_json, has_surrogate
-    from ..output.document import transformed_document
     from .requests import request_settings
 
     if options.to and "provider" not in given:  # the target's own profile
@@ -67,31 +65,22 @@ def run_transform(options: TransformOptions, given: Collection[str]) -> int:
         refuse_input(output, "-o", files_read(loaded, live),
                      "choose another file, or add --force")
     tools = select_tools(loaded, requests.tools)
-    text = None
     planned = _planned(loaded, tools, plan, per_tool, requests, live,
                        options.to)  # the request planner's way
     if planned is not None:
         results, infos, text = planned
-        if text is None:
-            text = dump_json(transformed_document(loaded, results, plan.profile))
         report = make_report(plan.profile.name, results, errors, requests=infos,
                              lossless_only=plan.lossless_only, client=plan.profile.client)
         clashes = _name_clashes(loaded, results) if not options.to and (
             output or not json_out) else ""
         return _finish(report, text, output, json_out, options.quiet, errors, clashes)
-    if any(has_surrogate(src.document) for src in loaded):
-        # A lone surrogate makes dump_json escape the whole text, if one is still there
-        # after the transform: only the whole document tells, so it is built in full.
-        results = run_tools(tools, plan, per_tool)
-        text = dump_json(transformed_document(loaded, results, plan.profile))
-    else:
-        # On a terminal, the document itself shows progress; a spinner would garble it.
-        with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
-            results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
+    # On a terminal, the document itself shows progress; a spinner would garble it.
+    with busy(len(tools), bool(output or json_out or not sys.stdout.isatty())):
+        results = _transform_streamed(loaded, tools, plan, per_tool, output, json_out)
     clashes = _name_clashes(loaded, results) if output or not json_out else ""
     report = make_report(plan.profile.name, results, errors,
                          lossless_only=plan.lossless_only)
-    return _finish(report, text, output, json_out, options.quiet, errors, clashes)
+    return _finish(report, None, output, json_out, options.quiet, errors, clashes)
 
 
 def _name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> str:
@@ -118,10 +107,11 @@ def _name_clashes(loaded: list[LoadedSource], results: list[ToolResult]) -> str:
             "name unique, or leave tools out with --exclude-tool)")
 
 
-def _finish(report: Report, text: str | None, output: str | None, json_out: bool,
-            quiet: bool, errors: list[SourceError], warning: str = "") -> int:
-    """Write what is left to write (the report, the document built whole), then the
-    summary on stderr and after it `warning` (--quiet or not); the exit status."""
+def _finish(report: Report, text: Iterable[str] | None, output: str | None,
+            json_out: bool, quiet: bool, errors: list[SourceError], warning: str = "") -> int:
+    """Write what is left to write (the report, the document when it was not written while
+    transforming), then the summary on stderr and after it `warning` (--quiet or not); the
+    exit status."""
     if json_out:
         from ..report.json import write_json
 
@@ -129,7 +119,7 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
     if text is not None and output:
         write_file(output, text)
     elif text is not None and not json_out:
-        sys.stdout.write(text)
+        sys.stdout.writelines(text)
     if not quiet and not json_out:
         from ..report.text import render_transform_summary, text_output
 
@@ -143,17 +133,17 @@ def _finish(report: Report, text: str | None, output: str | None, json_out: bool
 def _planned(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
              per_tool: dict[str, list[str]] | None, requests: RequestSettings,
              live: LiveOpts, to: str | None,
-             ) -> tuple[list[ToolResult], tuple[RequestInfo, ...], str | None] | None:
-    """The results, requests and (with `to`) the provider-ready text when they need the
-    request planner (a strict budget, several sources in one request, a count past the
-    limit, a planner option, `--to`), else None. Results are in the order of `tools`."""
+             ) -> tuple[list[ToolResult], tuple[RequestInfo, ...], Iterable[str]] | None:
+    """The results, requests and the text to write (with `to`, the provider-ready tools)
+    when they need the request planner (a strict budget, several sources in one request, a
+    count past the limit, a planner option, `--to`), else None. Results are in the order of
+    `tools`."""
     from .requests import exclude_tools, needs_planner, plan_requests, request_groups
 
     tools = exclude_tools(tools, requests.exclude)
     groups = request_groups(loaded, tools, requests.mode, live)
     if not needs_planner(groups, plan, requests, to):
         return None
-    text = None
     if to:
         from ..requests.bodies import TARGETS
 
@@ -164,13 +154,18 @@ def _planned(loaded: list[LoadedSource], tools: list[Any], plan: RuleSet,
             fail(f"--to {to} writes the tools of one request; these sources are "
                  f"{len(groups)} requests", "add --request all")
     results, plans = plan_requests(groups, plan, requests, per_tool)
+    order = {(t.source, t.index): i for i, t in enumerate(tools)}
+    results.sort(key=lambda r: order[(r.tool.source, r.tool.index)])
+    text: Iterable[str]
     if to:
         from ..jsonio import dump_json
         from ..requests.bodies import provider_tools
 
-        text = dump_json(provider_tools(plans[0], to) if plans else [])
-    order = {(t.source, t.index): i for i, t in enumerate(tools)}
-    results.sort(key=lambda r: order[(r.tool.source, r.tool.index)])
+        text = (dump_json(provider_tools(plans[0], to) if plans else []),)
+    else:
+        from ..output.document import results_pieces
+
+        text = results_pieces(loaded, results, plan.profile)
     return results, tuple(p.info() for p in plans), text
 
 

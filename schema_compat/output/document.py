@@ -1,10 +1,9 @@
 """The document `transform` writes for its results.
 
-One source comes back in its own shape (`write_back`), so the output can replace the input
+One source comes back in its own shape (`iter_write_back`), so the output can replace the input
 as it is; the tools of several sources have no one shape to go back to, and are written as
-one MCP `tools/list` result. The document is built whole (`transformed_document`) or
-written in pieces while each tool is transformed (`document_pieces`): both give the same
-text.
+one MCP `tools/list` result. The document is written in pieces while each tool is
+transformed (`document_pieces`), so a large listing is never held twice.
 """
 
 from __future__ import annotations
@@ -12,32 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..jsonio import has_surrogate, iter_indented
 from ..mcp_tool import mcp_entry
 from ..model import written_dialect
+from .results import Taken
+from .write_back import Written, iter_write_back
 
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
     from ..model import ToolDef, ToolResult
     from ..profiles import Profile
-    from .results import Taken
 
-__all__ = ["document_pieces", "transformed_document"]
-
-
-def transformed_document(loaded: Sequence[LoadedSource], results: Sequence[ToolResult],
-                         profile: Profile) -> Any:
-    """The document for `results` (tools of `loaded`, transformed for `profile`)."""
-    from .write_back import write_back
-
-    if len(loaded) == 1:
-        src = loaded[0]
-        replacements = {r.tool.index: (r.transformed_name, _schema_for(r, src.shape))
-                        for r in results if r.tool.source == src.label}
-        strict = {r.tool.index: flag for r in results if r.tool.source == src.label
-                  for flag in [sent_strict(r, profile)] if flag is not None}
-        return write_back(src, replacements, gemini_field=profile.wire_field,
-                          strict=strict, dialect=written_dialect(profile.nullable_keyword))
-    return {"tools": [_mcp_tool(r, profile) for r in results]}
+__all__ = ["document_pieces", "results_pieces"]
 
 
 def sent_strict(result: ToolResult, profile: Profile) -> bool | None:
@@ -51,30 +36,40 @@ def sent_strict(result: ToolResult, profile: Profile) -> bool | None:
 
 def document_pieces(loaded: Sequence[LoadedSource], tools: Sequence[ToolDef], taken: Taken,
                     profile: Profile) -> Iterator[str]:
-    """The text of `dump_json(transformed_document(...))` in pieces, each tool transformed
-    (by `taken`) only when its place in the document is written."""
-    from ..jsonio import iter_indented
-    from .write_back import iter_write_back
+    """The text of the document for `tools` (of `loaded`, transformed for `profile`) in
+    pieces, each tool's result taken from `taken` only when its place is written.
 
+    A lone surrogate (`"\\ud800"` parses fine) cannot be written as UTF-8, and a stream
+    must choose before its first piece: when any input holds one, the whole text is
+    written with `\\u` escapes (the same JSON value), even if the transform drops it."""
+    ensure_ascii = any(has_surrogate(src.document) for src in loaded)
     if len(loaded) == 1:
         src = loaded[0]
 
-        def take(index: int) -> tuple[str, Any]:
+        def take(index: int) -> Written:
             r = taken.take(src.label, index)
-            return r.transformed_name, _schema_for(r, src.shape)
+            return r.transformed_name, _schema_for(r, src.shape), sent_strict(r, profile)
 
         return iter_write_back(src, [t.index for t in tools if t.source == src.label], take,
-                               gemini_field=profile.wire_field,
+                               gemini_field=profile.wire_field, ensure_ascii=ensure_ascii,
                                dialect=written_dialect(profile.nullable_keyword))
     places = [("tools", i) for i in range(len(tools))]
-    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=False, holes=places,
-                         fill=lambda _: _mcp_tool(taken.next(), profile))
+    return iter_indented({"tools": [None] * len(tools)}, ensure_ascii=ensure_ascii,
+                         holes=places, fill=lambda _: _mcp_tool(taken.next(), profile))
+
+
+def results_pieces(loaded: Sequence[LoadedSource], results: Sequence[ToolResult],
+                   profile: Profile) -> Iterator[str]:
+    """`document_pieces` for results already run (by the request planner, the playground),
+    in the order of their tools."""
+    return document_pieces(loaded, [r.tool for r in results],
+                           Taken(iter(results), keep_schemas=True), profile)
 
 
 def _mcp_tool(result: ToolResult, profile: Profile) -> dict[str, Any]:
     entry = mcp_entry(result.tool, result.transformed_name, result.transformed_schema,
                       written_dialect(profile.nullable_keyword))
-    if sent_strict(result, profile) is False:  # as write_back marks it
+    if sent_strict(result, profile) is False:  # as write_back._with_strict marks it
         entry["strict"] = False
     return entry
 

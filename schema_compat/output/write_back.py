@@ -3,14 +3,13 @@
 `transform` hands back a file the user can drop in where the original was: the same
 wrapper, the same key order, every other field as it was, only each tool's name and schema
 replaced. The document's slots (`extract/shapes`: where each tool sits and how it spells its
-fields) say where. `write_back` fills them in a copy; `iter_write_back` writes the same
-document as text, one tool at a time, so that a large listing is never held twice.
+fields) say where. `iter_write_back` writes the document as text with them filled in, one
+tool at a time, so that a large listing is never held twice.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..extract.shapes import (
@@ -31,19 +30,15 @@ from ..model import JSON_SCHEMA, ToolDef
 if TYPE_CHECKING:
     from ..extract.files import LoadedSource
 
-__all__ = ["GEMINI_FIELDS", "iter_write_back", "write_back"]
+__all__ = ["GEMINI_FIELDS", "Written", "iter_write_back"]
+
+# What `iter_write_back` writes in one tool's place: its name, its schema and whether it is
+# sent strict (None: as the document says).
+Written = tuple[str, Any, bool | None]
 
 # The fields a Gemini declaration's schema may be moved to (the third spelling,
 # `parameters_json_schema`, is `parametersJsonSchema` in a snake_case document).
 GEMINI_FIELDS = ("parameters", "parametersJsonSchema")
-
-
-def _set(document: Any, path: tuple[Key, ...], value: Any) -> Any:
-    """Put `value` at `path`; returns the (possibly new) root."""
-    if not path:
-        return value
-    value_at(document, path[:-1])[path[-1]] = value
-    return document
 
 
 def _put(fields: dict[str, Any], key: str, value: Any, *, replacing: Sequence[str] = ()) -> None:
@@ -76,10 +71,6 @@ def _gemini_target(current: str | None, slot: Slot, gemini_field: str | None) ->
     return gemini_field
 
 
-def _same(value: Any) -> Any:
-    return value
-
-
 def _slot_value(
     entry: Any,
     slot: Slot,
@@ -87,25 +78,26 @@ def _slot_value(
     new_name: str,
     new_schema: Any,
     gemini_field: str | None,
-    *,
-    copy_schema: bool,
-    strict: bool | None = None,
-    dialect: str = JSON_SCHEMA,
+    strict: bool | None,
+    dialect: str,
 ) -> Any:
     """What the slot holds once its tool is written: `entry` (the value there now) itself
-    when nothing changes, else a new object. `entry` is never modified, so the streaming
-    writer can work from the loaded document; `copy_schema` copies `new_schema` so that a
-    returned document shares nothing with the caller's schema."""
+    when nothing changes, else a new object. `entry` is never modified, so the writer works
+    from the loaded document.
+
+    A name equal to the loaded one, or a schema that *is* the loaded schema object, is left
+    as the document had it: so identity replacements give back the document unchanged, even
+    for malformed tools (a placeholder name is never written, a missing schema stays missing).
+    """
     name_changed = new_name != tool.name
     schema_changed = new_schema is not tool.schema
-    dup = copy.deepcopy if copy_schema else _same
     if strict is not None and isinstance(entry, dict) and slot.flavor not in ("schema",
                                                                               "gemini"):
         entry = _with_strict(entry, slot.flavor, strict)
     if slot.flavor == "schema":
         if not schema_changed:
             return entry
-        return dup(new_schema) if new_schema is not None else empty_schema()
+        return new_schema if new_schema is not None else empty_schema()
 
     if isinstance(entry, dict):
         entry = dict(entry)
@@ -125,7 +117,7 @@ def _slot_value(
         fields["name"] = new_name
 
     if slot.flavor == "gemini":
-        _write_gemini_schema(fields, slot, schema_changed, new_schema, gemini_field, dup)
+        _write_gemini_schema(fields, slot, schema_changed, new_schema, gemini_field)
         return entry
     if not schema_changed:
         return entry
@@ -137,7 +129,7 @@ def _slot_value(
         else:
             fields[key] = empty_schema()  # MCP and Anthropic require one
     else:
-        fields[key] = dup(new_schema)
+        fields[key] = new_schema
     if slot.flavor == "mcp":  # the one shape whose schema may be in either dialect
         with_dialect(entry, dialect)
     return entry
@@ -167,14 +159,13 @@ def _write_gemini_schema(
     schema_changed: bool,
     new_schema: Any,
     gemini_field: str | None,
-    dup: Callable[[Any], Any],
 ) -> None:
     """Gemini takes `parameters` or `parametersJsonSchema`, never both: keep exactly one."""
     current = next((key for key in GEMINI_SCHEMA_KEYS if key in fields), None)
     target = _gemini_target(current, slot, gemini_field)
     others = [key for key in GEMINI_SCHEMA_KEYS if key != target and key in fields]
     if schema_changed:
-        value = dup(new_schema)
+        value = new_schema
     elif gemini_field is None or current is None or (current == target and not others):
         return  # unchanged schema, and no field to move it to
     else:
@@ -196,36 +187,6 @@ def _check_field(gemini_field: str | None) -> None:
         )
 
 
-def write_back(
-    source: LoadedSource,
-    replacements: Mapping[int, tuple[str, Any]],
-    *,
-    gemini_field: str | None = None,
-    strict: Mapping[int, bool] | None = None,
-    dialect: str = JSON_SCHEMA,
-) -> Any:
-    """A copy of `source.document` with tools renamed / re-schema'd in place, and those
-    `strict` names (by index) saying whether they are sent strict (`_with_strict`). The
-    new schemas are written in `dialect` (an MCP tool says so: `mcp_tool.with_dialect`).
-
-    A name equal to the loaded one, or a schema that *is* the loaded schema object, is left
-    as the document had it: so identity replacements give back the document unchanged, even
-    for malformed tools (a placeholder name is never written, a missing schema stays missing).
-    """
-    _check_field(gemini_field)
-    layout = analyse(source.document)
-    document = copy.deepcopy(source.document)
-    for index in sorted(replacements):
-        slot = _slot_of(source, layout, index)
-        new_name, new_schema = replacements[index]
-        value = _slot_value(
-            value_at(document, slot.path), slot, source.tools[index], new_name, new_schema,
-            gemini_field, copy_schema=True, strict=(strict or {}).get(index), dialect=dialect,
-        )
-        document = _set(document, slot.path, value)
-    return document
-
-
 def _slot_of(source: LoadedSource, layout: Layout, index: int) -> Slot:
     if not 0 <= index < len(layout.slots) or index >= len(source.tools):
         raise IndexError(f"{source.label} has no tool number {index} (it has {len(layout.slots)})")
@@ -235,20 +196,20 @@ def _slot_of(source: LoadedSource, layout: Layout, index: int) -> Slot:
 def iter_write_back(
     source: LoadedSource,
     indexes: Collection[int],
-    take: Callable[[int], tuple[str, Any]],
+    take: Callable[[int], Written],
     *,
     gemini_field: str | None = None,
     ensure_ascii: bool = False,
-    strict: Mapping[int, bool] | None = None,
     dialect: str = JSON_SCHEMA,
 ) -> Iterator[str]:
-    """The text `dump_json(write_back(source, {i: take(i) for i in indexes}, ...))` would
-    give, in pieces, calling `take(i)` only when tool i's place in the document is written.
+    """`source.document` as indented JSON text, in pieces, with each tool i of `indexes`
+    written as `take(i)` says (its name, its schema in `dialect`, whether it is sent strict:
+    `_with_strict`); `take(i)` is called only when tool i's place in the document is written.
 
     `transform` computes each tool inside `take`, so one transformed tool is held at a time
     and neither a copy of the document nor its text is ever built. Tools not in `indexes`
-    are written as loaded. `ensure_ascii` is the caller's: `dump_json` picks it from the
-    whole text, which a stream does not have in advance (see `has_surrogate`).
+    are written as loaded. `ensure_ascii` is the caller's: a stream must choose before its
+    first piece (see `output.document.document_pieces`).
     """
     _check_field(gemini_field)
     layout = analyse(source.document)
@@ -256,12 +217,10 @@ def iter_write_back(
 
     def fill(path: tuple[Key, ...]) -> Any:
         index = at[path]
-        new_name, new_schema = take(index)
+        new_name, new_schema, strict = take(index)
         return _slot_value(
             value_at(source.document, path), layout.slots[index], source.tools[index], new_name,
-            new_schema, gemini_field, copy_schema=False, strict=(strict or {}).get(index),
-            dialect=dialect,
+            new_schema, gemini_field, strict, dialect,
         )
 
     return iter_indented(source.document, ensure_ascii=ensure_ascii, holes=at, fill=fill)
-

@@ -325,11 +325,10 @@ def cell_detail(run: Run, provider: str, index: int) -> dict[str, Any]:
 def transformed_text(run: Run, provider: str) -> str:
     """The document `schema-compat transform --provider PROVIDER` writes for this input:
     the same shape, each tool's name and schema replaced."""
-    from ..jsonio import dump_json
-    from ..output.document import transformed_document
+    from ..output.document import results_pieces
 
-    results = run.sent(provider)
-    return dump_json(transformed_document([run.source], results, run.plans[provider].profile))
+    return "".join(results_pieces([run.source], run.sent(provider),
+                                  run.plans[provider].profile))
 
 
 def request_text(run: Run, provider: str, target: str) -> str:
