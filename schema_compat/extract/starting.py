@@ -157,10 +157,13 @@ async def _run(specs: Sequence[ServerSpec], timeout: float, show: Callable[[str]
             specs, timeout, started, show, width)
     finally:
         for one in started.values():
-            if one.process is not None and one.process.returncode is None:
-                one.process.kill()  # only when the SDK could not be loaded
+            if one.process is not None:
+                if one.process.returncode is None:
+                    one.process.kill()  # only when the SDK could not be loaded
                 with anyio.CancelScope(shield=True):
-                    await one.process.wait()
+                    # its pipes and transport closed here, while the loop runs: left to the
+                    # collector, they would be closed after the loop, which refuses that
+                    await one.process.aclose()
             one.errlog.close()
         servers.forget_exited()
         # what the servers left in their groups (the SDK has stopped each server itself);
