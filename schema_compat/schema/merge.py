@@ -25,10 +25,11 @@ from typing import Any, NamedTuple
 
 from .jsoncopy import json_copy
 from .patterns import PatternUnchecked, search
+from .shape import is_number
 
-_MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
+MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
                        "minProperties"})
-_MAX_KEYS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems",
+MAX_KEYS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems",
                        "maxProperties"})
 # annotations: the first part's value stands (descriptions are joined instead)
 _ANNOTATIONS = frozenset({"title", "default", "examples", "$comment", "deprecated",
@@ -68,9 +69,9 @@ def merge_exact(first: Any, second: Any) -> Merged | None:
             continue
         elif k == "required" and _names(v) and _names(out[k]):
             out[k] = list(dict.fromkeys([*out[k], *v]))
-        elif k in _MIN_KEYS and _num(v) and _num(out[k]):
+        elif k in MIN_KEYS and is_number(v) and is_number(out[k]):
             out[k] = max(out[k], v)
-        elif k in _MAX_KEYS and _num(v) and _num(out[k]):
+        elif k in MAX_KEYS and is_number(v) and is_number(out[k]):
             out[k] = min(out[k], v)
         elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
             out[k] = [x for x in out[k] if any(_same(x, y) for y in v)]
@@ -291,12 +292,8 @@ def _names(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(r, str) for r in v)
 
 
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def _same(x: Any, y: Any) -> bool:
-    return bool(x == y and type(x) is type(y)) or (_num(x) and _num(y) and x == y)
+    return bool(x == y and type(x) is type(y)) or (is_number(x) and is_number(y) and x == y)
 
 
 def merge_types(a: Any, b: Any) -> str | list[str] | None:
