@@ -17,17 +17,7 @@ from typing import Any
 from ..model import Told
 from .hints import summarize, told_of, value_text, with_hint
 from .jsoncopy import json_copy
-from .merge import (
-    MAX_KEYS,
-    MIN_KEYS,
-    Merged,
-    disjoint,
-    join_text,
-    merge_exact,
-    merge_types,
-    or_null,
-)
-from .shape import is_number
+from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null, tighter
 from .union_merge import Merge, accepts_nothing
 
 
@@ -165,10 +155,8 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 names = [*out[k], *v]  # entries that are no names (VAL005's) kept as they are
                 out[k] = list(dict.fromkeys(names)) \
                     if all(isinstance(r, str) for r in names) else names
-            elif k in MIN_KEYS and is_number(v) and is_number(out[k]):
-                out[k] = max(out[k], v)
-            elif k in MAX_KEYS and is_number(v) and is_number(out[k]):
-                out[k] = min(out[k], v)
+            elif (bound := tighter(k, out[k], v)) is not None:
+                out[k] = bound
             elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                 out[k] = [x for x in out[k] if x in v]
             elif k == "description" and isinstance(v, str) and isinstance(out[k], str):

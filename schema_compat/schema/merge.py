@@ -27,9 +27,9 @@ from .jsoncopy import json_copy
 from .patterns import PatternUnchecked, search
 from .shape import is_number
 
-MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
+_MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
                        "minProperties"})
-MAX_KEYS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems",
+_MAX_KEYS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems",
                        "maxProperties"})
 # annotations: the first part's value stands (descriptions are joined instead)
 _ANNOTATIONS = frozenset({"title", "default", "examples", "$comment", "deprecated",
@@ -69,10 +69,8 @@ def merge_exact(first: Any, second: Any) -> Merged | None:
             continue
         elif k == "required" and _names(v) and _names(out[k]):
             out[k] = list(dict.fromkeys([*out[k], *v]))
-        elif k in MIN_KEYS and is_number(v) and is_number(out[k]):
-            out[k] = max(out[k], v)
-        elif k in MAX_KEYS and is_number(v) and is_number(out[k]):
-            out[k] = min(out[k], v)
+        elif (bound := tighter(k, out[k], v)) is not None:
+            out[k] = bound
         elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
             out[k] = [x for x in out[k] if any(_same(x, y) for y in v)]
         elif k in ("properties", "additionalProperties", "patternProperties"):
@@ -290,6 +288,14 @@ def _required(node: dict[str, Any]) -> list[Any]:
 
 def _names(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(r, str) for r in v)
+
+
+def tighter(key: str, a: Any, b: Any) -> Any:
+    """The tighter of two values of a bound keyword (the larger minimum, the smaller
+    maximum); None where `key` is no bound or a value is no number."""
+    if not (is_number(a) and is_number(b)):
+        return None
+    return max(a, b) if key in _MIN_KEYS else min(a, b) if key in _MAX_KEYS else None
 
 
 def _same(x: Any, y: Any) -> bool:
