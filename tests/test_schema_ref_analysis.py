@@ -40,14 +40,14 @@ def test_a_document_without_references_is_measured_when_asked() -> None:
     analysis = analyse(doc)
     assert analysis.kinds == {} and analysis.size is None
     # The root, `a` and its `items`; `$defs` are a store, not part of the sent schema.
-    assert (analysis.expanded_nodes, analysis.expanded_depth) == (3, 2)
+    assert analysis.expanded() == (3, 2)
     assert analysis.size == (3, 2)
 
 
 def test_a_document_with_references_is_measured_at_once() -> None:
     analysis = analyse(ANCHORED)
     assert analysis.size is not None
-    assert analysis.expanded_nodes == analysis.size[0] > 4
+    assert analysis.expanded()[0] == analysis.size[0] > 4
 
 
 def test_the_walk_for_references_also_finds_every_defs_block() -> None:

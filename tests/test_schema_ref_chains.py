@@ -105,7 +105,7 @@ def test_a_chain_longer_than_the_stack_is_followed_to_its_end() -> None:
     schema = chain(n)
     analysis = analyse(schema)
     assert analysis.recursive == set()
-    assert analysis.expanded_depth == 1  # the string at `x`, one level down
+    assert analysis.expanded()[1] == 1  # depth: the string at `x`, one level down
     new, events = inline(schema, kids=analysis.kids)
     _assert_is_the_end_of_the_chain(new)
     assert sum(e.kind == "inlined" for e in events) == n + 1  # each link reported

@@ -54,10 +54,16 @@ def document_findings(schema: Any, plan: RuleSet, run: RunState,
 
 
 def node_findings(root: Any, schema: Any, plan: RuleSet, run: RunState, base: Path = (),
-                   keyword: str | None = None) -> list[Finding]:
-    """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`)."""
+                  keyword: str | None = None, present: set[str] | None = None,
+                  ) -> list[Finding]:
+    """The node rules' findings on `schema`, a subschema of `root` at `base` (or `root`);
+    the document rules' triggers its nodes hold are added to `present` where it is given,
+    told by the same walk."""
+    triggers = plan.document_triggers or frozenset()
     findings: list[Finding] = []
     for path, node, key in iter_nodes_keyed(schema, base, keyword):
+        if present is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
+            present.update(triggers.intersection(node))
         ctx = plan.ctx(root, run, path, key)
         for rule in plan.node_rules(node):
             for hit in rule.detect(node, ctx):
@@ -76,16 +82,8 @@ def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding]
     (where the document is not quiet), then the node rules', top-down; and whether the
     document is quiet (`quiet`), told by the same walk."""
     run.forget()
-    triggers = plan.document_triggers or frozenset()
     present: set[str] = set()  # the triggers the document's nodes hold
-    findings: list[Finding] = []
-    for path, node, key in iter_nodes_keyed(schema):
-        if isinstance(node, dict) and not triggers.isdisjoint(node):
-            present.update(triggers.intersection(node))
-        ctx = plan.ctx(schema, run, path, key)
-        for rule in plan.node_rules(node):
-            for hit in rule.detect(node, ctx):
-                findings.append(plan.finding(rule, path + hit.rel, hit))
+    findings = node_findings(schema, schema, plan, run, present=present)
     if plan.document_triggers is None:
         return document_findings(schema, plan, run) + findings, False
     if not present:

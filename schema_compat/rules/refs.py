@@ -58,7 +58,7 @@ def _analysis(root: Any, ctx: NodeContext) -> RefAnalysis:
 
 def _size(a: RefAnalysis) -> tuple[int, int]:
     try:
-        return a.expanded_nodes, a.expanded_depth
+        return a.expanded()
     except RecursionError:
         a.size = _TOO_DEEP
         return _TOO_DEEP

@@ -17,11 +17,8 @@ from typing import Any
 from ..model import Told
 from .hints import summarize, told_of, value_text, with_hint
 from .jsoncopy import json_copy
-from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null
+from .merge import Merged, disjoint, join_text, merge_exact, merge_types, or_null, tighter
 from .union_merge import Merge, accepts_nothing
-
-_MIN_KEYS = ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum")
-_MAX_KEYS = ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum")
 
 
 def all_of_as_one(node: dict[str, Any]) -> Merge:
@@ -158,10 +155,8 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
                 names = [*out[k], *v]  # entries that are no names (VAL005's) kept as they are
                 out[k] = list(dict.fromkeys(names)) \
                     if all(isinstance(r, str) for r in names) else names
-            elif k in _MIN_KEYS and _num(v) and _num(out[k]):
-                out[k] = max(out[k], v)
-            elif k in _MAX_KEYS and _num(v) and _num(out[k]):
-                out[k] = min(out[k], v)
+            elif (bound := tighter(k, out[k], v)) is not None:
+                out[k] = bound
             elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                 out[k] = [x for x in out[k] if x in v]
             elif k == "description" and isinstance(v, str) and isinstance(out[k], str):
@@ -173,10 +168,6 @@ def merge_all_of(node: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             else:
                 conflicts.append(f"{k}: {value_text(out[k], 30)} vs {value_text(v, 30)}")
     return out, conflicts
-
-
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 # --- an `anyOf`'s siblings moved into its branches (UNI007) ------------------------------

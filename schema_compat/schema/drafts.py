@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from ..model import Path
 from .jsoncopy import json_tree_copy
+from .shape import is_number
 from .walker import children, rewrite
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -67,10 +68,6 @@ class Rewrite(NamedTuple):
 
     path: Path
     text: str
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _rewrites(node: dict[str, Any], draft: int, nullable: bool) -> bool:
@@ -111,7 +108,7 @@ def _node(node: dict[str, Any], draft: int, nullable: str | None) -> list[tuple[
     if draft == 4:
         for key, inclusive in _BOUNDS.items():
             flag = node.get(key)
-            if flag is True and _number(node.get(inclusive)):
+            if flag is True and is_number(node.get(inclusive)):
                 node[key] = node.pop(inclusive)
                 done.append(((key,), f"`{inclusive}` with `{key}: true` (draft 4) became "
                                      f"`{key}: {node[key]}`"))

@@ -160,7 +160,7 @@ class _Inliner:
                     if kind == "remote"
                     else f"Its schema ({ref}) could not be found."
                 )
-                result: Any = _merge({"description": note}, sib_expanded)
+                result: Any = {"description": note, **sib_expanded}
                 break
             key = id(target.node)
             if active.get(key, 0) >= unroll:
@@ -182,7 +182,7 @@ class _Inliner:
                         "described."
                     ),
                 }
-                result = _merge(placeholder, sib_expanded)
+                result = {**placeholder, **sib_expanded}
                 break
             active[key] = active.get(key, 0) + 1
             entered.append(key)
@@ -207,14 +207,9 @@ class _Inliner:
                                           f"inlined `{link_ref}`"))
                 result = body
             else:
-                result = self.with_siblings(body, link_siblings, path, link_ref)
+                result, detail = with_siblings(body, link_siblings, link_ref)
+                events.append(InlineEvent("inlined", path, link_ref, "lossless", detail))
         return result
-
-    def with_siblings(self, body: dict[str, Any], siblings: dict[str, Any], path: Path,
-                      ref: str) -> dict[str, Any]:
-        node, detail = with_siblings(body, siblings, ref)
-        self.events.append(InlineEvent("inlined", path, ref, "lossless", detail))
-        return node
 
 
 def with_siblings(body: dict[str, Any], siblings: dict[str, Any], ref: str,
@@ -264,9 +259,3 @@ def _assign(out: dict[str, Any], rel: Path, value: Any, copied: set[str]) -> Non
         container[int(sub)] = value
     else:
         container[str(sub)] = value
-
-
-def _merge(base: dict[str, Any], siblings: dict[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    merged.update(siblings)
-    return merged

@@ -13,13 +13,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-_ATOMIC = frozenset({str, int, float, bool, type(None)})
-ATOMIC = _ATOMIC  # the types `json_copy` returns as they are (a caller may test first)
+# the types `json_copy` returns as they are (a caller may test first)
+ATOMIC = frozenset({str, int, float, bool, type(None)})
 
 
 def json_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:
     cls = type(value)
-    if cls in _ATOMIC:
+    if cls in ATOMIC:
         return value
     if memo is None:
         memo = {}
@@ -30,13 +30,13 @@ def json_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:
         out: dict[Any, Any] = {}
         memo[id(value)] = out
         for k, v in value.items():
-            out[k] = v if type(v) in _ATOMIC else json_copy(v, memo)
+            out[k] = v if type(v) in ATOMIC else json_copy(v, memo)
         return out
     if cls is list:
         items: list[Any] = []
         memo[id(value)] = items
         for v in value:
-            items.append(v if type(v) in _ATOMIC else json_copy(v, memo))
+            items.append(v if type(v) in ATOMIC else json_copy(v, memo))
         return items
     return copy.deepcopy(value, memo)
 
@@ -48,10 +48,10 @@ def json_tree_copy(value: Any) -> Any:
     may hand in such a document; JSON text never makes one). Anything else goes to
     `deepcopy`, as in `json_copy`. Depth is bounded by the callers' nesting limits."""
     cls = type(value)
-    if cls in _ATOMIC:
+    if cls in ATOMIC:
         return value
     if cls is dict:
-        return {k: v if type(v) in _ATOMIC else json_tree_copy(v) for k, v in value.items()}
+        return {k: v if type(v) in ATOMIC else json_tree_copy(v) for k, v in value.items()}
     if cls is list:
-        return [v if type(v) in _ATOMIC else json_tree_copy(v) for v in value]
+        return [v if type(v) in ATOMIC else json_tree_copy(v) for v in value]
     return copy.deepcopy(value)

@@ -84,13 +84,14 @@ TYPE_KEYWORDS: dict[str, frozenset[str]] = {
 ALL_TYPE_KEYWORDS = frozenset().union(*TYPE_KEYWORDS.values())
 
 
-# keyword -> how its value holds subschemas (a map, a list, one): one lookup per key
-_MAP, _LIST, _ONE = 1, 2, 3
-_HOLDS: dict[str, int] = {
-    "items": _ONE,
-    **{k: _ONE for k in SCHEMA_KEYWORDS},
-    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
-    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
+# keyword -> how its value holds subschemas (a map, a list, one, or `MIXED_KEYWORDS`'s
+# either): one dict lookup per key on the walks' hot path
+MAP, LIST, ONE, MIXED = 1, 2, 3, 4
+HOLDS: dict[str, int] = {
+    **{k: MIXED for k in MIXED_KEYWORDS},
+    **{k: ONE for k in SCHEMA_KEYWORDS},
+    **{k: LIST for k in SCHEMA_LIST_KEYWORDS},
+    **{k: MAP for k in SCHEMA_MAP_KEYWORDS},
 }
 
 
@@ -101,18 +102,18 @@ def not_schemas(node: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], Any]]:
     """What the node's subschema positions hold that is not a schema (a dict or a boolean):
     (keyword, path below the node, value), a whole map or list where it is not one."""
     bad: list[tuple[str, tuple[Any, ...], Any]] = []
-    holds = _HOLDS.get
+    holds = HOLDS.get
     for key, value in node.items():
         kind = holds(key)
-        if kind is None:
+        if kind is None or key == "dependencies":  # (it may map a name to a list of names)
             continue
-        if kind == _MAP:
+        if kind == MAP:
             if not isinstance(value, dict):
                 bad.append((key, (key,), value))
             elif not _SCHEMA_TYPES.issuperset(map(type, value.values())):  # else all fine
                 bad.extend((key, (key, n), v) for n, v in value.items()
                            if not isinstance(v, (dict, bool)))
-        elif kind == _LIST:
+        elif kind == LIST:
             if not isinstance(value, list):
                 bad.append((key, (key,), value))
             elif not _SCHEMA_TYPES.issuperset(map(type, value)):

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from .jsoncopy import json_copy
 from .patterns import PatternUnchecked, search
+from .shape import is_number
 
 _MIN_KEYS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems",
                        "minProperties"})
@@ -68,10 +69,8 @@ def merge_exact(first: Any, second: Any) -> Merged | None:
             continue
         elif k == "required" and _names(v) and _names(out[k]):
             out[k] = list(dict.fromkeys([*out[k], *v]))
-        elif k in _MIN_KEYS and _num(v) and _num(out[k]):
-            out[k] = max(out[k], v)
-        elif k in _MAX_KEYS and _num(v) and _num(out[k]):
-            out[k] = min(out[k], v)
+        elif (bound := tighter(k, out[k], v)) is not None:
+            out[k] = bound
         elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
             out[k] = [x for x in out[k] if any(_same(x, y) for y in v)]
         elif k in ("properties", "additionalProperties", "patternProperties"):
@@ -291,12 +290,16 @@ def _names(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(r, str) for r in v)
 
 
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+def tighter(key: str, a: Any, b: Any) -> Any:
+    """The tighter of two values of a bound keyword (the larger minimum, the smaller
+    maximum); None where `key` is no bound or a value is no number."""
+    if not (is_number(a) and is_number(b)):
+        return None
+    return max(a, b) if key in _MIN_KEYS else min(a, b) if key in _MAX_KEYS else None
 
 
 def _same(x: Any, y: Any) -> bool:
-    return bool(x == y and type(x) is type(y)) or (_num(x) and _num(y) and x == y)
+    return bool(x == y and type(x) is type(y)) or (is_number(x) and is_number(y) and x == y)
 
 
 def merge_types(a: Any, b: Any) -> str | list[str] | None:

@@ -66,19 +66,13 @@ class RefAnalysis:
         # reference: the inliner, which walks it next, then need not work them out again.
         self.kids = kids
 
-    def _size(self) -> tuple[int, int]:
+    def expanded(self) -> tuple[int, int]:
+        """(nodes, depth) of the document with every reference inlined, measured when
+        first asked."""
         if self.size is None:
             assert self.measure is not None
             self.size = self.measure()
         return self.size
-
-    @property
-    def expanded_nodes(self) -> int:
-        return self._size()[0]
-
-    @property
-    def expanded_depth(self) -> int:
-        return self._size()[1]
 
 
 def walk_for_analysis(schema: Any) -> Walk:

@@ -37,7 +37,6 @@ def looks_object(node: Any) -> bool:
     return t == "object" or (t is None and ("properties" in node or "required" in node))
 
 
-
 def is_object_schema(node: Any) -> bool:
     """Whether the node describes objects: it looks like one (`looks_object`) or its type
     list includes "object"."""
@@ -45,6 +44,7 @@ def is_object_schema(node: Any) -> bool:
         return False
     t = node.get("type")
     return looks_object(node) or (isinstance(t, list) and "object" in t)
+
 
 def infer_type(node: dict[str, Any]) -> str | None:
     """The type a typeless node evidently has, from its other keywords; None if any."""
@@ -105,15 +105,20 @@ def value_type(value: Any) -> str:
     return "object"
 
 
+def distinct_types(branches: list[Any]) -> bool:
+    """Whether no value can match two of the branches by their types alone: one plain type
+    each, all different, not integer beside number."""
+    types = [single_type(b) for b in branches]
+    return None not in types and len(set(types)) == len(types) \
+        and not {"integer", "number"} <= set(types)
+
+
 def exclusive_branches(branches: list[Any], root: Any = None) -> bool:
     """Whether no value can match two branches, so that `anyOf` accepts what `oneOf` did:
-    branches of distinct plain types (not integer beside number), or objects told apart by
-    a discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
-    types = [single_type(b) for b in branches]
-    if None not in types and len(set(types)) == len(types) and not (
-            {"integer", "number"} <= set(types)):
-        return True
-    return _discriminated([local_target(b, root) or b for b in branches])
+    branches of distinct plain types (`distinct_types`), or objects told apart by a
+    discriminator (Pydantic's and Zod's tagged unions, often as `$ref`s into `$defs`)."""
+    return distinct_types(branches) or _discriminated(
+        [local_target(b, root) or b for b in branches])
 
 
 def _discriminated(branches: list[Any]) -> bool:

@@ -32,7 +32,7 @@ from .hints import (
 )
 from .jsoncopy import json_copy
 from .merge import disjoint, join_text
-from .shape import is_null_schema, looks_object, single_type
+from .shape import distinct_types, is_null_schema, looks_object, single_type
 
 
 class Merge(NamedTuple):
@@ -125,11 +125,11 @@ def _without_misfits(node: dict[str, Any], key: str, rest: list[Any], misfits: l
 def _once_listed(base: dict[str, Any], rest: list[Any], uniq: list[Any], key: str
                  ) -> Merge | None:
     """A `oneOf` listing a branch twice refuses every value that branch accepts (it matches
-    twice). Where no value can match two different branches (`_distinct_types`, none
+    twice). Where no value can match two different branches (`distinct_types`, none
     `nullable`), what the union accepts is exactly what the branches listed once accept:
     their merge, with the repeated ones dropped. None where some branch is listed once by
     nobody (the union accepts nothing) or branches may overlap."""
-    if not _distinct_types(uniq) or any(
+    if not distinct_types(uniq) or any(
             isinstance(b, dict) and b.get("nullable") is True for b in uniq):
         return None
     texts = [_key(b) for b in rest]
@@ -204,14 +204,6 @@ def replaced_keywords(own: dict[str, Any], branch: dict[str, Any], union: str = 
     applied, and one of them is gone."""
     return sorted(k for k in own if k in branch and k != union and branch[k] != own[k]
                   and k not in _VALUE_ANNOTATIONS and k != "nullable")
-
-
-def _distinct_types(branches: list[Any]) -> bool:
-    """Whether no value can match two of the branches by their types alone: one plain type
-    each, all different, not integer beside number."""
-    types = [single_type(b) for b in branches]
-    return None not in types and len(set(types)) == len(types) \
-        and not {"integer", "number"} <= set(types)
 
 
 def _subsumed(branches: list[Any]) -> Any:
@@ -569,7 +561,7 @@ def _collapse(base: dict[str, Any], branches: list[Any], key: str) -> Merge:
     # wider of `oneOf [number, integer]` also takes the integers it refused (wider).
     accepts: Accepts = "wider" if overlapping else "equal" if safety == "lossless" else \
         "narrower"
-    if accepts == "narrower" and key == "oneOf" and not _distinct_types(branches):
+    if accepts == "narrower" and key == "oneOf" and not distinct_types(branches):
         accepts = "changed"  # a value two branches took was refused, and the kept one takes it
     if isinstance(keep, dict) and replaced_keywords(base, keep):
         accepts = "changed"  # the node's own keywords replace the branch's (both applied)

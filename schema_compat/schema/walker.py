@@ -12,22 +12,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..model import Path
-from .keywords import MIXED_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
+from .keywords import HOLDS, LIST, MAP, ONE
 
 T = TypeVar("T")
 
-
-# keyword -> how its value holds subschemas; one dict lookup per key on the hot path
-_MAP, _LIST, _ONE, _MIXED = 1, 2, 3, 4
-_KIND: dict[str, int] = {
-    **{k: _MIXED for k in MIXED_KEYWORDS},
-    **{k: _ONE for k in SCHEMA_KEYWORDS},
-    **{k: _LIST for k in SCHEMA_LIST_KEYWORDS},
-    **{k: _MAP for k in SCHEMA_MAP_KEYWORDS},
-}
-
-
-_HOLDERS = frozenset(_KIND)
+_HOLDERS = frozenset(HOLDS)
 
 
 def children(node: Any) -> list[tuple[Path, Any]]:
@@ -38,22 +27,22 @@ def children(node: Any) -> list[tuple[Path, Any]]:
         return []
     found: list[tuple[Path, Any]] = []
     add = found.append
-    kind_of = _KIND.get
+    kind_of = HOLDS.get
     for key, value in node.items():
         kind = kind_of(key)
         if kind is None:
             continue
-        if kind == _MAP:
+        if kind == MAP:
             if isinstance(value, dict):
                 for name, sub in value.items():
                     if isinstance(sub, (dict, bool)):
                         add(((key, name), sub))
-        elif kind == _LIST:
+        elif kind == LIST:
             if isinstance(value, list):
                 for i, sub in enumerate(value):
                     if isinstance(sub, (dict, bool)):
                         add(((key, i), sub))
-        elif kind == _ONE:
+        elif kind == ONE:
             if isinstance(value, (dict, bool)):
                 add(((key,), value))
         elif key == "items" and isinstance(value, (dict, bool)):
