@@ -83,6 +83,14 @@ def test_a_subtree_moved_by_a_fix_is_looked_at_again_in_its_new_place() -> None:
         ("properties", "value", "items", "properties", "anyOf")]
 
 
+# The pass counts below replace `node_pass` in its module, which the compiled build
+# (`make test-compiled`) binds at compile time: there they are not counted, and these tests
+# are left to `make test`, on the pure-Python build users install.
+COUNTABLE = pytest.mark.skipif(
+    not hasattr(engine_transform.node_pass, "__code__"),
+    reason="the compiled build calls node_pass directly: passes are counted by make test")
+
+
 def _node_passes(schema: Any, profile: str) -> tuple[int, list[Any], list[Any]]:
     """How many node passes the transform of `schema` made, and its left and fresh
     findings."""
@@ -99,6 +107,7 @@ def _node_passes(schema: Any, profile: str) -> tuple[int, list[Any], list[Any]]:
     return len(calls), left, fresh
 
 
+@COUNTABLE
 def test_a_pass_that_met_every_node_as_it_leaves_it_is_the_last() -> None:
     # TYP006 drops `items` from a string, and the misspelt type inside it (TYP003, no fix)
     # goes with it: the first pass's findings there are not left.
@@ -114,6 +123,7 @@ def test_a_pass_that_met_every_node_as_it_leaves_it_is_the_last() -> None:
     assert (passes, left) == (1, fresh)
 
 
+@COUNTABLE
 def test_a_pass_whose_fix_moved_subschemas_is_confirmed_by_the_next() -> None:
     # allOf merged into its node: x and y now sit under properties, a place the pass
     # never visited them at
