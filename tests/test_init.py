@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import yaml
@@ -568,29 +569,28 @@ def test_a_github_folder_linked_out_of_the_repository_is_not_written_into(
 # --- installed from a clone, a local path or an index: what CI installs is left to fill in ---
 
 
-def _installed_as(tmp_path: Path, direct_url: dict[str, Any] | None) -> dict[str, str]:
-    """The installed command's environment with this copy's install record what pip would
-    have written (PEP 610's direct_url.json, or none from an index): a dist-info of
-    schema-compat ahead of the real one on the path, which is what init reads."""
+def _install_record(tmp_path: Path, direct_url: dict[str, Any] | None) -> Path:
+    """A folder holding this copy's install record as pip would have written it (PEP 610's
+    direct_url.json, or none from an index): a dist-info of schema-compat, which init reads
+    when the folder is ahead of the real one on the path."""
     info = tmp_path / "site" / "schema_compat-0.1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: schema-compat\n"
                                    "Version: 0.1.0\n")
     if direct_url is not None:
         (info / "direct_url.json").write_text(json.dumps(direct_url))
-    env = _env()
-    env["PYTHONPATH"] = os.pathsep.join([str(info.parent), env["PYTHONPATH"]])
-    return env
+    return info.parent
 
 
 def _init_installed_as(tmp_path: Path, direct_url: dict[str, Any] | None
                        ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """init in-process with the install record ahead on `sys.path` (where
+    `importlib.metadata` looks, as the installed command's would with it on PYTHONPATH)."""
     repo = tmp_path / "repo"
     repo.mkdir()
-    proc = subprocess.run([COMMAND, "init", "--provider", "gemini", "--server", LISTED],
-                          cwd=repo, env=_installed_as(tmp_path, direct_url),
-                          capture_output=True, text=True, timeout=120, check=False,
-                          stdin=subprocess.DEVNULL)
+    site = _install_record(tmp_path, direct_url)
+    with mock.patch.object(sys, "path", [str(site), *sys.path]):
+        proc = here("init", "--provider", "gemini", "--server", LISTED, cwd=repo)
     return proc, repo
 
 
