@@ -333,7 +333,7 @@ def test_a_local_hook_when_ci_installs_from_elsewhere_runs_under_pre_commit(
         tmp_path: Path) -> None:
     """Installed from a path or an index rather than `git+URL@REV`, the hook runs the
     schema-compat on PATH; pre-commit runs it on the snapshot and fails the commit."""
-    proc = init(tmp_path, server=LISTED, source=str(REPO_ROOT), installed=True)
+    proc = init(tmp_path, server=LISTED, source=str(REPO_ROOT))  # the hook is the subject
     assert proc.returncode == 0, proc.stderr
     [hook] = yaml.safe_load((tmp_path / FILES[2]).read_text())["repos"][0]["hooks"]
     assert (hook["language"], hook["entry"]) == ("system", "schema-compat check")
