@@ -38,6 +38,11 @@ from paged_server import TOOLS as PAGED_TOOLS
 TOKEN = "s3cret-token"
 CORPUS = REPO_ROOT / "tests" / "data" / "corpus" / "servers" / "fs-mcp-repro-mcp-sdk.json"
 EXAMPLE_CMD = cmd(EXAMPLE)
+# The example's captured listing served without the SDK (tests/servers/listing_server.py;
+# test_init and the first test here hold the capture to what the example serves): for the
+# tests of what a command does with a live listing, not of the SDK's server (the era tests
+# and the first test start the example itself).
+LISTED_CMD = cmd(SERVERS / "listing_server.py")
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +91,7 @@ def test_stdio_example_matches_the_captured_file(file_findings: dict[str, object
 def test_transform_snapshot_agrees_with_live(tmp_path: Path) -> None:
     """`transform --server -o` writes a listing that checks offline as the live run did."""
     out = tmp_path / "tools.json"
-    live = cli_in_process("transform", "--json", "--server", EXAMPLE_CMD, "-o", str(out))
+    live = cli_in_process("transform", "--json", "--server", LISTED_CMD, "-o", str(out))
     assert live.returncode == 0, live.stderr
     snapshot = json.loads(out.read_text())
     from_file = cli_in_process("transform", "--quiet", str(CORPUS))
@@ -97,7 +102,7 @@ def test_transform_snapshot_agrees_with_live(tmp_path: Path) -> None:
 
 
 def test_diff_from_a_live_server() -> None:
-    proc = cli_in_process("diff", "read_files", "--server", EXAMPLE_CMD)
+    proc = cli_in_process("diff", "read_files", "--server", LISTED_CMD)
     assert proc.returncode == 0, proc.stderr
     assert "REF001" in proc.stdout and "nullable" in proc.stdout
 
