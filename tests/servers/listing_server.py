@@ -21,16 +21,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from strict_jsonrpc import refusal
+from strict_jsonrpc import SDK_CAPABILITIES, SDK_EMPTY, SDK_VERSIONS, refusal
 
 CAPTURE = Path(__file__).resolve().parent.parent / "data" / "corpus" / "servers" / \
     "fs-mcp-repro-mcp-sdk.json"
-CAPABILITIES = {"prompts": {"listChanged": False},
-                "resources": {"listChanged": False, "subscribe": False},
-                "tools": {"listChanged": False}}
-EMPTY = {"resources/list": "resources", "resources/templates/list": "resourceTemplates",
-         "prompts/list": "prompts"}
-VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
 def answer(message: dict[str, Any], capture: dict[str, Any], initialized: bool) -> Any:
@@ -38,17 +32,17 @@ def answer(message: dict[str, Any], capture: dict[str, Any], initialized: bool) 
     method = message["method"]
     if method == "initialize":
         asked = message.get("params", {}).get("protocolVersion")
-        return {"result": {"capabilities": CAPABILITIES,
-                           "protocolVersion": asked if asked in VERSIONS else VERSIONS[-1],
+        return {"result": {"capabilities": SDK_CAPABILITIES,
+                           "protocolVersion": asked if asked in SDK_VERSIONS else SDK_VERSIONS[-1],
                            "serverInfo": capture["serverInfo"]}}
     if method == "ping":
         return {"result": {}}
-    if method not in (*EMPTY, "tools/list", "tools/call"):
+    if method not in (*SDK_EMPTY, "tools/list", "tools/call"):
         return {"error": {"code": -32601, "message": "Method not found", "data": method}}
     if not initialized:
         return {"error": {"code": -32600, "message": "Invalid request: not initialized"}}
-    if method in EMPTY:
-        return {"result": {EMPTY[method]: []}}
+    if method in SDK_EMPTY:
+        return {"result": {SDK_EMPTY[method]: []}}
     if method == "tools/list":  # each tool's fields in the SDK's order (the capture's differs)
         return {"result": {"tools": [dict(sorted(t.items())) for t in capture["tools"]]}}
     name = message.get("params", {}).get("name")

@@ -21,15 +21,7 @@ import threading
 import time
 from typing import Any
 
-from strict_jsonrpc import refusal
-
-CAPABILITIES = {"prompts": {"listChanged": False},
-                "resources": {"listChanged": False, "subscribe": False},
-                "tools": {"listChanged": False}}
-# what the SDK's server answers for the capabilities it declares and has nothing of
-EMPTY = {"resources/list": "resources", "resources/templates/list": "resourceTemplates",
-         "prompts/list": "prompts"}
-VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+from strict_jsonrpc import SDK_CAPABILITIES, SDK_EMPTY, SDK_VERSIONS, refusal
 
 
 def _output(name: str, kind: str) -> dict[str, Any]:
@@ -166,13 +158,13 @@ def main() -> None:
             asked = message.get("params", {}).get("protocolVersion")
             initialized = True
             send({"jsonrpc": "2.0", "id": rid, "result": {
-                "capabilities": CAPABILITIES,
-                "protocolVersion": asked if asked in VERSIONS else VERSIONS[-1],
+                "capabilities": SDK_CAPABILITIES,
+                "protocolVersion": asked if asked in SDK_VERSIONS else SDK_VERSIONS[-1],
                 "serverInfo": {"name": "proxy-upstream", "version": "1.0.0"}}})
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": rid, "result": {}})
-        elif initialized and method in EMPTY:
-            send({"jsonrpc": "2.0", "id": rid, "result": {EMPTY[method]: []}})
+        elif initialized and method in SDK_EMPTY:
+            send({"jsonrpc": "2.0", "id": rid, "result": {SDK_EMPTY[method]: []}})
         elif method not in ("tools/list", "tools/call"):
             send({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32601, "message": "Method not found", "data": method}})

@@ -12,6 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+# What the Python SDK's server (FastMCP) answers in the handshake, for the raw doubles of its
+# servers (raw_upstream.py, listing_server.py) to answer the same: the capabilities it
+# declares, the lists it answers empty for those it has nothing of, the versions it speaks.
+SDK_CAPABILITIES = {"prompts": {"listChanged": False},
+                    "resources": {"listChanged": False, "subscribe": False},
+                    "tools": {"listChanged": False}}
+SDK_EMPTY = {"resources/list": "resources", "resources/templates/list": "resourceTemplates",
+             "prompts/list": "prompts"}
+SDK_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+
 # The TypeScript SDK's answer over streamable HTTP to a message its schema refuses.
 PARSE_ERROR_BODY = {"jsonrpc": "2.0", "id": None,
                     "error": {"code": -32700, "message": "Parse error: Invalid JSON-RPC message"}}
