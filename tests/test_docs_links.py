@@ -1,6 +1,7 @@
 """Every relative link in the docs that ship (README.md, CHANGELOG.md, docs/, examples/, the
-READMEs of conformance/ and interop/) resolves inside the repository: the file is there and tracked, and a `#fragment` names a heading or an anchor of
-the file it points to. A clone has nothing beside the repository, so nothing may point out.
+READMEs of conformance/ and interop/) resolves inside the repository: the file is there and
+tracked, and a `#fragment` names a heading or an anchor of the file it points to. A clone has
+nothing beside the repository, so nothing may point out.
 """
 
 from __future__ import annotations
