@@ -26,7 +26,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.types import Tool
 
-from schema_compat import ToolResult, transform
+from schema_compat import PROFILES, ToolResult, transform
 
 
 class ProviderReadyServer(MCPServer):
@@ -42,14 +42,21 @@ class ProviderReadyServer(MCPServer):
         names = tuple(t.name for t in tools)
         if self._published is None or self._published[0] != names:  # tools added or removed
             results = transform(tools, self.provider, lossless_only=True)
-            self._published = (names, [_publish(t, r) for t, r in zip(tools, results,
-                                                                       strict=True)])
+            self._published = (names, [_publish(t, r, self.provider)
+                                       for t, r in zip(tools, results, strict=True)])
             _log(results, self.provider)
         return self._published[1]
 
 
-def _publish(tool: Tool, result: ToolResult) -> Tool:
-    return tool.model_copy(update={"input_schema": result.transformed_schema})
+def _publish(tool: Tool, result: ToolResult, provider: str) -> Tool:
+    """The tool with its transformed schema. For a provider that reads OpenAPI's `nullable`
+    (gemini, vertex), its `_meta` says the schema is written in OpenAPI's dialect, as
+    `schema-compat transform` marks it: MCP reads a schema as JSON Schema, where `nullable`
+    means nothing, and `schema-compat check` of the server would warn of each (ROOT003)."""
+    update: dict[str, Any] = {"input_schema": result.transformed_schema}
+    if PROFILES[provider].nullable_keyword:
+        update["meta"] = {**(tool.meta or {}), "schema-compat/dialect": "openapi-3.0"}
+    return tool.model_copy(update=update)
 
 
 def _log(results: list[ToolResult], provider: str) -> None:

@@ -109,8 +109,8 @@ app = typer.Typer(
         "A SOURCE is a JSON file, a directory of them, or - for stdin: an MCP tools/list "
         "result (bare or in a JSON-RPC response), a list of tools, one tool, a bare JSON "
         "Schema, or an OpenAI / Anthropic / Gemini tool list.\n\n"
-        "Exit codes: 0 nothing at or above --fail-on; 1 findings remain; 2 bad usage or "
-        "unreadable input."
+        "Exit codes: 0 nothing at or above --fail-on; 1 findings remain; 2 bad usage, "
+        "unreadable input or a server not reached."
     ),
     no_args_is_help=True,
     add_completion=True,
@@ -215,6 +215,8 @@ def check(ctx: typer.Context, **values: Any) -> None:
     `--provider all` (or a comma-separated list) prints a matrix: a row per tool, a column
     per provider. Settings may also come from `.schema-compat.toml` or
     `[tool.schema-compat]` in pyproject.toml (the nearest one up from here); flags win.
+    Exit 0 when nothing is at or above --fail-on, 1 when findings remain (or a request
+    is refused whole), 2 for bad usage, an unreadable source or a server not reached.
     """
     from .commands.check import CheckOptions, run_check
 
@@ -237,7 +239,8 @@ def transform(ctx: typer.Context, **values: Any) -> None:
     others are written as they were. Several sources are written as one MCP tools/list
     result (a name tools of several hold is warned of on stderr). Every change, with its
     rule and safety, is summarised on stderr; lossy ones are listed one by one. If a source
-    cannot be read, nothing is written.
+    cannot be read, nothing is written. Exit 0 when the output has no error finding left,
+    1 when it has, 2 for bad usage, an unreadable source or a server not reached.
 
     \b
     Examples:
@@ -253,7 +256,8 @@ def transform(ctx: typer.Context, **values: Any) -> None:
 @_command("Show one tool side by side: original | transformed.")
 def diff(ctx: typer.Context, **values: Any) -> None:
     """Show one tool side by side: original | transformed, each change marked with its
-    rule code and safety.
+    rule code and safety. Exit 0, or 2 for bad usage, an unreadable source or a server
+    not reached.
 
     \b
     Examples:

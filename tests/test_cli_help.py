@@ -92,3 +92,21 @@ def test_each_example_in_help_is_printed_on_a_line_of_its_own(name: str) -> None
     lines = [line.strip() for line in shown.splitlines()]
     for example in examples:
         assert example.strip() in lines, (name, example)
+
+
+@pytest.mark.parametrize(("command", "statuses"), [
+    ("", ["0 nothing at or above --fail-on", "1 findings remain", "2 bad usage"]),
+    ("check", ["Exit 0 when nothing is at or above --fail-on", "1 when findings remain",
+               "2 for bad usage"]),
+    ("transform", ["Exit 0 when the output has no error finding left", "1 when it has",
+                   "2 for bad usage"]),
+    ("diff", ["Exit 0, or 2 for bad usage"]),
+    ("breaking", ["Exit 1 on a breaking change", "2 for bad input"]),
+    ("explain", ["Exit 0 when the error was mapped", "2 for bad usage"]),
+    ("repair", ["Exit 0 when the repaired arguments are valid", "1 when the schema"]),
+])
+def test_help_says_what_each_exit_status_means(command: str, statuses: list[str]) -> None:
+    """A script or CI job tests the exit status: the help of each command that has more
+    than one says which means what."""
+    text = " ".join(_help(*filter(None, [command]), columns=200).split())
+    assert [s for s in statuses if s not in text] == []

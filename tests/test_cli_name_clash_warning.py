@@ -1,6 +1,6 @@
 """Several sources are written by `transform` as one MCP tools/list result: where tools of
 them are written under one name, stderr says so, naming each name and the files holding it
-(README, Usage); `--request all` makes the names unique, and one source or no clash says
+(docs/usage.md); `--request all` makes the names unique, and one source or no clash says
 nothing."""
 
 from __future__ import annotations

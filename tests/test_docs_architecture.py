@@ -84,6 +84,17 @@ def test_every_package_and_rules_module_is_on_the_map() -> None:
     assert sorted((packages | modules | rules) - named) == []
 
 
+def test_the_house_is_drawn_as_test_layers_holds_it() -> None:
+    """The table of layers, top first, is test_layers' LAYERS upside down: a newcomer reads
+    which way imports go from the table the test enforces."""
+    from test_layers import LAYERS
+
+    house = DOC.read_text("utf-8").split("## The house", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1] for line in house.splitlines() if line.startswith("| `")]
+    drawn = [{_module(p).removeprefix("schema_compat/") for p in paths(row)} for row in rows]
+    assert drawn == LAYERS[::-1]
+
+
 def test_the_checks_catch_what_they_are_for() -> None:
     text = ("`schema_compat/nowhere.py` `tests/rules/CODE.yaml` `RuleSet.nowhere` `no_such_fn` "
             "`anyOf` `--lossless-only`\n```\n`schema_compat/in_a_block.py`\n```\n")

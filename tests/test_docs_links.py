@@ -1,6 +1,7 @@
-"""Every relative link in the docs that ship (README.md, docs/, examples/) resolves inside the
-repository: the file is there and tracked, and a `#fragment` names a heading or an anchor of
-the file it points to. A clone has nothing beside the repository, so nothing may point out.
+"""Every relative link in the docs that ship (README.md, CHANGELOG.md, docs/, examples/, the
+READMEs of conformance/ and interop/) resolves inside the repository: the file is there and
+tracked, and a `#fragment` names a heading or an anchor of the file it points to. A clone has
+nothing beside the repository, so nothing may point out.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from urllib.parse import unquote
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted([REPO_ROOT / "README.md", *(REPO_ROOT / "docs").rglob("*.md"),
-               *(REPO_ROOT / "examples").rglob("*.md")])
+DOCS = sorted([REPO_ROOT / "README.md", REPO_ROOT / "CHANGELOG.md",
+               *(REPO_ROOT / "docs").rglob("*.md"), *(REPO_ROOT / "examples").rglob("*.md"),
+               REPO_ROOT / "conformance" / "README.md", REPO_ROOT / "interop" / "README.md"])
 
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 _CODE = re.compile(r"`+[^`\n]*`+")

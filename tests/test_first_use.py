@@ -205,7 +205,7 @@ def test_a_baselined_tool_is_not_called_compatible(tmp_path: Path) -> None:
 
 
 def test_with_every_finding_baselined_check_exits_0(tmp_path: Path) -> None:
-    """README, Baseline: `--baseline` "reports only new findings and exits 0 when there
+    """docs/ci.md, Baseline: `--baseline` "reports only new findings and exits 0 when there
     are none"."""
     tools = tmp_path / "tools.json"
     shutil.copy(MIXED, tools)

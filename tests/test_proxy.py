@@ -264,7 +264,7 @@ def test_bad_usage_is_one_line_and_exit_2(args: list[str], line: str) -> None:
 
 
 def test_a_client_config_running_the_proxy_checks_compatible(tmp_path: Path) -> None:
-    """What a client configured as the README says sees: every tool compatible."""
+    """What a client configured as docs/proxy.md says sees: every tool compatible."""
     config = tmp_path / ".mcp.json"
     config.write_text(json.dumps({"mcpServers": {"fs": {
         "command": PY, "args": _proxy_args("--provider", "gemini", upstream=[

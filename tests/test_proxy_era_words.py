@@ -1,4 +1,4 @@
-"""The proxy's log names a protocol era with the word the README and `check --json`
+"""The proxy's log names a protocol era with the word docs/usage.md and `check --json`
 (`servers[].era`) use: `handshake` (initialize) or `stateless` (2026-07-28), never the
 relay's own "legacy" / "modern"."""
 

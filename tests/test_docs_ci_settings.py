@@ -12,12 +12,12 @@ import pytest
 from inprocess import cli_in_process
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-README = (REPO_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+CI_DOC = (REPO_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
 
 
 def _block_after(lead: str) -> str:
     """The first ```toml block after the paragraph that starts with `lead` in Settings."""
-    settings = README.split("## Settings", 1)[1]
+    settings = CI_DOC.split("## Settings", 1)[1]
     match = re.search(re.escape(lead) + r".*?```toml\n(.*?)```", settings, re.S)
     assert match, lead
     return match.group(1)
