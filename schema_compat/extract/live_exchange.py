@@ -1,23 +1,20 @@
 """The exchange with one live server over an SDK `ClientSession`: the protocol era
 negotiated as the SDK's own client does in its `auto` mode (a `server/discover` probe for
 the stateless 2026 era, falling back to the `initialize` handshake), then every page of
-`tools/list`, stamped by the session as every request of the negotiated era (`_meta` and
-headers in the 2026 era) and read as it came. As it came, because the session validates a
-listing as a whole and refuses it when one tool is malformed, while flagging that tool is
-exactly our job.
+`tools/list`, stamped by the session for the negotiated era (`_meta` and headers in the
+2026 era) and read as it came: the session validates a listing as a whole and refuses it
+for one malformed tool, while flagging that tool is exactly our job.
 
-Only the SDK's public API: its `Client(mode="auto")` cannot be used, as it builds the
-session's dispatcher itself and the listing as it came is read from ours (`Answers`), so
-`negotiate_auto` takes the steps of that mode with the session's public `discover` and
-`initialize`. Negotiation and listing are one module because they are one conversation
-through the same session, and the SDK's errors of both become the same two (`Closed`,
-`RpcError`).
+Only the SDK's public API. Its `Client(mode="auto")` builds the session's dispatcher
+itself, and the listing as it came is read from ours (`Answers`): `negotiate_auto` takes
+the steps of that mode with the session's public `discover` and `initialize`.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from mcp.client.session import ClientSession
@@ -64,10 +61,6 @@ class Answers(JSONRPCDispatcher):
         return self.last
 
 
-def _rpc_error(method: str, exc: MCPError) -> Exception:
-    return Closed() if exc.code == CONNECTION_CLOSED else RpcError(method, exc.code, exc.message)
-
-
 def _versions(exc: MCPError) -> list[str] | None:
     """The versions an "unsupported protocol version" error names (None: another error)."""
     if exc.code != UNSUPPORTED_PROTOCOL_VERSION:
@@ -101,33 +94,6 @@ async def negotiate_auto(session: ClientSession) -> None:
         await session.discover()
 
 
-async def _negotiate(session: ClientSession, probe: Probe) -> None:
-    probe.stage = "initialize"
-    try:
-        await negotiate_auto(session)
-    except MCPError as exc:
-        raise _rpc_error("initialize", exc) from None
-    except RuntimeError as exc:  # a version the SDK does not speak
-        raise ServerError(f"the server's answer to initialize is unusable: {exc}",
-                          "the server speaks a protocol version the MCP SDK does not; "
-                          "upgrade the server or schema-compat") from None
-    # A refused discover probe is how a handshake-era server says so: not a failure.
-    probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
-
-
-async def _page(session: ClientSession, answers: Answers, cursor: Any) -> dict[str, Any]:
-    """One page of tools/list as it came. The cursor goes back as the server gave it,
-    whatever its type."""
-    params = {"cursor": cursor} if cursor is not None else None
-    try:
-        await session.send_request(Request[Any, str](method="tools/list", params=params), Result)
-    except MCPError as exc:
-        raise _rpc_error("tools/list", exc) from None
-    except ValueError:  # the session's validation (pydantic's error is a ValueError)
-        pass
-    return answers.last
-
-
 def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
     who = session.server_info
     return ServerInfo(
@@ -140,15 +106,23 @@ def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
 
 async def _exchange(session: ClientSession, answers: Answers, probe: Probe, spec: ServerSpec
                     ) -> tuple[list[Any], ServerInfo]:
-    """Negotiate, then read every page of tools/list; returns the raw tools."""
-    await _negotiate(session, probe)
+    """Negotiate, then read every page of tools/list; returns the raw tools. A cursor goes
+    back as the server gave it, whatever its type."""
+    probe.stage = "initialize"
+    await negotiate_auto(session)
+    # A refused discover probe is how a handshake-era server says so: not a failure.
+    probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
     info = _server_info(session, spec)
     probe.stage = "tools/list"
     tools: list[Any] = []
     cursor: Any = None
     seen: set[str] = set()
     for page in range(MAX_PAGES):
-        result = await _page(session, answers, cursor)
+        params = {"cursor": cursor} if cursor is not None else None
+        with contextlib.suppress(ValueError):  # the session's check (pydantic's ValueError)
+            await session.send_request(Request[Any, str](method="tools/list", params=params),
+                                       Result)
+        result = answers.last
         page_tools = result.get("tools")
         if not isinstance(page_tools, list):
             raise ServerError(
@@ -176,4 +150,13 @@ async def session_exchange(read: Any, write: Any, probe: Probe, spec: ServerSpec
     session = ClientSession(dispatcher=answers, client_info=Implementation(
         name="schema-compat", version=__version__))
     async with session:
-        return await _exchange(session, answers, probe, spec)
+        try:
+            return await _exchange(session, answers, probe, spec)
+        except MCPError as exc:  # `probe.stage` names the request
+            if exc.code == CONNECTION_CLOSED:
+                raise Closed from None
+            raise RpcError(probe.stage, exc.code, exc.message) from None
+        except RuntimeError as exc:  # from the negotiation: a version the SDK does not speak
+            raise ServerError(f"the server's answer to initialize is unusable: {exc}",
+                              "the server speaks a protocol version the MCP SDK does not; "
+                              "upgrade the server or schema-compat") from None
