@@ -143,10 +143,7 @@ async def _exchange(session: ClientSession, answers: Answers, probe: Probe, spec
 
 async def session_exchange(read: Any, write: Any, probe: Probe, spec: ServerSpec
                             ) -> tuple[list[Any], ServerInfo]:
-    async def on_stray(exc: Exception) -> None:  # a stdout line that is not JSON-RPC
-        probe.note_stray(exc)
-
-    answers = Answers(read, write, on_stream_exception=on_stray)
+    answers = Answers(read, write, on_stream_exception=probe.note_stray)
     session = ClientSession(dispatcher=answers, client_info=Implementation(
         name="schema-compat", version=__version__))
     async with session:
