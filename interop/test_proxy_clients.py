@@ -160,8 +160,7 @@ class Outcome:
 
 def _python_client(argv: list[str], env: dict[str, str], cwd: Path, call: dict[str, Any],
                    expect_error: bool) -> Outcome:
-    from mcp.client._probe import negotiate_auto
-    from mcp.client.session import ClientSession
+    from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.shared.exceptions import MCPError
     from mcp_types import PaginatedRequestParams
@@ -169,9 +168,8 @@ def _python_client(argv: list[str], env: dict[str, str], cwd: Path, call: dict[s
     async def main() -> Outcome:
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=str(cwd))
         with open(os.devnull, "w") as devnull, anyio.fail_after(STARTUP + GRACE):
-            async with stdio_client(params, errlog=devnull) as (read, write), \
-                    ClientSession(read, write) as session:
-                await negotiate_auto(session)
+            async with Client(stdio_client(params, errlog=devnull), cache=None) as client:
+                session = client.session
                 tools: list[dict[str, Any]] = []
                 cursor: str | None = None
                 for _ in range(100):

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.client._probe import negotiate_auto
-from mcp.client.session import ClientSession
+from mcp.client import Client, ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
@@ -42,15 +41,10 @@ def proxy_session(proxy_args: Sequence[str], body: Body, *,
             command=PY, args=["-m", "schema_compat", "proxy", *proxy_args],
             cwd=str(REPO_ROOT), env={**os.environ, **(env or {})})
         with open(os.devnull, "w") as devnull:
-            async with stdio_client(params, errlog=devnull) as (read, write), \
-                    ClientSession(read, write,
-                                  message_handler=on_message if notes is not None
-                                  else None) as session:
-                if era == "auto":
-                    await negotiate_auto(session)
-                else:
-                    await session.initialize()
-                return await body(session)
+            async with Client(stdio_client(params, errlog=devnull), mode=era, cache=None,
+                              message_handler=on_message if notes is not None
+                              else None) as client:
+                return await body(client.session)
 
     return anyio.run(main)
 

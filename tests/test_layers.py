@@ -86,3 +86,43 @@ def test_no_private_name_is_imported_from_another_module() -> None:
                  for module, target, name, line in _imports()
                  if name.startswith("_") and not name.startswith("__") and target != module]
     assert offenders == []
+
+
+SDK = ("mcp", "mcp_types")
+NAMEDTUPLE = {"_replace", "_asdict", "_fields", "_make"}  # public, underscore or not
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def test_the_mcp_sdk_is_used_through_its_public_names_only() -> None:
+    """No module or name of the MCP SDK with a leading underscore is imported (the live
+    extra allows any mcp 2.x, and a private name may change in any release), and a module
+    that imports the SDK reads no `_attribute` of an object but its own (the session keeps
+    `_stamp` and `_dispatcher`)."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE.parent)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        uses_sdk = False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                pairs = [(alias.name, "") for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                pairs = [(node.module or "", alias.name) for alias in node.names]
+            else:
+                continue
+            for module, name in pairs:
+                if module.split(".")[0] in SDK:
+                    uses_sdk = True
+                    if any(_private(part) for part in [*module.split("."), name]):
+                        offenders.append(f"{where}:{node.lineno} imports {module} {name}")
+        if uses_sdk:
+            offenders += [f"{where}:{node.lineno} reads {ast.unparse(node)}"
+                          for node in ast.walk(tree)
+                          if isinstance(node, ast.Attribute) and _private(node.attr)
+                          and node.attr not in NAMEDTUPLE
+                          and not (isinstance(node.value, ast.Name)
+                                   and node.value.id in ("self", "cls"))]
+    assert offenders == []

@@ -44,11 +44,10 @@ __all__ = ["ServerSpec", "fetch_servers", "fetch_started"]
 _CLOSE_TO_EXIT = 0.2
 
 
-async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = None,
-                     started: Started | None = None) -> tuple[list[Any], ServerInfo]:
+async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe,
+                     started: Started | None) -> tuple[list[Any], ServerInfo]:
     """List one server. `started`: a stdio server already running. Its --timeout counts from
     here, as for any other server: the time the SDK took to load is ours, not the server's."""
-    probe = probe or Probe()
     errlog: IO[str] | None = None
     process: Any = None
     if spec.kind == "stdio":
@@ -72,7 +71,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
                             # a server that closed stdout to exit has a moment to
                             # (before it is stopped): what it does is news
                             await exit_code(probe, _CLOSE_TO_EXIT)
-                            alive_at_close = _running(probe)
+                            alive_at_close = process.returncode is None
                         raise
             else:
                 async with remote_streams(spec, timeout, timeout, _recorder(probe)) as (
@@ -81,7 +80,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
         except Exception as raised:
             # The transports' and the session's task groups wrap what the exchange
             # raised in exception groups: find ours among the leaves.
-            found: BaseException | None = our_failure(raised) or raised
+            found = our_failure(raised) or raised
             if isinstance(found, ServerError):
                 raise found from None
             if isinstance(found, RpcError):
@@ -91,16 +90,13 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
                 raise ServerError(f"the server answered {found.method} with an error: "
                                   f"{found.text} (code {found.code})",
                                   "check that it is an MCP server with tools") from None
-            if isinstance(found, Closed):
-                closed = True
-                found = None
-            failure = None if found is None else (
-                connect_failure(spec, found) or http_failure(spec, probe))
-            if failure is not None:
-                raise failure from None
-            if found is not None and spec.kind != "stdio":
-                raise ServerError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
-                                  "check the URL") from None
+            if not isinstance(found, Closed):
+                failure = connect_failure(spec, found) or http_failure(spec, probe)
+                if failure is not None:
+                    raise failure from None
+                if spec.kind != "stdio":
+                    raise ServerError(f"cannot talk to {spec.url}: {leaves(found)[0]}",
+                                      "check the URL") from None
             closed = True
     if result is not None:
         return result
@@ -113,7 +109,7 @@ async def _fetch_one(spec: ServerSpec, timeout: float, probe: Probe | None = Non
                           "JSON-RPC; run the command by hand to see why it stops")
     if spec.kind == "stdio" and (closed or not scope.cancelled_caught):
         code = await exit_code(probe, 0.3)
-        raise exit_error(code, probe.stage, stderr_tail(errlog), during(probe))
+        raise exit_error(code, during(probe), stderr_tail(errlog))
     elif closed:
         raise ServerError(f"the server closed the connection during {probe.stage}",
                           "check the URL and the server's logs")
@@ -139,15 +135,12 @@ def _recorder(probe: Probe) -> OnResponse:
     return record
 
 
-def _running(probe: Probe) -> bool:
-    process = probe.process
-    return process is not None and process.returncode is None
-
-
-async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
-                     show: Callable[[str], None] | None = None, width: int = 80,
-                     started: Mapping[int, Started] | None = None
-                     ) -> list[tuple[list[Any], ServerInfo] | ServerError]:
+async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
+                        started: Mapping[int, Started], show: Callable[[str], None] | None,
+                        width: int) -> tuple[list[LoadedSource], list[SourceError]]:
+    """List every server at once, the stdio ones already `started` (by index in `specs`);
+    each gives a LoadedSource or a SourceError. `starting.fetch_servers` is the way in."""
+    quiet_sdk_logging()
     results: list[tuple[list[Any], ServerInfo] | ServerError] = \
         [ServerError("not run")] * len(specs)
     probes = [Probe() for _ in specs]
@@ -155,8 +148,7 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
 
     async def one(i: int, spec: ServerSpec) -> None:
         try:
-            results[i] = await _fetch_one(spec, timeout, probes[i],
-                                          (started or {}).get(i))
+            results[i] = await _fetch_one(spec, timeout, probes[i], started.get(i))
         except ServerError as exc:
             results[i] = exc
         except Exception as exc:
@@ -179,16 +171,6 @@ async def _fetch_all(specs: Sequence[ServerSpec], timeout: float,
             for i, spec in enumerate(specs):
                 servers.start_soon(one, i, spec)
         tg.cancel_scope.cancel()
-    return results
-
-
-async def fetch_started(specs: Sequence[ServerSpec], timeout: float,
-                        started: Mapping[int, Started], show: Callable[[str], None] | None,
-                        width: int) -> tuple[list[LoadedSource], list[SourceError]]:
-    """List every server at once, the stdio ones already `started` (by index in `specs`);
-    each gives a LoadedSource or a SourceError. `starting.fetch_servers` is the way in."""
-    quiet_sdk_logging()
-    results = await _fetch_all(specs, timeout, show, width, started)
     sources: list[LoadedSource] = []
     errors: list[SourceError] = []
     for spec, result in zip(specs, results, strict=True):

@@ -61,10 +61,8 @@ def during(probe: Probe) -> str:
     return f"during {probe.stage}"
 
 
-def exit_error(code: int | None, stage: str, tail: str, when: str = "") -> ServerError:
-    """The server exited: `when` (`during`), else during `stage`, with its exit code."""
-    when = when or ("during start-up" if stage in ("connect", "initialize")
-                    else f"during {stage}")
+def exit_error(code: int | None, when: str, tail: str) -> ServerError:
+    """The server exited `when` (`during`), with its exit code and its stderr's `tail`."""
     what = f"the server exited {when}"
     if code is not None:
         what += f" with exit code {code}"

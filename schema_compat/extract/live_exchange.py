@@ -1,25 +1,35 @@
 """The exchange with one live server over an SDK `ClientSession`: the protocol era
 negotiated as the SDK's own client does in its `auto` mode (a `server/discover` probe for
 the stateless 2026 era, falling back to the `initialize` handshake), then every page of
-`tools/list` read raw through the session's dispatcher, stamped as the session stamps every
-request of the negotiated era (`_meta` and headers in the 2026 era). Raw, because the SDK's
-typed `list_tools` validates the whole listing and rejects it when one tool is malformed,
-while flagging that tool is exactly our job.
+`tools/list`, stamped by the session for the negotiated era (`_meta` and headers in the
+2026 era) and read as it came: the session validates a listing as a whole and refuses it
+for one malformed tool, while flagging that tool is exactly our job.
 
-Negotiation and listing are one module because they are one conversation through the same
-session, and the SDK's errors of both become the same two (`Closed`, `RpcError`).
+Only the SDK's public API. Its `Client(mode="auto")` builds the session's dispatcher
+itself, and the listing as it came is read from ours (`Answers`): `negotiate_auto` takes
+the steps of that mode with the session's public `discover` and `initialize`.
 
 This module imports the `mcp` SDK (about a second): only the live-source path loads it.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+import contextlib
+from typing import Any
 
-from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
+from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, Implementation
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp_types import (
+    CONNECTION_CLOSED,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    Implementation,
+    Request,
+    Result,
+    UnsupportedProtocolVersionErrorData,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..model import ServerInfo
@@ -39,44 +49,49 @@ class RpcError(Exception):
         self.method, self.code, self.text = method, code, message
 
 
-async def _raw_request(session: ClientSession, method: str, params: dict[str, Any] | None
-                       ) -> dict[str, Any]:
-    """Send one request of the negotiated era and return its result unvalidated.
+class Answers(JSONRPCDispatcher):
+    """The SDK's dispatcher, keeping the last result as it came (`last`), before the
+    session validates it."""
 
-    The session's stamp adds what the era asks of every request (the 2026 era's `_meta`
-    and `Mcp-*` headers, the handshake era's `Mcp-Protocol-Version` header); the dispatcher
-    sends an omitted `params` as `{}`, never `null`, which TypeScript servers refuse.
-    """
-    data: dict[str, Any] = {"method": method}
-    if params is not None:
-        data["params"] = params
-    opts: dict[str, Any] = {}
-    inner = cast(Any, session)
-    inner._stamp(data, opts)
+    last: dict[str, Any]
+
+    async def send_raw_request(self, method: str, params: Any, opts: CallOptions | None = None,
+                               **kwargs: Any) -> dict[str, Any]:
+        self.last = await super().send_raw_request(method, params, opts, **kwargs)
+        return self.last
+
+
+def _versions(exc: MCPError) -> list[str] | None:
+    """The versions an "unsupported protocol version" error names (None: another error)."""
+    if exc.code != UNSUPPORTED_PROTOCOL_VERSION:
+        return None
     try:
-        result = await inner._dispatcher.send_raw_request(method, data.get("params"), opts)
-    except MCPError as exc:
-        if exc.code == CONNECTION_CLOSED:
-            raise Closed from None
-        raise RpcError(method, exc.code, exc.message) from None
-    return cast(dict[str, Any], result)
+        return UnsupportedProtocolVersionErrorData.model_validate(exc.error.data).supported
+    except ValueError:
+        return None
 
 
-async def _negotiate(session: ClientSession, probe: Probe) -> None:
-    """As the SDK's client does in `auto` mode: `server/discover`, else `initialize`."""
-    probe.stage = "initialize"
+async def negotiate_auto(session: ClientSession) -> None:
+    """The SDK client's `auto` mode: `server/discover` (retried once at a version we share
+    when the server names its own), else the `initialize` handshake. Only a server naming
+    2026-era versions alone, none ours, is refused without a handshake; an `initialize`
+    refused for naming a 2026 version means an earlier probe reached the server after all,
+    and the probe is made again."""
     try:
-        await negotiate_auto(session)
+        await session.discover()
+        return
     except MCPError as exc:
-        if exc.code == CONNECTION_CLOSED:
-            raise Closed from None
-        raise RpcError("initialize", exc.code, exc.message) from None
-    except RuntimeError as exc:  # a version the SDK does not speak
-        raise ServerError(f"the server's answer to initialize is unusable: {exc}",
-                          "the server speaks a protocol version the MCP SDK does not; "
-                          "upgrade the server or schema-compat") from None
-    # A refused discover probe is how a handshake-era server says so: not a failure.
-    probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
+        named = _versions(exc)
+        if named is not None and not any(v in HANDSHAKE_PROTOCOL_VERSIONS for v in named):
+            raise
+    except (ValueError, RuntimeError):  # an unreadable answer, or no 2026 version in it
+        pass
+    try:
+        await session.initialize()
+    except MCPError as exc:
+        if not any(v in MODERN_PROTOCOL_VERSIONS for v in _versions(exc) or ()):
+            raise
+        await session.discover()
 
 
 def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
@@ -89,10 +104,14 @@ def _server_info(session: ClientSession, spec: ServerSpec) -> ServerInfo:
         version=who.version if who is not None else "")
 
 
-async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
+async def _exchange(session: ClientSession, answers: Answers, probe: Probe, spec: ServerSpec
                     ) -> tuple[list[Any], ServerInfo]:
-    """Negotiate, then read every page of tools/list; returns the raw tools."""
-    await _negotiate(session, probe)
+    """Negotiate, then read every page of tools/list; returns the raw tools. A cursor goes
+    back as the server gave it, whatever its type."""
+    probe.stage = "initialize"
+    await negotiate_auto(session)
+    # A refused discover probe is how a handshake-era server says so: not a failure.
+    probe.statuses = [s for s in probe.statuses if s[3] != "server/discover"]
     info = _server_info(session, spec)
     probe.stage = "tools/list"
     tools: list[Any] = []
@@ -100,7 +119,10 @@ async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
     seen: set[str] = set()
     for page in range(MAX_PAGES):
         params = {"cursor": cursor} if cursor is not None else None
-        result = await _raw_request(session, "tools/list", params)
+        with contextlib.suppress(ValueError):  # the session's check (pydantic's ValueError)
+            await session.send_request(Request[Any, str](method="tools/list", params=params),
+                                       Result)
+        result = answers.last
         page_tools = result.get("tools")
         if not isinstance(page_tools, list):
             raise ServerError(
@@ -121,12 +143,17 @@ async def _exchange(session: ClientSession, probe: Probe, spec: ServerSpec
 
 async def session_exchange(read: Any, write: Any, probe: Probe, spec: ServerSpec
                             ) -> tuple[list[Any], ServerInfo]:
-    async def on_message(message: Any) -> None:
-        if isinstance(message, Exception):  # a stdout line that is not JSON-RPC
-            probe.note_stray(message)
-
-    session = ClientSession(read, write, message_handler=on_message,
-                            client_info=Implementation(name="schema-compat",
-                                                       version=__version__))
+    answers = Answers(read, write, on_stream_exception=probe.note_stray)
+    session = ClientSession(dispatcher=answers, client_info=Implementation(
+        name="schema-compat", version=__version__))
     async with session:
-        return await _exchange(session, probe, spec)
+        try:
+            return await _exchange(session, answers, probe, spec)
+        except MCPError as exc:  # `probe.stage` names the request
+            if exc.code == CONNECTION_CLOSED:
+                raise Closed from None
+            raise RpcError(probe.stage, exc.code, exc.message) from None
+        except RuntimeError as exc:  # from the negotiation: a version the SDK does not speak
+            raise ServerError(f"the server's answer to initialize is unusable: {exc}",
+                              "the server speaks a protocol version the MCP SDK does not; "
+                              "upgrade the server or schema-compat") from None

@@ -54,18 +54,13 @@ class Probe:
     # by `CountedStdout`): an answer still arriving, or cut off
     unfinished: int = 0
 
-    def note_stray(self, exc: BaseException) -> None:
+    async def note_stray(self, exc: Exception) -> None:
+        """A stdout line the transport could not parse (as far as its error shows it): the
+        SDK's dispatcher hands over its error."""
         self.stray += 1
         if not self.first_stray:
-            self.first_stray = _stray_text(exc)
-
-
-def _stray_text(exc: BaseException) -> str:
-    """The stdout line the transport could not parse, as far as its error shows it."""
-    for arg in getattr(exc, "args", ())[:1]:
-        text = str(arg)
-        return text if len(text) <= 80 else text[:79] + "…"
-    return type(exc).__name__
+            text = str(exc.args[0]) if exc.args else type(exc).__name__
+            self.first_stray = text if len(text) <= 80 else text[:79] + "…"
 
 
 def quiet_sdk_logging() -> None:
@@ -91,14 +86,10 @@ async def remote_streams(spec: ServerSpec, timeout: float, read_timeout: float |
 
     def client(headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None,
                auth: httpx2.Auth | None = None) -> httpx2.AsyncClient:
-        kwargs: dict[str, Any] = {"headers": {**(headers or {}), **spec.headers}}
-        if on_response is not None:
-            kwargs["event_hooks"] = {"response": [on_response]}
-        if timeout is not None:
-            kwargs["timeout"] = timeout
-        if auth is not None:
-            kwargs["auth"] = auth
-        return httpx2.AsyncClient(**kwargs)
+        hooks = {"response": [on_response]} if on_response is not None else None
+        kwargs: dict[str, Any] = {"timeout": timeout} if timeout is not None else {}
+        return httpx2.AsyncClient(headers={**(headers or {}), **spec.headers}, auth=auth,
+                                  event_hooks=hooks, **kwargs)
 
     if spec.kind == "sse":
         # (its read timeout is typed a float, but goes to httpx, where None is no deadline)
