@@ -119,6 +119,7 @@ async def _exchange(session: ClientSession, answers: Answers, probe: Probe, spec
     seen: set[str] = set()
     for page in range(MAX_PAGES):
         params = {"cursor": cursor} if cursor is not None else None
+        answers.last = {}  # never an earlier page's answer, whatever the session raises
         with contextlib.suppress(ValueError):  # the session's check (pydantic's ValueError)
             await session.send_request(Request[Any, str](method="tools/list", params=params),
                                        Result)
