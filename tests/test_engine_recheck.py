@@ -121,6 +121,13 @@ def test_a_pass_that_met_every_node_as_it_leaves_it_is_the_last() -> None:
               "additionalProperties": False}
     passes, left, fresh = _node_passes(closed, "gemini")
     assert (passes, left) == (1, fresh)
+    # UNI001 writes `nullable`, one of ROOT003's triggers: ROOT003 is asked about the
+    # result, does not fire (the document is read in gemini's dialect by then), and no
+    # second pass is made for it
+    nullable = {"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "string"}, {"type": "null"}]}}, "additionalProperties": False}
+    passes, left, fresh = _node_passes(nullable, "gemini")
+    assert (passes, left) == (1, fresh)
 
 
 @COUNTABLE
