@@ -23,22 +23,19 @@ def quiet(schema: Any, plan: RuleSet) -> bool:
     """Whether no document rule can fire on `schema`: no node holds one of their triggers
     (`RuleSet.document_triggers`; never where a document rule may fire on any document)."""
     triggers = plan.document_triggers
-    return triggers is not None and not held_below(schema, triggers)
+    return triggers is not None and not held_below([schema], triggers)
 
 
-def held_below(schema: Any, triggers: frozenset[str], old: Any = None) -> set[str]:
-    """Which of `triggers` the nodes of `schema` hold, but for the subschemas it kept of
-    `old` (a fix's result and the node it was given, whose subschemas a node pass has
-    looked at already)."""
-    kept = {id(child) for _, child in children(old)}
+def held_below(nodes: list[Any], triggers: frozenset[str]) -> set[str]:
+    """Which of `triggers` the nodes of these subschemas hold."""
     held: set[str] = set()
-    stack = [schema]
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             if not triggers.isdisjoint(node):
                 held.update(triggers.intersection(node))
-            stack.extend(child for _, child in children(node) if id(child) not in kept)
+            stack.extend(child for _, child in children(node))
     return held
 
 

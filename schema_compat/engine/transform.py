@@ -28,7 +28,7 @@ from ..rules.base import Hit, NodeContext, Rule, RunState
 from ..rules.registry import RULES
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
-from ..schema.walker import kept_places, rewrite
+from ..schema.walker import children, kept_places, rewrite
 from .check import document_findings, held_below, node_findings, quiet
 from .ruleset import RuleSet, change_of
 
@@ -182,20 +182,23 @@ class _NodePass:
         """Fix `node` (its children already rewritten) rule by rule until no rule fires,
         and say what the rules find on the node it leaves."""
         new, found = self._fixed(node, path, keyword)
-        if new is not node and self.settled:
-            dropped = kept_places(node, new)
-            if dropped is None:
-                self.settled = False
-            else:
-                self.dropped.extend(path + rel for rel in dropped)
         held = self.held
-        if held is not None:
-            triggers = self.plan.document_triggers
-            assert triggers is not None
-            if new is not node:  # a fix's result: its new parts are not visited
-                held.update(held_below(new, triggers, node))
-            elif isinstance(new, dict) and not triggers.isdisjoint(new):
-                held.update(triggers.intersection(new))
+        triggers = self.plan.document_triggers
+        if held is not None and triggers is not None and isinstance(new, dict) and \
+                not triggers.isdisjoint(new):
+            held.update(triggers.intersection(new))
+        if new is not node and (self.settled or held is not None):
+            # a fix's result: its subschemas were visited where it kept them
+            before, after = children(node), children(new)
+            if self.settled:
+                dropped = kept_places(before, after)
+                if dropped is None:
+                    self.settled = False
+                else:
+                    self.dropped.extend(path + rel for rel in dropped)
+            if held is not None and triggers is not None:
+                kept = {id(child) for _, child in before}
+                held.update(held_below([c for _, c in after if id(c) not in kept], triggers))
         return new, [Visited(path, found)] if found else []
 
     def _fixed(self, node: Any, path: Path, keyword: str | None,
@@ -253,7 +256,7 @@ class _NodePass:
         if self.held is not None:
             triggers = self.plan.document_triggers
             assert triggers is not None
-            self.held.update(held_below(node, triggers))
+            self.held.update(held_below([node], triggers))
         return [Unchecked(node, path, keyword)]
 
 
