@@ -177,15 +177,14 @@ def _node_of(finding: Finding) -> Path:
 
 
 def _with_effect(finding: Finding, done: Sequence[Change]) -> Finding:
-    """The finding with the effect of these changes, together, as its fix's; the finding
-    itself where that is the effect it has (most: one change, as the rule declared it)."""
+    """The finding with the effect of these changes, together, as its fix's (itself where
+    it has that effect: most, one change as its rule declared it)."""
     accepts, told = done[0].effect
     for c in done[1:]:
         more, more_told = c.effect
         if more != accepts and more != "equal":
             accepts = more if accepts == "equal" else "changed"
-        if _TOLD_RANK[more_told] > _TOLD_RANK[told]:
-            told = more_told
+        told = max(told, more_told, key=_TOLD_RANK.__getitem__)
     safety = safety_of(accepts, told)
     if (safety, accepts, told) == (finding.fix_safety, finding.fix_accepts, finding.fix_told):
         return finding

@@ -29,7 +29,7 @@ from ..rules.registry import RULES
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
 from ..schema.walker import children, kept_places, rewrite
-from .check import document_findings, held_below, node_findings, quiet
+from .check import document_findings, held_below, node_findings
 from .ruleset import RuleSet, change_of
 
 MAX_PASSES = 8
@@ -56,8 +56,9 @@ class Unchecked(NamedTuple):
 
 def transform_schema(schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA,
                      ) -> tuple[Any, list[Change]]:
-    work, changes, _ = transform_passes(schema, plan, plan.run_state(dialect), [],
-                                        quiet(schema, plan))
+    triggers = plan.document_triggers
+    quiet = triggers is not None and not held_below([schema], triggers)
+    work, changes, _ = transform_passes(schema, plan, plan.run_state(dialect), [], quiet)
     return work, changes
 
 
@@ -68,8 +69,8 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
     result finds: the last pass, which changes nothing, asks every rule about the final
     document anyway, so its findings are that check (None when the passes ran out before
     one changed nothing). `schema` itself is never changed: the first pass works on a copy
-    (or on the new document a document fix built). `quiet` says whether `schema` is quiet
-    (`check.quiet`); each node pass tells it of the document it leaves. `checked`, the
+    (or on the new document a document fix built). `quiet`: no node of `schema` holds a
+    document rule's trigger; each node pass tells it of the document it leaves. `checked`, the
     check's findings on `schema` where the caller has them, are what the first pass's
     document rules, meeting the same document, would find: they are not asked again."""
     work = schema
@@ -103,9 +104,9 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
         quiet = held is not None and not held
         if rewritten:  # changed in place: what the rules learnt of it no longer holds
             run.forget()
-        # A settled pass that refused no fix is the last where no document rule with a fix
-        # fires on what it leaves: the next would meet every node as this one left it (a
-        # refusal is recorded as last met, so that pass is made).
+        # A settled pass that refused no fix, and leaves nothing for a document fix, is the
+        # last: the next would meet every node as this one left it (a refusal is recorded
+        # as last met, so that pass is made).
         if not (changed or rewritten) or (settled and len(refused) == refused_before):
             # Nothing changed since this pass's document rules looked, so their reference
             # analysis of `work` is still current; or the pass is settled, and then no node
@@ -142,10 +143,9 @@ def node_pass(root: Any, plan: RuleSet, run: RunState, changes: list[Change],
     rewriter = _NodePass(root, plan, run, changes, refused)
     new, found, rewritten = rewrite(root, rewriter.visit, skip=plan.profile.opaque_keywords,
                                     skipped=rewriter.skipped)
-    triggers = plan.document_triggers
     held = rewriter.held
-    settled = rewriter.settled and held is not None and triggers is not None and \
-        "$ref" in triggers and "$ref" not in held
+    settled = rewriter.settled and held is not None and "$ref" in rewriter.triggers and \
+        "$ref" not in held
     if settled and rewriter.dropped:
         found = [item for item in found
                  if not any(item.path[:len(p)] == p for p in rewriter.dropped)]
@@ -168,10 +168,10 @@ class _NodePass:
         self.run = run
         self.changes = changes
         self.refused = refused
-        # The document rules' triggers the nodes of the document the pass leaves may hold
-        # (None: any): every node of it is one the pass visited, a part of a fix's result,
-        # or under a keyword it skips; a node a later fix dropped may have added some.
+        # The document rules' triggers the nodes of what the pass leaves may hold (None:
+        # any): each node visited, part of a fix's result or skipped (or dropped since).
         self.held: set[str] | None = None if plan.document_triggers is None else set()
+        self.triggers = plan.document_triggers or frozenset()
         # Whether every fix so far kept the subschemas it kept at their places and made
         # none (`node_pass`), and the places of those it dropped.
         self.settled = True
@@ -182,13 +182,10 @@ class _NodePass:
         """Fix `node` (its children already rewritten) rule by rule until no rule fires,
         and say what the rules find on the node it leaves."""
         new, found = self._fixed(node, path, keyword)
-        held = self.held
-        triggers = self.plan.document_triggers
-        if held is not None and triggers is not None and isinstance(new, dict) and \
-                not triggers.isdisjoint(new):
+        held, triggers = self.held, self.triggers
+        if held is not None and isinstance(new, dict) and not triggers.isdisjoint(new):
             held.update(triggers.intersection(new))
-        if new is not node and (self.settled or held is not None):
-            # a fix's result: its subschemas were visited where it kept them
+        if new is not node and (self.settled or held is not None):  # a fix's result
             before, after = children(node), children(new)
             if self.settled:
                 dropped = kept_places(before, after)
@@ -196,7 +193,7 @@ class _NodePass:
                     self.settled = False
                 else:
                     self.dropped.extend(path + rel for rel in dropped)
-            if held is not None and triggers is not None:
+            if held is not None:
                 kept = {id(child) for _, child in before}
                 held.update(held_below([c for _, c in after if id(c) not in kept], triggers))
         return new, [Visited(path, found)] if found else []
@@ -207,7 +204,7 @@ class _NodePass:
         declined: set[str] = set()
         ctx = plan.ctx(self.root, self.run, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
-            rules = plan.node_rule_sets(node)
+            rules = plan.node_rules(node)
             # rules this round does not ask again
             declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}
@@ -254,9 +251,7 @@ class _NodePass:
 
     def skipped(self, node: Any, path: Path, keyword: str) -> list[Visited | Unchecked]:
         if self.held is not None:
-            triggers = self.plan.document_triggers
-            assert triggers is not None
-            self.held.update(held_below([node], triggers))
+            self.held.update(held_below([node], self.triggers))
         return [Unchecked(node, path, keyword)]
 
 

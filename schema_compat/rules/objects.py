@@ -104,7 +104,6 @@ def fix_dangling_required(node: Any, ctx: NodeContext) -> Fixed:
 
 
 def detect_empty_parameters(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    # asked of every node with a `type`: the root is told first, without a generator
     if ctx.path or not isinstance(node, dict) or node.get("type") != "object" \
             or node.get("properties") or "anyOf" in node or "oneOf" in node:
         return ()

@@ -332,7 +332,6 @@ def fix_items_on_non_array(node: Any, ctx: NodeContext) -> Fixed:
 # --- TYP007 root not an object ---------------------------------------------------------
 
 def detect_root_not_object(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    # asked of every node with a `type`: the root is told first, without a generator
     if ctx.path or not isinstance(node, dict) or not isinstance(node.get("type"), str) \
             or node["type"] == "object":
         return ()
