@@ -19,26 +19,17 @@ from ..schema.walker import children, iter_nodes_keyed
 from .ruleset import RuleSet
 
 
-def quiet(schema: Any, plan: RuleSet) -> bool:
-    """Whether no document rule can fire on `schema`: no node holds one of their triggers
-    (`RuleSet.document_triggers`; never where a document rule may fire on any document)."""
-    triggers = plan.document_triggers
-    return triggers is not None and quiet_below(schema, triggers)
-
-
-def quiet_below(schema: Any, triggers: frozenset[str], old: Any = None) -> bool:
-    """Whether no node of `schema` holds one of `triggers`, but for the subschemas it kept
-    of `old` (a fix's result and the node it was given, whose subschemas a node pass has
-    looked at already)."""
-    kept = {id(child) for _, child in children(old)}
-    stack = [schema]
+def held_below(nodes: list[Any], triggers: frozenset[str]) -> set[str]:
+    """Which of `triggers` the nodes of these subschemas hold."""
+    held: set[str] = set()
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             if not triggers.isdisjoint(node):
-                return False
-            stack.extend(child for _, child in children(node) if id(child) not in kept)
-    return True
+                held.update(triggers.intersection(node))
+            stack.extend(child for _, child in children(node))
+    return held
 
 
 def document_findings(schema: Any, plan: RuleSet, run: RunState,
@@ -65,7 +56,7 @@ def node_findings(root: Any, schema: Any, plan: RuleSet, run: RunState, base: Pa
         if present is not None and isinstance(node, dict) and not triggers.isdisjoint(node):
             present.update(triggers.intersection(node))
         ctx = plan.ctx(root, run, path, key)
-        for rule in plan.node_rules(node):
+        for rule in plan.node_rules(node).all:
             for hit in rule.detect(node, ctx):
                 findings.append(plan.finding(rule, path + hit.rel, hit))
     return findings
@@ -80,7 +71,7 @@ def detected(schema: Any, plan: RuleSet) -> list[Finding]:
 def check_walk(schema: Any, plan: RuleSet, run: RunState) -> tuple[list[Finding], bool]:
     """What every rule's detector finds on `schema`: the document rules' findings first
     (where the document is not quiet), then the node rules', top-down; and whether the
-    document is quiet (`quiet`), told by the same walk."""
+    document is quiet (no node holds a document rule's trigger), told by the same walk."""
     run.forget()
     present: set[str] = set()  # the triggers the document's nodes hold
     findings = node_findings(schema, schema, plan, run, present=present)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import (
-    Accepts,
     Change,
     Finding,
     Path,
@@ -178,15 +177,18 @@ def _node_of(finding: Finding) -> Path:
 
 
 def _with_effect(finding: Finding, done: Sequence[Change]) -> Finding:
-    """The finding with the effect of these changes, together, as its fix's."""
-    effects = [c.effect for c in done]
-    narrows = any(a in ("narrower", "changed") for a, _ in effects)
-    widens = any(a in ("wider", "changed") for a, _ in effects)
-    accepts: Accepts = ("changed" if widens else "narrower") if narrows else \
-        ("wider" if widens else "equal")
-    told = max((t for _, t in effects), key=_TOLD_RANK.__getitem__)
-    return finding._replace(fix_safety=safety_of(accepts, told), fix_accepts=accepts,
-                            fix_told=told)
+    """The finding with the effect of these changes, together, as its fix's (itself where
+    it has that effect: most, one change as its rule declared it)."""
+    accepts, told = done[0].effect
+    for c in done[1:]:
+        more, more_told = c.effect
+        if more != accepts and more != "equal":
+            accepts = more if accepts == "equal" else "changed"
+        told = max(told, more_told, key=_TOLD_RANK.__getitem__)
+    safety = safety_of(accepts, told)
+    if (safety, accepts, told) == (finding.fix_safety, finding.fix_accepts, finding.fix_told):
+        return finding
+    return finding._replace(fix_safety=safety, fix_accepts=accepts, fix_told=told)
 
 
 def as_left(remaining: list[Finding], refused: Sequence[Change]) -> list[Finding]:

@@ -56,14 +56,11 @@ class RuleSet:
             self.document_triggers = None
         self._for_keys: dict[frozenset[str] | None, NodeRules] = {}
 
-    def node_rules(self, node: Any) -> list[Rule]:
+    def node_rules(self, node: Any) -> NodeRules:
         """The node rules that may fire on `node`, in profile order: a rule with `triggers`
         only where the node holds one of them, a rule with a `gate` only where it lets it.
         Cached by the node's set of keys (None: not an object), which repeats a great deal
         across a listing, so most detectors are never called on most nodes."""
-        return self.node_rule_sets(node).all
-
-    def node_rule_sets(self, node: Any) -> NodeRules:
         keys = frozenset(node) if isinstance(node, dict) else None
         found = self._for_keys.get(keys)
         if found is None:

@@ -25,10 +25,11 @@ from ..model import (
     Path,
 )
 from ..rules.base import Hit, NodeContext, Rule, RunState
+from ..rules.registry import RULES
 from ..rules.support import ToolInfo
 from ..schema.jsoncopy import json_tree_copy
-from ..schema.walker import kept_places, rewrite
-from .check import document_findings, node_findings, quiet, quiet_below
+from ..schema.walker import children, kept_places, rewrite
+from .check import document_findings, held_below, node_findings
 from .ruleset import RuleSet, change_of
 
 MAX_PASSES = 8
@@ -55,8 +56,9 @@ class Unchecked(NamedTuple):
 
 def transform_schema(schema: Any, plan: RuleSet, dialect: str = JSON_SCHEMA,
                      ) -> tuple[Any, list[Change]]:
-    work, changes, _ = transform_passes(schema, plan, plan.run_state(dialect), [],
-                                        quiet(schema, plan))
+    triggers = plan.document_triggers
+    quiet = triggers is not None and not held_below([schema], triggers)
+    work, changes, _ = transform_passes(schema, plan, plan.run_state(dialect), [], quiet)
     return work, changes
 
 
@@ -67,8 +69,8 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
     result finds: the last pass, which changes nothing, asks every rule about the final
     document anyway, so its findings are that check (None when the passes ran out before
     one changed nothing). `schema` itself is never changed: the first pass works on a copy
-    (or on the new document a document fix built). `quiet` says whether `schema` is quiet
-    (`check.quiet`); each node pass tells it of the document it leaves. `checked`, the
+    (or on the new document a document fix built). `quiet`: no node of `schema` holds a
+    document rule's trigger; each node pass tells it of the document it leaves. `checked`, the
     check's findings on `schema` where the caller has them, are what the first pass's
     document rules, meeting the same document, would find: they are not asked again."""
     work = schema
@@ -98,16 +100,21 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
         run.dialect = plan.dialect
         if work is schema:  # the node pass rewrites in place: each node at one place
             work = json_tree_copy(schema)
-        work, found, rewritten, quiet, settled = node_pass(work, plan, run, changes, refused)
+        work, found, rewritten, held, settled = node_pass(work, plan, run, changes, refused)
+        quiet = held is not None and not held
         if rewritten:  # changed in place: what the rules learnt of it no longer holds
             run.forget()
-        # A settled pass that refused no fix is the last: the next would meet every node as
-        # this one left it (a refusal is recorded as last met, so that pass is made).
+        # A settled pass that refused no fix, and leaves nothing for a document fix, is the
+        # last: the next would meet every node as this one left it (a refusal is recorded
+        # as last met, so that pass is made).
         if not (changed or rewritten) or (settled and len(refused) == refused_before):
             # Nothing changed since this pass's document rules looked, so their reference
-            # analysis of `work` is still current; or the pass is settled, and then `work`
-            # is quiet.
-            left = [] if quiet else document_findings(work, plan, run)
+            # analysis of `work` is still current; or the pass is settled, and then no node
+            # of `work` holds `$ref`.
+            left = [] if quiet else document_findings(
+                work, plan, run, None if held is None else frozenset(held))
+            if (changed or rewritten) and any(RULES[f.code].fix is not None for f in left):
+                continue  # (a `nullable` a fix wrote does not make ROOT003 fire)
             for item in found:
                 if isinstance(item, Unchecked):
                     left += node_findings(work, item.node, plan, run, item.path, item.keyword)
@@ -119,29 +126,30 @@ def transform_passes(schema: Any, plan: RuleSet, run: RunState, refused: list[Ch
 
 def node_pass(root: Any, plan: RuleSet, run: RunState, changes: list[Change],
               refused: list[Change],
-              ) -> tuple[Any, list[Visited | Unchecked], bool, bool, bool]:
+              ) -> tuple[Any, list[Visited | Unchecked], bool, set[str] | None, bool]:
     """One bottom-up rewrite of `root` (in place), each node fixed rule by rule until no
     rule fires: the document, the findings of the nodes as left (in the order of a check
     walk: when the pass changed nothing, they are the node findings of a check of it),
-    whether it changed anything, whether the document it leaves is quiet, and whether the
-    pass is settled: a pass over what it leaves would change nothing and find what it found.
+    whether it changed anything, which document rules' triggers the document it leaves may
+    hold (None: any, where a document rule has none), and whether the pass is settled: a
+    pass over what it leaves would change nothing in its nodes and find what it found.
 
     Settled: every fix kept the subschemas it kept at their places, in their order, and
     made none (`kept_places`), so every node of the result was visited as it is left, at
     its place, and fixed until no rule fired (what was found in the subschemas a fix
-    dropped goes with them); and the result is quiet, with `$ref` among the keys that
-    break the quiet, so no node rule read outside its node (only a reference reaches
-    outside). Not where a node ran out of fixes."""
+    dropped goes with them); and no node of the result holds `$ref` (a document trigger),
+    so no node rule read outside its node (only a reference reaches outside). Not where a
+    node ran out of fixes."""
     rewriter = _NodePass(root, plan, run, changes, refused)
     new, found, rewritten = rewrite(root, rewriter.visit, skip=plan.profile.opaque_keywords,
                                     skipped=rewriter.skipped)
-    triggers = plan.document_triggers
-    settled = rewriter.settled and rewriter.quiet and triggers is not None and \
-        "$ref" in triggers
+    held = rewriter.held
+    settled = rewriter.settled and held is not None and "$ref" in rewriter.triggers and \
+        "$ref" not in held
     if settled and rewriter.dropped:
         found = [item for item in found
                  if not any(item.path[:len(p)] == p for p in rewriter.dropped)]
-    return new, found, rewritten, rewriter.quiet, settled
+    return new, found, rewritten, held, settled
 
 
 _NONE_DECLINED: frozenset[str] = frozenset()  # a visit's rounds before any fix is refused
@@ -160,9 +168,10 @@ class _NodePass:
         self.run = run
         self.changes = changes
         self.refused = refused
-        # Whether the document the pass leaves is quiet (`check.quiet`): every node of it is
-        # one the pass visited, a part of a fix's result, or under a keyword it skips.
-        self.quiet = plan.document_triggers is not None
+        # The document rules' triggers the nodes of what the pass leaves may hold (None:
+        # any): each node visited, part of a fix's result or skipped (or dropped since).
+        self.held: set[str] | None = None if plan.document_triggers is None else set()
+        self.triggers = plan.document_triggers or frozenset()
         # Whether every fix so far kept the subschemas it kept at their places and made
         # none (`node_pass`), and the places of those it dropped.
         self.settled = True
@@ -173,19 +182,20 @@ class _NodePass:
         """Fix `node` (its children already rewritten) rule by rule until no rule fires,
         and say what the rules find on the node it leaves."""
         new, found = self._fixed(node, path, keyword)
-        if new is not node and self.settled:
-            dropped = kept_places(node, new)
-            if dropped is None:
-                self.settled = False
-            else:
-                self.dropped.extend(path + rel for rel in dropped)
-        if self.quiet:
-            triggers = self.plan.document_triggers
-            assert triggers is not None
-            if new is not node:  # a fix's result: its new parts are not visited
-                self.quiet = quiet_below(new, triggers, node)
-            elif isinstance(new, dict) and not triggers.isdisjoint(new):
-                self.quiet = False
+        held, triggers = self.held, self.triggers
+        if held is not None and isinstance(new, dict) and not triggers.isdisjoint(new):
+            held.update(triggers.intersection(new))
+        if new is not node and (self.settled or held is not None):  # a fix's result
+            before, after = children(node), children(new)
+            if self.settled:
+                dropped = kept_places(before, after)
+                if dropped is None:
+                    self.settled = False
+                else:
+                    self.dropped.extend(path + rel for rel in dropped)
+            if held is not None:
+                kept = {id(child) for _, child in before}
+                held.update(held_below([c for _, c in after if id(c) not in kept], triggers))
         return new, [Visited(path, found)] if found else []
 
     def _fixed(self, node: Any, path: Path, keyword: str | None,
@@ -194,7 +204,7 @@ class _NodePass:
         declined: set[str] = set()
         ctx = plan.ctx(self.root, self.run, path, keyword)
         for _ in range(MAX_FIXES_PER_NODE):
-            rules = plan.node_rule_sets(node)
+            rules = plan.node_rules(node)
             # rules this round does not ask again
             declined_before = frozenset(declined) if declined else _NONE_DECLINED
             hits: dict[str, list[Hit]] = {}
@@ -240,10 +250,8 @@ class _NodePass:
         return out
 
     def skipped(self, node: Any, path: Path, keyword: str) -> list[Visited | Unchecked]:
-        if self.quiet:
-            triggers = self.plan.document_triggers
-            assert triggers is not None
-            self.quiet = quiet_below(node, triggers)
+        if self.held is not None:
+            self.held.update(held_below([node], self.triggers))
         return [Unchecked(node, path, keyword)]
 
 

@@ -104,10 +104,11 @@ def fix_dangling_required(node: Any, ctx: NodeContext) -> Fixed:
 
 
 def detect_empty_parameters(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if ctx.is_root and isinstance(node, dict) and node.get("type") == "object" \
-            and not node.get("properties") and "anyOf" not in node and "oneOf" not in node:
-        yield Hit("the tool takes no parameters; send the declaration without `parameters`",
-                  ("properties",), "properties")
+    if ctx.path or not isinstance(node, dict) or node.get("type") != "object" \
+            or node.get("properties") or "anyOf" in node or "oneOf" in node:
+        return ()
+    return (Hit("the tool takes no parameters; send the declaration without `parameters`",
+                ("properties",), "properties"),)
 
 
 def _allows_object(kind: Any) -> bool:

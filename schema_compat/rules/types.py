@@ -332,10 +332,11 @@ def fix_items_on_non_array(node: Any, ctx: NodeContext) -> Fixed:
 # --- TYP007 root not an object ---------------------------------------------------------
 
 def detect_root_not_object(node: Any, ctx: NodeContext) -> Iterable[Hit]:
-    if ctx.is_root and isinstance(node, dict) and isinstance(node.get("type"), str) \
-            and node["type"] != "object":
-        yield Hit(f"the parameters root is `type: {node['type']}`; it must be an object",
-                  ("type",), "type")
+    if ctx.path or not isinstance(node, dict) or not isinstance(node.get("type"), str) \
+            or node["type"] == "object":
+        return ()
+    return (Hit(f"the parameters root is `type: {node['type']}`; it must be an object",
+                ("type",), "type"),)
 
 
 def fix_root_not_object(node: Any, ctx: NodeContext) -> Fixed:

@@ -118,15 +118,15 @@ def rewrite(node: Any, visit: Visit[T], path: Path = (), keyword: str | None = N
     return new_node, own, changed or new_node is not node
 
 
-def kept_places(old: Any, new: Any) -> list[Path] | None:
-    """The places (relative paths) of the subschemas of `old` that `new`, a fix's result,
-    no longer holds; None where `new` holds a subschema that `old` did not hold at the
-    same place (one made or moved) or holds them in another order (a walk would meet them
-    in another order)."""
-    before = children(old)
+def kept_places(before: list[tuple[Path, Any]], after: list[tuple[Path, Any]],
+                ) -> list[Path] | None:
+    """The places (relative paths) of the subschemas of a node (`before`: its `children`)
+    that a fix's result (`after`: its `children`) no longer holds; None where the result
+    holds a subschema that the node did not hold at the same place (one made or moved) or
+    holds them in another order (a walk would meet them in another order)."""
     dropped: list[Path] = []
     i = 0
-    for rel, child in children(new):
+    for rel, child in after:
         while i < len(before) and before[i][0] != rel:
             dropped.append(before[i][0])
             i += 1
