@@ -125,20 +125,21 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
 
 class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
-        from .validation import validator
+        from .validation import Document, validator
 
         self.validator = validator(schema)
-        self.root_resolver: Any = self.validator._resolver
+        self.root_resolver: Any = Document(schema).root
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------
 
     def valid(self, value: Any, schema: Any, resolver: Any) -> bool:
+        """Whether `schema` accepts `value`, its references followed with `resolver` (the
+        one the walk reached `schema` with)."""
         if schema is True or schema == {}:
             return True
         try:
-            return bool(self.validator.evolve(schema=schema, _resolver=resolver)
-                        .is_valid(value))
+            return next(self.validator.descend(value, schema, resolver=resolver), None) is None
         except Exception:  # an unresolvable $ref, an unknown type, a bad pattern
             return False
 

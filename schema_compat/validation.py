@@ -9,34 +9,110 @@ as a validation error naming it ("cannot be checked in bounded time"), never run
 other keyword is jsonschema's own, for the draft the schema declares.
 
 Validation uses an empty `referencing` registry: only references inside the schema resolve,
-nothing is ever fetched or read from disk. Imported by `repair_args` and the proxy only, so
-the check/transform path never loads jsonschema.
+nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution` and the
+proxy only, so the check/transform path never loads jsonschema. Only jsonschema's and
+`referencing`'s public names are used (tests/test_layers.py): jsonschema keeps the resolver
+it follows references with private, so `repair_args` follows them with `Document`'s, made
+the same way, and `unevaluatedProperties` has jsonschema follow them (`referenced`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
 from .schema.patterns import PatternUnchecked, search
 
-__all__ = ["validator"]
+__all__ = ["Document", "referenced", "validator"]
 
 
 def validator(schema: dict[str, Any]) -> Any:
     """A jsonschema validator for `schema`, of the draft its `$schema` names, whose
-    patterns run in bounded time, resolving references inside the schema only."""
+    patterns run in bounded time, resolving references inside the schema only. Each keyword
+    hands a `_Probe` instance to the probe (`referenced`) instead of validating it."""
     from jsonschema.validators import extend, validator_for
     from referencing import Registry
 
     base = validator_for(schema)
     ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
             "additionalProperties": _additional_properties,
-            "unevaluatedProperties": _unevaluated_properties}
-    cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
+            "unevaluatedProperties": partial(_unevaluated_properties, Document(schema))}
+    keywords = {**base.VALIDATORS, **{k: f for k, f in ours.items() if k in base.VALIDATORS}}
+    cls = extend(base, {k: partial(_probed, f) for k, f in keywords.items()})
     return cls(schema, registry=Registry())
+
+
+def referenced(validator: Any, ref: Any) -> Any:
+    """The validator jsonschema makes for what `ref` points to, seen from where `validator`
+    stands (its `$id` scope and the dynamic scope, which only jsonschema knows), or None when
+    the target has no keyword or names a draft (`$schema`: jsonschema then uses a class of
+    its own, whose keywords are not `_probed`). Raises what jsonschema raises for a
+    reference it cannot resolve.
+
+    jsonschema follows the reference itself: a `_Probe` is validated against `{"$ref": ref}`
+    and the target's first keyword hands over the validator it was called with."""
+    probe = _Probe({"$ref": ref})
+    for _ in validator.descend(probe, probe.wrapper):
+        pass
+    return probe.target
+
+
+class _Probe:
+    def __init__(self, wrapper: dict[str, Any]) -> None:
+        self.wrapper = wrapper
+        self.target: Any = None
+
+
+def _probed(keyword: Any, validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+    """`keyword`, except for a `_Probe`: its wrapper's `$ref` is followed, and the first
+    keyword reached beyond it records its validator; nothing is validated."""
+    if not isinstance(instance, _Probe):
+        return keyword(validator, value, instance, schema)
+    if schema is instance.wrapper:
+        return keyword(validator, value, instance, schema)
+    if instance.target is None:
+        instance.target = validator
+    return ()
+
+
+class Document:
+    """`schema` as `referencing` sees it, to follow its references as jsonschema does:
+    `root` is the resolver a validator of `schema` starts from (the schema as the root
+    resource beside the drafts' meta-schemas, nothing fetched), `scope(subschema)` the one
+    jsonschema reaches a subschema with through the `$id`s above it, `inside` the one it
+    descends with. Not the dynamic scope (the resources jsonschema's references passed
+    through, which `$dynamicRef` consults): only jsonschema knows that one."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        from jsonschema.validators import validator_for
+        from jsonschema_specifications import REGISTRY
+        from referencing import Registry, Specification
+        from referencing.jsonschema import specification_with
+
+        base = validator_for(schema)
+        self.draft = specification_with(base.ID_OF(base.META_SCHEMA) or "urn:unknown-dialect",
+                                        default=Specification.OPAQUE)
+        resource = self.draft.create_resource(schema)
+        self.root: Any = REGISTRY.combine(Registry()).resolver_with_root(resource)
+        self.resource = resource
+        self.scopes: dict[int, Any] | None = None  # id(subschema): resolver, on first use
+
+    def scope(self, schema: Any) -> Any:
+        if self.scopes is None:
+            self.scopes = {}
+            todo = [(self.resource, self.root)]
+            while todo:
+                resource, resolver = todo.pop()
+                self.scopes.setdefault(id(resource.contents), resolver)
+                todo += [(sub, resolver.in_subresource(sub)) for sub in resource.subresources()]
+        return self.scopes.get(id(schema), self.root)
+
+    def inside(self, resolver: Any, schema: Any) -> Any:
+        """The resolver jsonschema descends into `schema` with from `resolver`."""
+        return resolver.in_subresource(self.draft.create_resource(schema))
 
 
 def _matches(pattern: Any, name: str) -> bool:
@@ -104,11 +180,11 @@ def _additional_properties(validator: Any, extra: Any, instance: Any,
                                   "unexpected)")
 
 
-def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
-                            schema: Any) -> Iterator[Any]:
+def _unevaluated_properties(document: Document, validator: Any, unevaluated: Any,
+                            instance: Any, schema: Any) -> Iterator[Any]:
     if not validator.is_type(instance, "object"):
         return
-    evaluated = _evaluated_keys(validator, instance, schema)
+    evaluated = _evaluated_keys(document, validator, None, instance, schema)
     rejected = [key for key in instance if key not in evaluated and
                 not _is_valid(validator.descend(instance[key], unevaluated, path=key,
                                                 schema_path=key))]
@@ -125,45 +201,69 @@ def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
                               f"({names} {verb} unevaluated and invalid)")
 
 
-def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
+def _evaluated_keys(document: Document, validator: Any, resolver: Any,
+                    instance: dict[str, Any], schema: Any) -> set[str]:
     """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
     2020-12's `unevaluatedProperties`, its patterns matched by `_matches`. Draft 2019-09 uses
-    it too: a name evaluated only through a `$recursiveRef` counts as unevaluated there."""
+    it too: a name evaluated only through a `$recursiveRef` counts as unevaluated there.
+    References are followed from `resolver`, or with `validator`'s own while it is None."""
     if not isinstance(schema, dict):
         return set()
+
+    def valid(value: Any, subschema: Any, scoped: bool = True) -> bool:
+        """As jsonschema's keywords ask: into `subschema`'s `$id` scope, except for `if`."""
+        if resolver is None:
+            return bool(validator.evolve(schema=subschema).is_valid(value)) if not scoped \
+                else _is_valid(validator.descend(value, subschema))
+        inner = document.inside(resolver, subschema) if scoped else resolver
+        return _is_valid(validator.descend(value, subschema, resolver=inner))
+
+    def evaluated(subschema: Any) -> set[str]:
+        return _evaluated_keys(document, validator, resolver, instance, subschema)
+
     keys: set[str] = set()
-    for ref_keyword in ("$ref", "$dynamicRef"):
+    for ref_keyword in ("$ref", "$dynamicRef"):  # jsonschema resolves both with `lookup`
         ref = schema.get(ref_keyword)
         if ref is not None:
-            resolved = validator._resolver.lookup(ref)
-            keys |= _evaluated_keys(
-                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-                instance, resolved.contents)
+            keys |= _referenced_keys(document, validator, resolver, instance, ref)
     properties = schema.get("properties")
     if isinstance(properties, dict):
         keys |= properties.keys() & instance.keys()
     for keyword in ("additionalProperties", "unevaluatedProperties"):
         subschema = schema.get(keyword)
         if subschema is not None:
-            keys |= {key for key, value in instance.items()
-                     if _is_valid(validator.descend(value, subschema))}
+            keys |= {key for key, value in instance.items() if valid(value, subschema)}
     for pattern in schema.get("patternProperties", {}):
         keys |= {key for key in instance if _matches(pattern, key)}
     for name, subschema in schema.get("dependentSchemas", {}).items():
         if name in instance:
-            keys |= _evaluated_keys(validator, instance, subschema)
+            keys |= evaluated(subschema)
     for keyword in ("allOf", "oneOf", "anyOf"):
         for subschema in schema.get(keyword, []):
-            if _is_valid(validator.descend(instance, subschema)):
-                keys |= _evaluated_keys(validator, instance, subschema)
+            if valid(instance, subschema):
+                keys |= evaluated(subschema)
     if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            keys |= _evaluated_keys(validator, instance, schema["if"])
+        if valid(instance, schema["if"], scoped=False):
+            keys |= evaluated(schema["if"])
             if "then" in schema:
-                keys |= _evaluated_keys(validator, instance, schema["then"])
+                keys |= evaluated(schema["then"])
         elif "else" in schema:
-            keys |= _evaluated_keys(validator, instance, schema["else"])
+            keys |= evaluated(schema["else"])
     return keys
+
+
+def _referenced_keys(document: Document, validator: Any, resolver: Any,
+                     instance: dict[str, Any], ref: Any) -> set[str]:
+    """`_evaluated_keys` of what `ref` points to. jsonschema follows it while `validator`'s
+    own resolver applies (`referenced`); `Document` does from a target jsonschema gives a
+    class of its own (`$schema`), where `referenced` cannot see."""
+    if resolver is None:
+        target = referenced(validator, ref)
+        if target is not None:
+            return _evaluated_keys(document, target, None, instance, target.schema)
+        resolver = document.scope(validator.schema)
+    resolved = resolver.lookup(ref)
+    return _evaluated_keys(document, validator, resolved.resolver, instance, resolved.contents)
 
 
 def _is_valid(errors: Iterator[Any]) -> bool:

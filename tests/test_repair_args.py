@@ -412,3 +412,16 @@ def test_unpacking_and_the_lazy_export() -> None:
         "arguments": {"n": 1}, "valid": True, "errors": [],
         "coercions": [{"path": "$.n", "pointer": "/n", "kind": "integer", "from": "1",
                        "to": 1}]}
+
+
+
+def test_a_reference_to_a_root_naming_its_draft_is_followed() -> None:
+    """jsonschema validates the target of `$ref: "#"` with a class of its own when the root
+    names its draft (`$schema`); the repair still follows it, down every level."""
+    tree = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "properties": {"n": {"type": "integer"}, "kids": {"type": "array",
+                                                              "items": {"$ref": "#"}}}}
+    result = repair(tree, {"n": "1", "kids": [{"n": "2", "kids": [{"n": "3"}]}]})
+    assert result.arguments == {"n": 1, "kids": [{"n": 2, "kids": [{"n": 3}]}]}
+    assert [c.to_dict()["path"] for c in result.coercions] == \
+        ["$.n", "$.kids[0].n", "$.kids[0].kids[0].n"]

@@ -24,6 +24,7 @@ import anyio
 import pytest
 from jsonschema.validators import validator_for
 from mcp.client.session import ClientSession
+from referencing.exceptions import Unresolvable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -149,6 +150,61 @@ def test_the_bounded_validator_agrees_with_jsonschema_on_safe_patterns(
     for instance in INSTANCES:
         assert ours.is_valid(instance) == theirs.is_valid(instance), instance
         assert errors(ours, instance) == errors(theirs, instance), instance
+
+
+D2020 = "https://json-schema.org/draft/2020-12/schema"
+TREE = {"$schema": D2020, "$id": "https://e.x/tree", "$dynamicAnchor": "node",
+        "properties": {"data": True, "kids": {"items": {"$dynamicRef": "#node"}}}}
+KIDS = {"$id": "https://e.x/kids", "$dynamicAnchor": "meta",
+        "properties": {"kids": {"items": {"$dynamicRef": "#meta",
+                                          "unevaluatedProperties": False}}}}
+# (schema, instances): what `unevaluatedProperties` evaluates through a reference depends on
+# where it resolves from, which jsonschema alone tracks (`validation.referenced`)
+REFERENCING = [
+    # the $id scope: `item` is https://e.x/sub/item from inside https://e.x/sub/inner
+    ({"$id": "https://e.x/root",
+      "properties": {"inner": {"$id": "https://e.x/sub/inner", "$ref": "item",
+                               "unevaluatedProperties": False}},
+      "$defs": {"a": {"$id": "https://e.x/sub/item", "properties": {"k": {"type": "string"}}},
+                "b": {"$id": "https://e.x/item", "properties": {"q": {}}}}},
+     [{"inner": {"k": "v"}}, {"inner": {"q": "v"}}, {"inner": {"k": 1, "z": 1}}]),
+    # the dynamic scope: `#meta` is the referring resource's anchor, not KIDS' own
+    ({"$id": "https://e.x/r", "$dynamicAnchor": "meta", "properties": {"extra": True},
+      "$ref": "https://e.x/kids", "$defs": {"kids": KIDS}},
+     [{"kids": [{"extra": 1}]}, {"kids": [{"other": 1}]}, {"kids": [{"kids": []}]}]),
+    # a target naming its draft, which jsonschema validates with its own class: the
+    # specification's strict tree, and a reference to the draft's meta-schema
+    ({"$schema": D2020, "$id": "https://e.x/strict", "$dynamicAnchor": "node",
+      "$ref": "tree", "unevaluatedProperties": False, "$defs": {"tree": TREE}},
+     [{"kids": [{"daat": 1}]}, {"kids": [{"data": 1}]}, {"data": 1, "x": 2}]),
+    ({"$ref": "#/$defs/m", "$defs": {"m": {"$ref": D2020}}, "unevaluatedProperties": False},
+     [{"type": "string"}, {"zz": 1}]),
+    ({"$schema": D2020, "properties": {"n": {"type": "integer"}, "kids": {"items": {"$ref": "#"}}},
+      "unevaluatedProperties": False},
+     [{"n": 1, "kids": [{"n": 2}]}, {"kids": [{"zz": 1}]}]),
+    # an anchor, and `then` through a reference
+    ({"$defs": {"a": {"$anchor": "foo", "properties": {"v": {"type": "number"}}}},
+      "$ref": "#foo", "unevaluatedProperties": False}, [{"v": 2}, {"v": 2, "y": 1}]),
+    ({"if": {"properties": {"k": {"const": 1}}}, "then": {"$ref": "#/$defs/t"},
+      "else": {"properties": {"e": True}}, "$defs": {"t": {"properties": {"t": {}}}},
+      "unevaluatedProperties": False}, [{"k": 1, "t": 1}, {"k": 2, "e": 1}, {"k": 1, "e": 1}]),
+]
+
+
+@pytest.mark.parametrize(("schema", "instances"), REFERENCING)
+def test_unevaluated_properties_follow_references_as_jsonschema_does(
+        schema: dict[str, Any], instances: list[Any]) -> None:
+    ours = validator(schema)
+    theirs = validator_for(schema)(schema)
+    for instance in instances:
+        assert sorted(e.message for e in ours.iter_errors(instance)) == \
+            sorted(e.message for e in theirs.iter_errors(instance)), instance
+
+
+def test_an_unresolvable_reference_beside_unevaluated_properties_is_raised() -> None:
+    schema = {"unevaluatedProperties": False, "$ref": "#/$defs/missing"}
+    with pytest.raises(Unresolvable, match="missing"):
+        validator(schema).is_valid({"a": 1})
 
 
 # --- repair: the library and the command ---------------------------------------------------
