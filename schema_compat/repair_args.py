@@ -119,7 +119,7 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
                                             f"object ({type(schema).__name__})",))
     repairer = _Repairer(schema)
     log: list[Coercion] = []
-    fixed = repairer.fix(arguments, schema, repairer.root_resolver, (), log)
+    fixed = repairer.fix(arguments, schema, repairer.document.root, (), log)
     return RepairResult(fixed, tuple(log), tuple(repairer.errors(fixed)))
 
 
@@ -128,7 +128,7 @@ class _Repairer:
         from .validation import Document, validator
 
         self.validator = validator(schema)
-        self.root_resolver: Any = Document(schema).root
+        self.document = Document(schema)
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------
@@ -155,7 +155,10 @@ class _Repairer:
 
     def fix(self, value: Any, schema: Any, resolver: Any, path: Path,
             log: list[Coercion]) -> Any:
-        if not isinstance(schema, dict) or self.valid(value, schema, resolver):
+        if not isinstance(schema, dict):
+            return value
+        resolver = self.document.inside(resolver, schema)  # its `$id`, as jsonschema does
+        if self.valid(value, schema, resolver):
             return value
         key = (id(schema), id(value))
         if key in self.active:  # `{"$ref": "#"}` and kin: the same question again
