@@ -13,7 +13,7 @@ nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution
 proxy only, so the check/transform path never loads jsonschema. Only jsonschema's and
 `referencing`'s public names are used (tests/test_layers.py): jsonschema keeps the resolver
 it follows references with private, so `repair_args` follows them with `Document`'s, made
-the same way, and `unevaluatedProperties` has jsonschema follow them (`referenced`).
+the same way, and `unevaluatedProperties` has jsonschema follow them (`_referenced`).
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from jsonschema.exceptions import ValidationError
 
 from .schema.patterns import PatternUnchecked, search
 
-__all__ = ["Document", "referenced", "validator"]
+__all__ = ["Document", "validator"]
 
 
 def validator(schema: dict[str, Any]) -> Any:
     """A jsonschema validator for `schema`, of the draft its `$schema` names, whose
     patterns run in bounded time, resolving references inside the schema only. Each keyword
-    hands a `_Probe` instance to the probe (`referenced`) instead of validating it."""
+    hands a `_Probe` instance to the probe (`_referenced`) instead of validating it."""
     from jsonschema.validators import extend, validator_for
     from referencing import Registry
 
@@ -45,7 +45,7 @@ def validator(schema: dict[str, Any]) -> Any:
     return cls(schema, registry=Registry())
 
 
-def referenced(validator: Any, ref: Any) -> Any:
+def _referenced(validator: Any, ref: Any) -> Any:
     """The validator jsonschema makes for what `ref` points to, seen from where `validator`
     stands (its `$id` scope and the dynamic scope, which only jsonschema knows), or None when
     the target has no keyword or names a draft (`$schema`: jsonschema then uses a class of
@@ -69,9 +69,7 @@ class _Probe:
 def _probed(keyword: Any, validator: Any, value: Any, instance: Any, schema: Any) -> Any:
     """`keyword`, except for a `_Probe`: its wrapper's `$ref` is followed, and the first
     keyword reached beyond it records its validator; nothing is validated."""
-    if not isinstance(instance, _Probe):
-        return keyword(validator, value, instance, schema)
-    if schema is instance.wrapper:
+    if not isinstance(instance, _Probe) or schema is instance.wrapper:
         return keyword(validator, value, instance, schema)
     if instance.target is None:
         instance.target = validator
@@ -255,10 +253,10 @@ def _evaluated_keys(document: Document, validator: Any, resolver: Any,
 def _referenced_keys(document: Document, validator: Any, resolver: Any,
                      instance: dict[str, Any], ref: Any) -> set[str]:
     """`_evaluated_keys` of what `ref` points to. jsonschema follows it while `validator`'s
-    own resolver applies (`referenced`); `Document` does from a target jsonschema gives a
-    class of its own (`$schema`), where `referenced` cannot see."""
+    own resolver applies (`_referenced`); `Document` does from a target jsonschema gives a
+    class of its own (`$schema`), where `_referenced` cannot see."""
     if resolver is None:
-        target = referenced(validator, ref)
+        target = _referenced(validator, ref)
         if target is not None:
             return _evaluated_keys(document, target, None, instance, target.schema)
         resolver = document.scope(validator.schema)
