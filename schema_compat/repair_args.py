@@ -119,7 +119,7 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
                                             f"object ({type(schema).__name__})",))
     repairer = _Repairer(schema)
     log: list[Coercion] = []
-    fixed = repairer.fix(arguments, schema, repairer.document.root, (), log)
+    fixed = repairer.fix(arguments, repairer.validator.schema, repairer.document.root, (), log)
     return RepairResult(fixed, tuple(log), tuple(repairer.errors(fixed)))
 
 
@@ -127,8 +127,8 @@ class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
         from .validation import Document, validator
 
-        self.validator = validator(schema)
-        self.document = Document(schema)
+        self.validator = validator(schema)  # its schema: `schema` without its `$schema`
+        self.document = Document(self.validator.schema, type(self.validator))
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------

@@ -37,15 +37,19 @@ def validator(schema: dict[str, Any]) -> Any:
     from referencing import Registry
 
     base = validator_for(schema)
+    # The draft is read here and the validator's root does not name it: jsonschema validates
+    # a subschema naming a draft (`$schema`) with that draft's own class, whose patterns run
+    # on `re`, and `{"$ref": "#"}` leads back to the root.
+    root = {key: value for key, value in schema.items() if key != "$schema"}
     ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
             "additionalProperties": _additional_properties,
-            "unevaluatedProperties": partial(_unevaluated_properties, Document(schema))}
+            "unevaluatedProperties": partial(_unevaluated_properties, Document(root, base))}
     keywords = {**base.VALIDATORS, **{k: f for k, f in ours.items() if k in base.VALIDATORS}}
     cls = extend(base, {k: partial(_probed, f) for k, f in keywords.items()})
-    return cls(schema, registry=Registry())
+    return cls(root, registry=Registry())
 
 
-def _referenced(validator: Any, ref: Any) -> Any:
+def _referenced(validator: Any, keyword: str, ref: Any) -> Any:
     """The validator jsonschema makes for what `ref` points to, seen from where `validator`
     stands (its `$id` scope and the dynamic scope, which only jsonschema knows), or None when
     the target has no keyword or names a draft (`$schema`: jsonschema then uses a class of
@@ -54,7 +58,7 @@ def _referenced(validator: Any, ref: Any) -> Any:
 
     jsonschema follows the reference itself: a `_Probe` is validated against `{"$ref": ref}`
     and the target's first keyword hands over the validator it was called with."""
-    probe = _Probe({"$ref": ref})
+    probe = _Probe({"$recursiveRef" if keyword == "$recursiveRef" else "$ref": ref})
     for _ in validator.descend(probe, probe.wrapper):
         pass
     return probe.target
@@ -77,21 +81,20 @@ def _probed(keyword: Any, validator: Any, value: Any, instance: Any, schema: Any
 
 
 class Document:
-    """`schema` as `referencing` sees it, to follow its references as jsonschema does:
-    `root` is the resolver a validator of `schema` starts from (the schema as the root
-    resource beside the drafts' meta-schemas, nothing fetched), `scope(subschema)` the one
-    jsonschema reaches a subschema with through the `$id`s above it, `inside` the one it
-    descends with. Not the dynamic scope (the resources jsonschema's references passed
-    through, which `$dynamicRef` consults): only jsonschema knows that one."""
+    """`schema` as `referencing` sees it, to follow its references as jsonschema's validators
+    of `validator_class` do: `root` is the resolver a validator of `schema` starts from (the
+    schema as the root resource beside the drafts' meta-schemas, nothing fetched),
+    `scope(subschema)` the one jsonschema reaches a subschema with through the `$id`s above
+    it, `inside` the one it descends with. Not the dynamic scope (the resources jsonschema's
+    references passed through, which `$dynamicRef` consults): only jsonschema knows that."""
 
-    def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema.validators import validator_for
+    def __init__(self, schema: dict[str, Any], validator_class: Any) -> None:
         from jsonschema_specifications import REGISTRY
         from referencing import Registry, Specification
         from referencing.jsonschema import specification_with
 
-        base = validator_for(schema)
-        self.draft = specification_with(base.ID_OF(base.META_SCHEMA) or "urn:unknown-dialect",
+        meta = validator_class.META_SCHEMA
+        self.draft = specification_with(validator_class.ID_OF(meta) or "urn:unknown-dialect",
                                         default=Specification.OPAQUE)
         resource = self.draft.create_resource(schema)
         self.root: Any = REGISTRY.combine(Registry()).resolver_with_root(resource)
@@ -203,7 +206,7 @@ def _evaluated_keys(document: Document, validator: Any, resolver: Any,
                     instance: dict[str, Any], schema: Any) -> set[str]:
     """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
     2020-12's `unevaluatedProperties`, its patterns matched by `_matches`. Draft 2019-09 uses
-    it too: a name evaluated only through a `$recursiveRef` counts as unevaluated there.
+    it too, with its `$recursiveRef`.
     References are followed from `resolver`, or with `validator`'s own while it is None."""
     if not isinstance(schema, dict):
         return set()
@@ -220,10 +223,12 @@ def _evaluated_keys(document: Document, validator: Any, resolver: Any,
         return _evaluated_keys(document, validator, resolver, instance, subschema)
 
     keys: set[str] = set()
-    for ref_keyword in ("$ref", "$dynamicRef"):  # jsonschema resolves both with `lookup`
+    recursive = "$recursiveRef" in validator.VALIDATORS  # draft 2019-09's
+    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef")[:3 if recursive else 2]:
         ref = schema.get(ref_keyword)
         if ref is not None:
-            keys |= _referenced_keys(document, validator, resolver, instance, ref)
+            keys |= _referenced_keys(document, validator, resolver, instance, ref_keyword,
+                                     ref)
     properties = schema.get("properties")
     if isinstance(properties, dict):
         keys |= properties.keys() & instance.keys()
@@ -251,16 +256,21 @@ def _evaluated_keys(document: Document, validator: Any, resolver: Any,
 
 
 def _referenced_keys(document: Document, validator: Any, resolver: Any,
-                     instance: dict[str, Any], ref: Any) -> set[str]:
+                     instance: dict[str, Any], keyword: str, ref: Any) -> set[str]:
     """`_evaluated_keys` of what `ref` points to. jsonschema follows it while `validator`'s
     own resolver applies (`_referenced`); `Document` does from a target jsonschema gives a
     class of its own (`$schema`), where `_referenced` cannot see."""
     if resolver is None:
-        target = _referenced(validator, ref)
+        target = _referenced(validator, keyword, ref)
         if target is not None:
             return _evaluated_keys(document, target, None, instance, target.schema)
         resolver = document.scope(validator.schema)
-    resolved = resolver.lookup(ref)
+    if keyword == "$recursiveRef":
+        from referencing.jsonschema import lookup_recursive_ref
+
+        resolved = lookup_recursive_ref(resolver)
+    else:  # jsonschema resolves `$dynamicRef` as it does `$ref`
+        resolved = resolver.lookup(ref)
     return _evaluated_keys(document, validator, resolved.resolver, instance, resolved.contents)
 
 

@@ -182,6 +182,12 @@ REFERENCING = [
     ({"$schema": D2020, "properties": {"n": {"type": "integer"}, "kids": {"items": {"$ref": "#"}}},
       "unevaluatedProperties": False},
      [{"n": 1, "kids": [{"n": 2}]}, {"kids": [{"zz": 1}]}]),
+    # draft 2019-09's `$recursiveRef`, to a root that names its draft
+    ({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": True,
+      "properties": {"a": {"type": "integer"},
+                     "sub": {"$recursiveRef": "#", "unevaluatedProperties": False}},
+      "unevaluatedProperties": False},
+     [{"sub": {"a": 1}}, {"sub": {"b": 1}}, {"a": "1", "sub": {"sub": {"a": "2"}}}]),
     # an anchor, and `then` through a reference
     ({"$defs": {"a": {"$anchor": "foo", "properties": {"v": {"type": "number"}}}},
       "$ref": "#foo", "unevaluatedProperties": False}, [{"v": 2}, {"v": 2, "y": 1}]),
@@ -224,6 +230,26 @@ def test_repair_reports_a_catastrophic_pattern_at_once(word: str) -> None:
     assert json.loads(proc.stdout) == {
         "arguments": {"word": word}, "coercions": [], "valid": False,
         "errors": [f"$.word: {word!r} does not match {HOSTILE!r}"]}
+
+
+@pytest.mark.parametrize("draft", ["http://json-schema.org/draft-07/schema#",
+                                   "https://json-schema.org/draft/2020-12/schema"])
+def test_a_pattern_under_a_reference_to_a_root_naming_its_draft_runs_in_bounded_time(
+        draft: str) -> None:
+    """jsonschema validates what `{"$ref": "#"}` leads to with the class of the draft the
+    root names, whose patterns run on `re`: the recursive schema of a tree stalled."""
+    code = ("import json, sys; from schema_compat import repair; "
+            "print(json.dumps(repair(json.loads(sys.argv[1]), json.loads(sys.argv[2]))"
+            ".to_dict()))")
+    schema = {"$schema": draft, "type": "object",
+              "properties": {"word": {"type": "string", "pattern": HOSTILE},
+                             "kids": {"type": "array", "items": {"$ref": "#"}}}}
+    proc = subprocess.run([PY, "-c", code, json.dumps(schema),
+                           json.dumps({"kids": [{"word": WORD}]})],
+                          capture_output=True, text=True, timeout=DEADLINE, check=True,
+                          cwd=REPO_ROOT)
+    assert json.loads(proc.stdout)["errors"] == [
+        f"$.kids[0].word: {WORD!r} does not match {HOSTILE!r}"]
 
 
 def test_repair_reports_patterns_re2_cannot_run_where_they_apply() -> None:
