@@ -57,7 +57,8 @@ def _referenced(validator: Any, keyword: str, ref: Any) -> Any:
     reference it cannot resolve.
 
     jsonschema follows the reference itself: a `_Probe` is validated against `{"$ref": ref}`
-    and the target's first keyword hands over the validator it was called with."""
+    (`$recursiveRef` for that keyword) and the target's first keyword hands over the
+    validator it was called with."""
     probe = _Probe({"$recursiveRef" if keyword == "$recursiveRef" else "$ref": ref})
     for _ in validator.descend(probe, probe.wrapper):
         pass
@@ -205,9 +206,9 @@ def _unevaluated_properties(document: Document, validator: Any, unevaluated: Any
 def _evaluated_keys(document: Document, validator: Any, resolver: Any,
                     instance: dict[str, Any], schema: Any) -> set[str]:
     """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
-    2020-12's `unevaluatedProperties`, its patterns matched by `_matches`. Draft 2019-09 uses
-    it too, with its `$recursiveRef`.
-    References are followed from `resolver`, or with `validator`'s own while it is None."""
+    2020-12's `unevaluatedProperties` (and 2019-09's, with its `$recursiveRef`), its patterns
+    matched by `_matches`, references followed from `resolver` or, while it is None, by
+    jsonschema from where `validator` stands."""
     if not isinstance(schema, dict):
         return set()
 
@@ -223,10 +224,10 @@ def _evaluated_keys(document: Document, validator: Any, resolver: Any,
         return _evaluated_keys(document, validator, resolver, instance, subschema)
 
     keys: set[str] = set()
-    recursive = "$recursiveRef" in validator.VALIDATORS  # draft 2019-09's
-    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef")[:3 if recursive else 2]:
+    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(ref_keyword)
-        if ref is not None:
+        if ref is not None and (ref_keyword != "$recursiveRef"
+                                or ref_keyword in validator.VALIDATORS):  # 2019-09 only
             keys |= _referenced_keys(document, validator, resolver, instance, ref_keyword,
                                      ref)
     properties = schema.get("properties")
