@@ -10,19 +10,21 @@ other keyword is jsonschema's own, for the draft the schema declares.
 
 Validation uses an empty `referencing` registry: only references inside the schema resolve,
 nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution` and the
-proxy only, so the check/transform path never loads jsonschema. Only jsonschema's and
-`referencing`'s public names are used (tests/test_layers.py): jsonschema keeps the resolver
-it follows references with private, so `repair_args` follows them with `Document`'s, made
-the same way, and `unevaluatedProperties` has jsonschema follow them (`_referenced`).
+proxy only, so the check/transform path never loads jsonschema.
+
+A validator's `_resolver` (the `referencing` resolver of the scope it stands in) is read here,
+the one private name of jsonschema used: jsonschema exposes no public resolver for a
+validator's current scope, and its own keywords read it the same way. `repair_args` follows
+references with `Document`'s resolvers, made the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
+from referencing.jsonschema import lookup_recursive_ref
 
 from .schema.patterns import PatternUnchecked, search
 
@@ -31,54 +33,20 @@ __all__ = ["Document", "validator"]
 
 def validator(schema: dict[str, Any]) -> Any:
     """A jsonschema validator for `schema`, of the draft its `$schema` names, whose
-    patterns run in bounded time, resolving references inside the schema only. Each keyword
-    hands a `_Probe` instance to the probe (`_referenced`) instead of validating it."""
+    patterns run in bounded time, resolving references inside the schema only."""
     from jsonschema.validators import extend, validator_for
     from referencing import Registry
 
     base = validator_for(schema)
-    # The draft is read here and the validator's root does not name it: jsonschema validates
-    # a subschema naming a draft (`$schema`) with that draft's own class, whose patterns run
-    # on `re`, and `{"$ref": "#"}` leads back to the root.
+    # The root does not name its draft (read here): jsonschema validates a subschema naming
+    # one with that draft's own class, whose patterns run on `re`, and `{"$ref": "#"}` leads
+    # back to the root.
     root = {key: value for key, value in schema.items() if key != "$schema"}
     ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
             "additionalProperties": _additional_properties,
-            "unevaluatedProperties": partial(_unevaluated_properties, Document(root, base))}
-    keywords = {**base.VALIDATORS, **{k: f for k, f in ours.items() if k in base.VALIDATORS}}
-    cls = extend(base, {k: partial(_probed, f) for k, f in keywords.items()})
+            "unevaluatedProperties": _unevaluated_properties}
+    cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
     return cls(root, registry=Registry())
-
-
-def _referenced(validator: Any, keyword: str, ref: Any) -> Any:
-    """The validator jsonschema makes for what `ref` points to, seen from where `validator`
-    stands (its `$id` scope and the dynamic scope, which only jsonschema knows), or None when
-    the target has no keyword or names a draft (`$schema`: jsonschema then uses a class of
-    its own, whose keywords are not `_probed`). Raises what jsonschema raises for a
-    reference it cannot resolve.
-
-    jsonschema follows the reference itself: a `_Probe` is validated against `{"$ref": ref}`
-    (`$recursiveRef` for that keyword) and the target's first keyword hands over the
-    validator it was called with."""
-    probe = _Probe({"$recursiveRef" if keyword == "$recursiveRef" else "$ref": ref})
-    for _ in validator.descend(probe, probe.wrapper):
-        pass
-    return probe.target
-
-
-class _Probe:
-    def __init__(self, wrapper: dict[str, Any]) -> None:
-        self.wrapper = wrapper
-        self.target: Any = None
-
-
-def _probed(keyword: Any, validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-    """`keyword`, except for a `_Probe`: its wrapper's `$ref` is followed, and the first
-    keyword reached beyond it records its validator; nothing is validated."""
-    if not isinstance(instance, _Probe) or schema is instance.wrapper:
-        return keyword(validator, value, instance, schema)
-    if instance.target is None:
-        instance.target = validator
-    return ()
 
 
 class Document:
@@ -182,11 +150,11 @@ def _additional_properties(validator: Any, extra: Any, instance: Any,
                                   "unexpected)")
 
 
-def _unevaluated_properties(document: Document, validator: Any, unevaluated: Any,
-                            instance: Any, schema: Any) -> Iterator[Any]:
+def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
+                            schema: Any) -> Iterator[Any]:
     if not validator.is_type(instance, "object"):
         return
-    evaluated = _evaluated_keys(document, validator, None, instance, schema)
+    evaluated = _evaluated_keys(validator, instance, schema)
     rejected = [key for key in instance if key not in evaluated and
                 not _is_valid(validator.descend(instance[key], unevaluated, path=key,
                                                 schema_path=key))]
@@ -203,76 +171,47 @@ def _unevaluated_properties(document: Document, validator: Any, unevaluated: Any
                               f"({names} {verb} unevaluated and invalid)")
 
 
-def _evaluated_keys(document: Document, validator: Any, resolver: Any,
-                    instance: dict[str, Any], schema: Any) -> set[str]:
+def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
     """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
-    2020-12's `unevaluatedProperties` (and 2019-09's, with its `$recursiveRef`), its patterns
-    matched by `_matches`, references followed from `resolver` or, while it is None, by
-    jsonschema from where `validator` stands."""
+    2020-12's `unevaluatedProperties` (`find_evaluated_property_keys_by_schema`), its
+    patterns matched by `_matches`; draft 2019-09 uses it too, with its `$recursiveRef`."""
     if not isinstance(schema, dict):
         return set()
-
-    def valid(value: Any, subschema: Any, scoped: bool = True) -> bool:
-        """As jsonschema's keywords ask: into `subschema`'s `$id` scope, except for `if`."""
-        if resolver is None:
-            return bool(validator.evolve(schema=subschema).is_valid(value)) if not scoped \
-                else _is_valid(validator.descend(value, subschema))
-        inner = document.inside(resolver, subschema) if scoped else resolver
-        return _is_valid(validator.descend(value, subschema, resolver=inner))
-
-    def evaluated(subschema: Any) -> set[str]:
-        return _evaluated_keys(document, validator, resolver, instance, subschema)
-
     keys: set[str] = set()
     for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(ref_keyword)
         if ref is not None and (ref_keyword != "$recursiveRef"
                                 or ref_keyword in validator.VALIDATORS):  # 2019-09 only
-            keys |= _referenced_keys(document, validator, resolver, instance, ref_keyword,
-                                     ref)
+            resolved = lookup_recursive_ref(validator._resolver) \
+                if ref_keyword == "$recursiveRef" else validator._resolver.lookup(ref)
+            keys |= _evaluated_keys(
+                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                instance, resolved.contents)
     properties = schema.get("properties")
     if isinstance(properties, dict):
         keys |= properties.keys() & instance.keys()
     for keyword in ("additionalProperties", "unevaluatedProperties"):
         subschema = schema.get(keyword)
         if subschema is not None:
-            keys |= {key for key, value in instance.items() if valid(value, subschema)}
+            keys |= {key for key, value in instance.items()
+                     if _is_valid(validator.descend(value, subschema))}
     for pattern in schema.get("patternProperties", {}):
         keys |= {key for key in instance if _matches(pattern, key)}
     for name, subschema in schema.get("dependentSchemas", {}).items():
         if name in instance:
-            keys |= evaluated(subschema)
+            keys |= _evaluated_keys(validator, instance, subschema)
     for keyword in ("allOf", "oneOf", "anyOf"):
         for subschema in schema.get(keyword, []):
-            if valid(instance, subschema):
-                keys |= evaluated(subschema)
+            if _is_valid(validator.descend(instance, subschema)):
+                keys |= _evaluated_keys(validator, instance, subschema)
     if "if" in schema:
-        if valid(instance, schema["if"], scoped=False):
-            keys |= evaluated(schema["if"])
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys |= _evaluated_keys(validator, instance, schema["if"])
             if "then" in schema:
-                keys |= evaluated(schema["then"])
+                keys |= _evaluated_keys(validator, instance, schema["then"])
         elif "else" in schema:
-            keys |= evaluated(schema["else"])
+            keys |= _evaluated_keys(validator, instance, schema["else"])
     return keys
-
-
-def _referenced_keys(document: Document, validator: Any, resolver: Any,
-                     instance: dict[str, Any], keyword: str, ref: Any) -> set[str]:
-    """`_evaluated_keys` of what `ref` points to. jsonschema follows it while `validator`'s
-    own resolver applies (`_referenced`); `Document` does from a target jsonschema gives a
-    class of its own (`$schema`), where `_referenced` cannot see."""
-    if resolver is None:
-        target = _referenced(validator, keyword, ref)
-        if target is not None:
-            return _evaluated_keys(document, target, None, instance, target.schema)
-        resolver = document.scope(validator.schema)
-    if keyword == "$recursiveRef":
-        from referencing.jsonschema import lookup_recursive_ref
-
-        resolved = lookup_recursive_ref(resolver)
-    else:  # jsonschema resolves `$dynamicRef` as it does `$ref`
-        resolved = resolver.lookup(ref)
-    return _evaluated_keys(document, validator, resolved.resolver, instance, resolved.contents)
 
 
 def _is_valid(errors: Iterator[Any]) -> bool:

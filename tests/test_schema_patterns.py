@@ -159,7 +159,7 @@ KIDS = {"$id": "https://e.x/kids", "$dynamicAnchor": "meta",
         "properties": {"kids": {"items": {"$dynamicRef": "#meta",
                                           "unevaluatedProperties": False}}}}
 # (schema, instances): what `unevaluatedProperties` evaluates through a reference depends on
-# where it resolves from, which jsonschema alone tracks (`validation._referenced`)
+# where it resolves from: the validator's own resolver, as jsonschema's keywords use it
 REFERENCING = [
     # the $id scope: `item` is https://e.x/sub/item from inside https://e.x/sub/inner
     ({"$id": "https://e.x/root",
