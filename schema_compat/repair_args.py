@@ -119,16 +119,20 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
                                             f"object ({type(schema).__name__})",))
     repairer = _Repairer(schema)
     log: list[Coercion] = []
-    fixed = repairer.fix(arguments, repairer.validator.schema, repairer.document.root, (), log)
+    fixed = repairer.fix(arguments, repairer.validator.schema, repairer.validator._resolver,
+                         (), log)
     return RepairResult(fixed, tuple(log), tuple(repairer.errors(fixed)))
 
 
 class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
-        from .validation import Document, validator
+        from referencing.jsonschema import specification_with
+
+        from .validation import validator
 
         self.validator = validator(schema)  # its schema: `schema` without its `$schema`
-        self.document = Document(self.validator.schema, type(self.validator))
+        cls = type(self.validator)
+        self.draft = specification_with(cls.ID_OF(cls.META_SCHEMA))  # how it reads `$id`
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------
@@ -157,7 +161,7 @@ class _Repairer:
             log: list[Coercion]) -> Any:
         if not isinstance(schema, dict):
             return value
-        resolver = self.document.inside(resolver, schema)  # its `$id`, as jsonschema does
+        resolver = resolver.in_subresource(self.draft.create_resource(schema))  # its `$id`
         if self.valid(value, schema, resolver):
             return value
         key = (id(schema), id(value))

@@ -12,10 +12,9 @@ Validation uses an empty `referencing` registry: only references inside the sche
 nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution` and the
 proxy only, so the check/transform path never loads jsonschema.
 
-A validator's `_resolver` (the `referencing` resolver of the scope it stands in) is read here,
-the one private name of jsonschema used: jsonschema exposes no public resolver for a
-validator's current scope, and its own keywords read it the same way. `repair_args` follows
-references with `Document`'s resolvers, made the same way.
+A validator's `_resolver` (the `referencing` resolver of the scope it stands in) is read here
+and in `repair_args`, the one private name of jsonschema used: jsonschema exposes no public
+resolver for a validator's current scope, and its own keywords read it the same way.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from referencing.jsonschema import lookup_recursive_ref
 
 from .schema.patterns import PatternUnchecked, search
 
-__all__ = ["Document", "validator"]
+__all__ = ["validator"]
 
 
 def validator(schema: dict[str, Any]) -> Any:
@@ -47,42 +46,6 @@ def validator(schema: dict[str, Any]) -> Any:
             "unevaluatedProperties": _unevaluated_properties}
     cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
     return cls(root, registry=Registry())
-
-
-class Document:
-    """`schema` as `referencing` sees it, to follow its references as jsonschema's validators
-    of `validator_class` do: `root` is the resolver a validator of `schema` starts from (the
-    schema as the root resource beside the drafts' meta-schemas, nothing fetched),
-    `scope(subschema)` the one jsonschema reaches a subschema with through the `$id`s above
-    it, `inside` the one it descends with. Not the dynamic scope (the resources jsonschema's
-    references passed through, which `$dynamicRef` consults): only jsonschema knows that."""
-
-    def __init__(self, schema: dict[str, Any], validator_class: Any) -> None:
-        from jsonschema_specifications import REGISTRY
-        from referencing import Registry, Specification
-        from referencing.jsonschema import specification_with
-
-        meta = validator_class.META_SCHEMA
-        self.draft = specification_with(validator_class.ID_OF(meta) or "urn:unknown-dialect",
-                                        default=Specification.OPAQUE)
-        resource = self.draft.create_resource(schema)
-        self.root: Any = REGISTRY.combine(Registry()).resolver_with_root(resource)
-        self.resource = resource
-        self.scopes: dict[int, Any] | None = None  # id(subschema): resolver, on first use
-
-    def scope(self, schema: Any) -> Any:
-        if self.scopes is None:
-            self.scopes = {}
-            todo = [(self.resource, self.root)]
-            while todo:
-                resource, resolver = todo.pop()
-                self.scopes.setdefault(id(resource.contents), resolver)
-                todo += [(sub, resolver.in_subresource(sub)) for sub in resource.subresources()]
-        return self.scopes.get(id(schema), self.root)
-
-    def inside(self, resolver: Any, schema: Any) -> Any:
-        """The resolver jsonschema descends into `schema` with from `resolver`."""
-        return resolver.in_subresource(self.draft.create_resource(schema))
 
 
 def _matches(pattern: Any, name: str) -> bool:

@@ -97,7 +97,8 @@ LEFT = {"schema_compat/schema/pointer.py passes _store="}
 # dynamic scope); its own keywords read `_resolver` and evolve with `_resolver=` the same way
 # (`_utils.find_evaluated_property_keys_by_schema`), and so do these, following references.
 JSONSCHEMA = {"schema_compat/validation.py reads validator._resolver",
-              "schema_compat/validation.py passes _resolver="}
+              "schema_compat/validation.py passes _resolver=",
+              "schema_compat/repair_args.py reads repairer.validator._resolver"}
 
 
 def _private(name: str) -> bool:
