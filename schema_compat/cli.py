@@ -32,41 +32,48 @@ from .commands.inputs import options_of
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from typer._click.formatting import HelpFormatter
-else:  # typer's own copy of click from 0.26, click's before: the class a Context formats with
-    HelpFormatter = typer.Context.formatter_class
-
 # A non-breaking hyphen (U+2011) stands for each hyphen while help text is wrapped.
 _KEEP_HYPHEN = "\u2011"
 
 
-class _HelpFormatter(HelpFormatter):
+class _KeepHyphens:
     """click's help formatter, except that no line ends inside a word at its hyphen.
 
     click wraps with textwrap, which may end a line after a hyphen between letters: a file
     name (`.schema-` / `compat.toml`), a flag or a command would be cut in two where a reader
     copies it. Hyphens are written as non-breaking ones while the text is wrapped and put back
     after, so each line is as long as it was and nothing else changes.
+
+    It wraps the formatter a typer Context makes (typer's own copy of click's from 0.26,
+    click's before), whose class typer does not name publicly; all else is that formatter's.
     """
 
+    def __init__(self, formatter: Any) -> None:
+        self.formatter = formatter
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.formatter, name)
+
     def write_text(self, text: str) -> None:
-        start = len(self.buffer)
-        super().write_text(text.replace("-", _KEEP_HYPHEN))
-        self._put_back(start)
+        start = len(self.formatter.buffer)
+        self.formatter.write_text(text.replace("-", _KEEP_HYPHEN))
+        self.put_back(start)
 
     def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30,
                  col_spacing: int = 2) -> None:
-        start = len(self.buffer)
-        super().write_dl([(term, text.replace("-", _KEEP_HYPHEN)) for term, text in rows],
-                         col_max, col_spacing)
-        self._put_back(start)
+        start = len(self.formatter.buffer)
+        self.formatter.write_dl([(term, text.replace("-", _KEEP_HYPHEN)) for term, text in rows],
+                                col_max, col_spacing)
+        self.put_back(start)
 
-    def _put_back(self, start: int) -> None:
-        self.buffer[start:] = [part.replace(_KEEP_HYPHEN, "-") for part in self.buffer[start:]]
+    def put_back(self, start: int) -> None:
+        buffer = self.formatter.buffer
+        buffer[start:] = [part.replace(_KEEP_HYPHEN, "-") for part in buffer[start:]]
 
 
 class _Context(typer.Context):
-    formatter_class = _HelpFormatter
+    def make_formatter(self) -> Any:
+        return _KeepHyphens(super().make_formatter())
 
 
 class _Command(typer.core.TyperCommand):

@@ -125,8 +125,7 @@ class ToolDef:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        assert isinstance(other, ToolDef)
-        return self._values() == other._values()
+        return self._values() == tuple(getattr(other, name) for name in self._fields)
 
     def __hash__(self) -> int:
         return hash(self._values())

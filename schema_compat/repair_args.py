@@ -119,26 +119,31 @@ def repair(schema: Any, arguments: Any) -> RepairResult:
                                             f"object ({type(schema).__name__})",))
     repairer = _Repairer(schema)
     log: list[Coercion] = []
-    fixed = repairer.fix(arguments, schema, repairer.root_resolver, (), log)
+    fixed = repairer.fix(arguments, repairer.validator.schema, repairer.validator._resolver,
+                         (), log)
     return RepairResult(fixed, tuple(log), tuple(repairer.errors(fixed)))
 
 
 class _Repairer:
     def __init__(self, schema: dict[str, Any]) -> None:
+        from referencing.jsonschema import specification_with
+
         from .validation import validator
 
-        self.validator = validator(schema)
-        self.root_resolver: Any = self.validator._resolver
+        self.validator = validator(schema)  # its schema: `schema` without its `$schema`
+        cls = type(self.validator)
+        self.draft = specification_with(cls.ID_OF(cls.META_SCHEMA))  # how it reads `$id`
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired
 
     # --- validity ------------------------------------------------------------------
 
     def valid(self, value: Any, schema: Any, resolver: Any) -> bool:
+        """Whether `schema` accepts `value`, its references followed with `resolver` (the
+        one the walk reached `schema` with)."""
         if schema is True or schema == {}:
             return True
         try:
-            return bool(self.validator.evolve(schema=schema, _resolver=resolver)
-                        .is_valid(value))
+            return next(self.validator.descend(value, schema, resolver=resolver), None) is None
         except Exception:  # an unresolvable $ref, an unknown type, a bad pattern
             return False
 
@@ -154,7 +159,10 @@ class _Repairer:
 
     def fix(self, value: Any, schema: Any, resolver: Any, path: Path,
             log: list[Coercion]) -> Any:
-        if not isinstance(schema, dict) or self.valid(value, schema, resolver):
+        if not isinstance(schema, dict):
+            return value
+        resolver = resolver.in_subresource(self.draft.create_resource(schema))  # its `$id`
+        if self.valid(value, schema, resolver):
             return value
         key = (id(schema), id(value))
         if key in self.active:  # `{"$ref": "#"}` and kin: the same question again

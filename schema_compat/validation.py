@@ -9,8 +9,12 @@ as a validation error naming it ("cannot be checked in bounded time"), never run
 other keyword is jsonschema's own, for the draft the schema declares.
 
 Validation uses an empty `referencing` registry: only references inside the schema resolve,
-nothing is ever fetched or read from disk. Imported by `repair_args` and the proxy only, so
-the check/transform path never loads jsonschema.
+nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution` and the
+proxy only, so the check/transform path never loads jsonschema.
+
+A validator's `_resolver` (the `referencing` resolver of the scope it stands in) is read here
+and in `repair_args`, the one private name of jsonschema used: jsonschema exposes no public
+resolver for a validator's current scope, and its own keywords read it the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
+from referencing.jsonschema import lookup_recursive_ref
 
 from .schema.patterns import PatternUnchecked, search
 
@@ -32,11 +37,15 @@ def validator(schema: dict[str, Any]) -> Any:
     from referencing import Registry
 
     base = validator_for(schema)
+    # The root does not name its draft (read here): jsonschema validates a subschema naming
+    # one with that draft's own class, whose patterns run on `re`, and `{"$ref": "#"}` leads
+    # back to the root.
+    root = {key: value for key, value in schema.items() if key != "$schema"}
     ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
             "additionalProperties": _additional_properties,
             "unevaluatedProperties": _unevaluated_properties}
     cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
-    return cls(schema, registry=Registry())
+    return cls(root, registry=Registry())
 
 
 def _matches(pattern: Any, name: str) -> bool:
@@ -127,15 +136,17 @@ def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
 
 def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
     """The names some keyword of `schema` evaluates: jsonschema's own walk for draft
-    2020-12's `unevaluatedProperties`, its patterns matched by `_matches`. Draft 2019-09 uses
-    it too: a name evaluated only through a `$recursiveRef` counts as unevaluated there."""
+    2020-12's `unevaluatedProperties` (`find_evaluated_property_keys_by_schema`), its
+    patterns matched by `_matches`; draft 2019-09 uses it too, with its `$recursiveRef`."""
     if not isinstance(schema, dict):
         return set()
     keys: set[str] = set()
-    for ref_keyword in ("$ref", "$dynamicRef"):
+    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(ref_keyword)
-        if ref is not None:
-            resolved = validator._resolver.lookup(ref)
+        if ref is not None and (ref_keyword != "$recursiveRef"
+                                or ref_keyword in validator.VALIDATORS):  # 2019-09 only
+            resolved = lookup_recursive_ref(validator._resolver) \
+                if ref_keyword == "$recursiveRef" else validator._resolver.lookup(ref)
             keys |= _evaluated_keys(
                 validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
                 instance, resolved.contents)

@@ -412,3 +412,28 @@ def test_unpacking_and_the_lazy_export() -> None:
         "arguments": {"n": 1}, "valid": True, "errors": [],
         "coercions": [{"path": "$.n", "pointer": "/n", "kind": "integer", "from": "1",
                        "to": 1}]}
+
+
+
+def test_a_reference_to_a_root_naming_its_draft_is_followed() -> None:
+    """jsonschema validates the target of `$ref: "#"` with a class of its own when the root
+    names its draft (`$schema`); the repair still follows it, down every level."""
+    tree = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "properties": {"n": {"type": "integer"}, "kids": {"type": "array",
+                                                              "items": {"$ref": "#"}}}}
+    result = repair(tree, {"n": "1", "kids": [{"n": "2", "kids": [{"n": "3"}]}]})
+    assert result.arguments == {"n": 1, "kids": [{"n": 2, "kids": [{"n": 3}]}]}
+    assert [c.to_dict()["path"] for c in result.coercions] == \
+        ["$.n", "$.kids[0].n", "$.kids[0].kids[0].n"]
+
+
+def test_a_reference_resolves_in_the_id_scope_it_is_written_in() -> None:
+    """`$ref: "item"` inside https://e.x/sub/inner is https://e.x/sub/item, as jsonschema
+    reads it, not https://e.x/item."""
+    schema = {"$id": "https://e.x/root",
+              "properties": {"inner": {"$id": "https://e.x/sub/inner", "$ref": "item"}},
+              "$defs": {"a": {"$id": "https://e.x/sub/item", "type": "integer"},
+                        "b": {"$id": "https://e.x/item", "type": "boolean"}}}
+    assert jsonschema.validators.validator_for(schema)(schema).is_valid({"inner": 3})
+    result = repair(schema, {"inner": "3"})
+    assert (result.arguments, result.errors) == ({"inner": 3}, ())

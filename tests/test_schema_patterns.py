@@ -24,6 +24,7 @@ import anyio
 import pytest
 from jsonschema.validators import validator_for
 from mcp.client.session import ClientSession
+from referencing.exceptions import Unresolvable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 
@@ -151,6 +152,67 @@ def test_the_bounded_validator_agrees_with_jsonschema_on_safe_patterns(
         assert errors(ours, instance) == errors(theirs, instance), instance
 
 
+D2020 = "https://json-schema.org/draft/2020-12/schema"
+TREE = {"$schema": D2020, "$id": "https://e.x/tree", "$dynamicAnchor": "node",
+        "properties": {"data": True, "kids": {"items": {"$dynamicRef": "#node"}}}}
+KIDS = {"$id": "https://e.x/kids", "$dynamicAnchor": "meta",
+        "properties": {"kids": {"items": {"$dynamicRef": "#meta",
+                                          "unevaluatedProperties": False}}}}
+# (schema, instances): what `unevaluatedProperties` evaluates through a reference depends on
+# where it resolves from: the validator's own resolver, as jsonschema's keywords use it
+REFERENCING = [
+    # the $id scope: `item` is https://e.x/sub/item from inside https://e.x/sub/inner
+    ({"$id": "https://e.x/root",
+      "properties": {"inner": {"$id": "https://e.x/sub/inner", "$ref": "item",
+                               "unevaluatedProperties": False}},
+      "$defs": {"a": {"$id": "https://e.x/sub/item", "properties": {"k": {"type": "string"}}},
+                "b": {"$id": "https://e.x/item", "properties": {"q": {}}}}},
+     [{"inner": {"k": "v"}}, {"inner": {"q": "v"}}, {"inner": {"k": 1, "z": 1}}]),
+    # the dynamic scope: `#meta` is the referring resource's anchor, not KIDS' own
+    ({"$id": "https://e.x/r", "$dynamicAnchor": "meta", "properties": {"extra": True},
+      "$ref": "https://e.x/kids", "$defs": {"kids": KIDS}},
+     [{"kids": [{"extra": 1}]}, {"kids": [{"other": 1}]}, {"kids": [{"kids": []}]}]),
+    # a target naming its draft, which jsonschema validates with its own class: the
+    # specification's strict tree, and a reference to the draft's meta-schema
+    ({"$schema": D2020, "$id": "https://e.x/strict", "$dynamicAnchor": "node",
+      "$ref": "tree", "unevaluatedProperties": False, "$defs": {"tree": TREE}},
+     [{"kids": [{"daat": 1}]}, {"kids": [{"data": 1}]}, {"data": 1, "x": 2}]),
+    ({"$ref": "#/$defs/m", "$defs": {"m": {"$ref": D2020}}, "unevaluatedProperties": False},
+     [{"type": "string"}, {"zz": 1}]),
+    ({"$schema": D2020, "properties": {"n": {"type": "integer"}, "kids": {"items": {"$ref": "#"}}},
+      "unevaluatedProperties": False},
+     [{"n": 1, "kids": [{"n": 2}]}, {"kids": [{"zz": 1}]}]),
+    # draft 2019-09's `$recursiveRef`, to a root that names its draft
+    ({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": True,
+      "properties": {"a": {"type": "integer"},
+                     "sub": {"$recursiveRef": "#", "unevaluatedProperties": False}},
+      "unevaluatedProperties": False},
+     [{"sub": {"a": 1}}, {"sub": {"b": 1}}, {"a": "1", "sub": {"sub": {"a": "2"}}}]),
+    # an anchor, and `then` through a reference
+    ({"$defs": {"a": {"$anchor": "foo", "properties": {"v": {"type": "number"}}}},
+      "$ref": "#foo", "unevaluatedProperties": False}, [{"v": 2}, {"v": 2, "y": 1}]),
+    ({"if": {"properties": {"k": {"const": 1}}}, "then": {"$ref": "#/$defs/t"},
+      "else": {"properties": {"e": True}}, "$defs": {"t": {"properties": {"t": {}}}},
+      "unevaluatedProperties": False}, [{"k": 1, "t": 1}, {"k": 2, "e": 1}, {"k": 1, "e": 1}]),
+]
+
+
+@pytest.mark.parametrize(("schema", "instances"), REFERENCING)
+def test_unevaluated_properties_follow_references_as_jsonschema_does(
+        schema: dict[str, Any], instances: list[Any]) -> None:
+    ours = validator(schema)
+    theirs = validator_for(schema)(schema)
+    for instance in instances:
+        assert sorted(e.message for e in ours.iter_errors(instance)) == \
+            sorted(e.message for e in theirs.iter_errors(instance)), instance
+
+
+def test_an_unresolvable_reference_beside_unevaluated_properties_is_raised() -> None:
+    schema = {"unevaluatedProperties": False, "$ref": "#/$defs/missing"}
+    with pytest.raises(Unresolvable, match="missing"):
+        validator(schema).is_valid({"a": 1})
+
+
 # --- repair: the library and the command ---------------------------------------------------
 
 
@@ -168,6 +230,26 @@ def test_repair_reports_a_catastrophic_pattern_at_once(word: str) -> None:
     assert json.loads(proc.stdout) == {
         "arguments": {"word": word}, "coercions": [], "valid": False,
         "errors": [f"$.word: {word!r} does not match {HOSTILE!r}"]}
+
+
+@pytest.mark.parametrize("draft", ["http://json-schema.org/draft-07/schema#",
+                                   "https://json-schema.org/draft/2020-12/schema"])
+def test_a_pattern_under_a_reference_to_a_root_naming_its_draft_runs_in_bounded_time(
+        draft: str) -> None:
+    """jsonschema validates what `{"$ref": "#"}` leads to with the class of the draft the
+    root names, whose patterns run on `re`: the recursive schema of a tree stalled."""
+    code = ("import json, sys; from schema_compat import repair; "
+            "print(json.dumps(repair(json.loads(sys.argv[1]), json.loads(sys.argv[2]))"
+            ".to_dict()))")
+    schema = {"$schema": draft, "type": "object",
+              "properties": {"word": {"type": "string", "pattern": HOSTILE},
+                             "kids": {"type": "array", "items": {"$ref": "#"}}}}
+    proc = subprocess.run([PY, "-c", code, json.dumps(schema),
+                           json.dumps({"kids": [{"word": WORD}]})],
+                          capture_output=True, text=True, timeout=DEADLINE, check=True,
+                          cwd=REPO_ROOT)
+    assert json.loads(proc.stdout)["errors"] == [
+        f"$.kids[0].word: {WORD!r} does not match {HOSTILE!r}"]
 
 
 def test_repair_reports_patterns_re2_cannot_run_where_they_apply() -> None:
