@@ -377,6 +377,20 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert same.returncode == 0 and "no tool of 2 breaks callers" in " ".join(same.stdout.split())
 
 
+def test_cli_tool_compares_only_the_tools_it_names(tmp_path: Path) -> None:
+    """`breaking --tool GLOB`: the other tools, broken or removed, are not compared."""
+    old, new = _files(tmp_path, [_mcp("a", OBJ), _mcp("gone", OBJ), _mcp("kept", OBJ)],
+                      [_mcp("a", _with(required=["q", "n"])), _mcp("kept", OBJ)])
+    proc = cli_in_process("breaking", old, new, "--json", "--tool", "k*")
+    assert proc.returncode == 0, proc.stderr
+    assert [(t["name"], t["status"]) for t in json.loads(proc.stdout)["tools"]] == [
+        ("kept", "unchanged")]
+    broken = cli_in_process("breaking", old, new, "--json", "--tool", "a", "--tool", "gone")
+    assert broken.returncode == 1
+    assert [(t["name"], t["status"]) for t in json.loads(broken.stdout)["tools"]] == [
+        ("gone", "removed"), ("a", "breaking")]
+
+
 def test_cli_fail_on_warning_ignore_and_bad_input(tmp_path: Path) -> None:
     old, new = _files(tmp_path, [_mcp("a", OBJ, description="One.")],
                       [_mcp("a", OBJ, description="Two.")])
