@@ -391,6 +391,22 @@ def test_cli_tool_compares_only_the_tools_it_names(tmp_path: Path) -> None:
         ("gone", "removed"), ("a", "breaking")]
 
 
+def test_cli_text_names_where_and_counts_removed_and_added(tmp_path: Path) -> None:
+    """The text report: a finding below the root says where, with its example; the last line
+    counts the removed tools among those that break callers and names the added ones."""
+    old, new = _files(tmp_path, [_mcp("a", OBJ), _mcp("gone", OBJ)],
+                      [_mcp("a", _with(required=["q", "n"])), _mcp("new", OBJ)])
+    proc = cli_in_process("breaking", old, new)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [lines[0].split(), lines[2].split()] == [["gone", "REMOVED"], ["a", "BREAKING"]]
+    assert lines[3].split()[:3] == ["EVO101", "breaking", "$.properties.n"]
+    assert lines[4].split() == ['e.g.', '{"q":', '""}', "(accepted", "before,", "refused", "now)"]
+    assert " ".join(proc.stdout.split()).endswith(
+        "2 of 2 tools break callers (1 removed); 0 compatible, 0 unchanged, 1 added added: new")
+    assert lines[-1] == "added: new"
+
+
 def test_cli_fail_on_warning_ignore_and_bad_input(tmp_path: Path) -> None:
     old, new = _files(tmp_path, [_mcp("a", OBJ, description="One.")],
                       [_mcp("a", OBJ, description="Two.")])
