@@ -68,6 +68,37 @@ def test_merge_intersects_nullable(first: dict[str, Any], second: dict[str, Any]
         assert {k: v for k, v in swapped.items()} == expected
 
 
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    # bounds: the tighter of each; an enum: the values both list (1 is 1.0, true is not 1)
+    ({"type": "integer", "minimum": 1, "maximum": 10}, {"minimum": 3, "maximum": 20},
+     {"type": "integer", "minimum": 3, "maximum": 10}),
+    ({"enum": [1, 2, "a"]}, {"enum": [1.0, "a", True]}, {"enum": [1, "a"]}),
+    # objects: a closed part closes the merge; a property both describe holds both
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+     {"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}),
+    ({"type": "object", "properties": {"a": {"type": "string"}}},
+     {"type": "object", "properties": {"a": {"minLength": 2}}},
+     {"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}}),
+    ({"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "properties": {"b": {"maxLength": 3}}},
+     {"type": "object", "additionalProperties": {"type": "string"},
+      "properties": {"b": {"type": "string", "maxLength": 3}}}),
+    # two schemas for the other keys cannot be written as one
+    ({"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "additionalProperties": {"type": "integer"}}, None),
+])
+def test_merge_takes_what_both_parts_allow(first: dict[str, Any], second: dict[str, Any],
+                                          expected: dict[str, Any] | None) -> None:
+    assert _merged(first, second) == expected
+    if expected is not None:  # the merge accepts exactly what both parts do
+        both = {"allOf": [first, second]}
+        for value in (1, 3, 10, 11, "a", "abcd", {"a": "xy"}, {"a": "x"}, {"b": "abcd"},
+                      {"b": "ab"}, {"c": 1}, {"c": "s"}):
+            assert Draft202012Validator(expected).is_valid(value) == \
+                Draft202012Validator(both).is_valid(value), value
+
+
 def test_all_of_branch_nullable_needs_every_branch() -> None:
     found = all_of_exact({"allOf": [{"type": "string", "nullable": True}, {"type": "string"}]})
     assert found is not None and found.node == {"type": "string"}
