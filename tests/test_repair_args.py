@@ -412,3 +412,21 @@ def test_unpacking_and_the_lazy_export() -> None:
         "arguments": {"n": 1}, "valid": True, "errors": [],
         "coercions": [{"path": "$.n", "pointer": "/n", "kind": "integer", "from": "1",
                        "to": 1}]}
+
+
+@pytest.mark.parametrize(("text", "repaired"), [
+    ("[1, 2.0]", [1, 2]),  # 2.0 is the enum's 2
+    ('{"k": [true]}', {"k": [True]}),
+    ('{"k": [1]}', None),  # 1 is not true
+    ("[1, 2, 3]", None),
+])
+def test_an_enum_member_sent_as_json_text_is_that_member(text: str, repaired: Any) -> None:
+    """An array or object member of `enum`, sent as its JSON text, becomes the member (JSON
+    equality, element by element); text that is no member stays as it was, an error."""
+    schema = {"type": "object", "properties": {"a": {"enum": [[1, 2], {"k": [True]}, "x"]}}}
+    result = repair(schema, {"a": text})
+    if repaired is None:
+        assert result.arguments == {"a": text} and result.errors
+    else:
+        assert result.arguments == {"a": repaired} and not result.errors
+        assert [c.kind for c in result.coercions] == ["enum"]
