@@ -110,6 +110,20 @@ BREAKING_INPUT = [
      "EVO104"),
     ("pattern added that refuses the old examples", _prop("q", {"type": "string"}),
      _prop("q", {"type": "string", "pattern": "^[0-9]+$"}), "EVO108"),
+    ("multipleOf added", _prop("n", {"type": "integer"}),
+     _prop("n", {"type": "integer", "multipleOf": 5}), "EVO104"),
+    ("prefixItems tightened", _prop("l", {"type": "array", "prefixItems": [{"type": "string"}]}),
+     _prop("l", {"type": "array", "prefixItems": [{"type": "string", "minLength": 2}]}),
+     "EVO104"),
+    ("additionalProperties tightened", _with(additionalProperties={"type": "string"}),
+     _with(additionalProperties={"type": "string", "maxLength": 2}), "EVO104"),
+    ("additionalProperties constrained", OBJ, _with(additionalProperties={"type": "integer"}),
+     "EVO106"),
+    ("property made false", OBJ, _prop("n", False), "EVO102"),
+    ("an open key given a tighter property",
+     _with(additionalProperties={"type": "string"}),
+     _prop("m", {"type": "string", "maxLength": 1}, _with(additionalProperties={"type": "string"})),
+     "EVO104"),
 ]
 
 
