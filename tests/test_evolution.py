@@ -124,6 +124,17 @@ BREAKING_INPUT = [
      _with(additionalProperties={"type": "string"}),
      _prop("m", {"type": "string", "maxLength": 1}, _with(additionalProperties={"type": "string"})),
      "EVO104"),
+    # the example comes from the old schema's allOf, union branch, negative bound, multipleOf
+    ("integers of an allOf dropped",
+     _prop("p", {"allOf": [{"type": ["string", "integer"]}, {"minimum": 3}]}),
+     _prop("p", {"type": "string"}), "EVO102"),
+    ("a union's integer branch dropped",
+     _prop("p", {"anyOf": [{"type": "integer", "minimum": 7}, {"type": "boolean"}]}),
+     _prop("p", {"type": "boolean"}), "EVO102"),
+    ("negative integers dropped", _prop("p", {"type": "integer", "maximum": -4}),
+     _prop("p", {"type": "string"}), "EVO102"),
+    ("multiples of 5 dropped", _prop("p", {"type": "integer", "minimum": 1, "multipleOf": 5}),
+     _prop("p", {"type": "string"}), "EVO102"),
 ]
 
 
