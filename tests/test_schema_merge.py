@@ -99,6 +99,27 @@ def test_merge_takes_what_both_parts_allow(first: dict[str, Any], second: dict[s
                 Draft202012Validator(both).is_valid(value), value
 
 
+@pytest.mark.parametrize(("node", "expected"), [
+    # a way of taking branches that are all `{}`: anything
+    ({"allOf": [{"anyOf": [{}, {"type": "string"}]}, {"anyOf": [{}, {"type": "integer"}]}]},
+     {"anyOf": [{}, {"type": "integer"}, {"type": "string"}]}),
+    # a way through a `false` branch, or through disjoint branches, is no way
+    ({"allOf": [{"anyOf": [False, {"type": "string"}]},
+                {"anyOf": [{"minLength": 2}, {"type": "integer"}]}]},
+     {"anyOf": [{"type": "string", "minLength": 2}]}),
+    # 9 x 9 x 9 ways: more than are written out
+    ({"allOf": [{"anyOf": [{"type": "string", "minLength": n} for n in range(9)]}] * 3}, None),
+])
+def test_all_of_crosses_the_unions_its_branches_hold(node: dict[str, Any],
+                                                    expected: dict[str, Any] | None) -> None:
+    found = all_of_exact(node)
+    assert (None if found is None else found.node) == expected
+    if expected is not None:
+        for value in ("", "ab", 1, None, [], {}):
+            assert Draft202012Validator(expected).is_valid(value) == \
+                Draft202012Validator(node).is_valid(value), value
+
+
 def test_all_of_branch_nullable_needs_every_branch() -> None:
     found = all_of_exact({"allOf": [{"type": "string", "nullable": True}, {"type": "string"}]})
     assert found is not None and found.node == {"type": "string"}
