@@ -33,8 +33,6 @@ def generate() -> str:
              "```text\n" + group.get_help(root).rstrip() + "\n```\n"]
     for name in group.list_commands(root):
         command = group.get_command(root, name)
-        if command is None or command.hidden:
-            continue
         ctx = command.context_class(command, parent=root, info_name=name,
                                     terminal_width=_WIDTH, max_content_width=_WIDTH)
         parts.append(f"## {name}\n")

@@ -29,8 +29,6 @@ SAFETY_RANK: dict[str, int] = {"lossless": 0, "hinted": 1, "lossy": 2}
 # is told: kept, described (moved into a `description`), or lost.
 Accepts = Literal["equal", "narrower", "wider", "changed"]
 Told = Literal["kept", "described", "lost"]
-ACCEPTS: tuple[Accepts, ...] = ("equal", "narrower", "wider", "changed")
-TOLD: tuple[Told, ...] = ("kept", "described", "lost")
 # The effect a fix declaring only its safety has: its safety class's usual case.
 USUAL_EFFECT: dict[str, tuple[Accepts, Told]] = {
     "lossless": ("equal", "kept"), "hinted": ("wider", "described"),

@@ -366,11 +366,6 @@ def options(command: str) -> tuple[Option, ...]:
     return tuple(p for p in COMMANDS[command] if isinstance(p, Option))
 
 
-def arguments(command: str) -> tuple[Argument, ...]:
-    """The positional arguments of `command`, in order."""
-    return tuple(p for p in COMMANDS[command] if isinstance(p, Argument))
-
-
 def describe_setting(option: Option) -> str:
     """What a setting holds, in words, for a settings file's error messages."""
     if option.kind == "choice":

@@ -17,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import Tool
 
 import schema_compat
-from schema_compat import Report, ToolDef, check, transform
+from schema_compat import Report, ToolDef, check, repair_args, requests, transform
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO_ROOT / "examples"
@@ -63,7 +63,9 @@ def test_public_names_and_py_typed() -> None:
     for name in ("check", "transform", "load_tools", "Report", "ToolResult", "Finding",
                  "Change", "ToolDef", "PROFILES"):
         assert name in schema_compat.__all__
-        assert getattr(schema_compat, name) is not None
+    for name in schema_compat.__all__:  # each one loaded on first use (module __getattr__)
+        assert getattr(schema_compat, name) is not None, name
+    assert schema_compat.plan is requests.plan and schema_compat.repair is repair_args.repair
     with pytest.raises(AttributeError):
         _ = schema_compat.no_such_name  # type: ignore[attr-defined]
     assert (Path(schema_compat.__file__).parent / "py.typed").is_file()

@@ -51,6 +51,14 @@ def _one_line(args: list[str]) -> str:
     (["check", "--request", "bogus", FS], ["unknown --request 'bogus'", "auto, all, per-source"]),
     (["diff", "read_files", "--format", "json", FS], ["no such option: --format"]),
     (["check", "--json=x", FS], ["option '--json' does not take a value"]),
+    (["check", FS, "--name", "x"], ["--name picks servers of --config", "add --config FILE"]),
+    (["check", "--server", 'a "b'], ["cannot split --server", "No closing quotation"]),
+    (["repair", "--tool", "x", "--args", "-", "-"],
+     ["stdin cannot hold both the SOURCE and --args"]),
+    (["breaking", "--against", FS], ["with --against, give one NEW"]),
+    (["breaking", "--against", FS, FS, FS], ["with --against, give one NEW"]),
+    (["init", "--dir", "no-such-dir", "--provider", "gemini", "--server", "python x.py"],
+     ["--dir no-such-dir: no such directory"]),
 ])
 def test_a_usage_error_click_finds_is_one_line(args: list[str], needles: list[str]) -> None:
     line = _one_line(args)

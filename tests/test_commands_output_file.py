@@ -94,3 +94,15 @@ def test_a_pipe_given_as_output_is_written_into_and_stays_a_pipe(tmp_path: Path)
     assert received == ['{"tools": []}']
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert _temporaries(tmp_path) == []
+
+
+def test_an_output_in_a_missing_directory_is_a_one_line_error(tmp_path: Path) -> None:
+    """`-o` into a folder that is not there: exit 2 and one line naming it, nothing created."""
+    from inprocess import cli_in_process
+
+    out = tmp_path / "no-such-folder" / "out.json"
+    proc = cli_in_process("transform", "examples/fs_read_files.json", "-o", str(out))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (f"schema-compat: error: cannot write {out}: directory "
+                                   f"{out.parent} does not exist")
+    assert not out.parent.exists()

@@ -110,6 +110,31 @@ BREAKING_INPUT = [
      "EVO104"),
     ("pattern added that refuses the old examples", _prop("q", {"type": "string"}),
      _prop("q", {"type": "string", "pattern": "^[0-9]+$"}), "EVO108"),
+    ("multipleOf added", _prop("n", {"type": "integer"}),
+     _prop("n", {"type": "integer", "multipleOf": 5}), "EVO104"),
+    ("prefixItems tightened", _prop("l", {"type": "array", "prefixItems": [{"type": "string"}]}),
+     _prop("l", {"type": "array", "prefixItems": [{"type": "string", "minLength": 2}]}),
+     "EVO104"),
+    ("additionalProperties tightened", _with(additionalProperties={"type": "string"}),
+     _with(additionalProperties={"type": "string", "maxLength": 2}), "EVO104"),
+    ("additionalProperties constrained", OBJ, _with(additionalProperties={"type": "integer"}),
+     "EVO106"),
+    ("property made false", OBJ, _prop("n", False), "EVO102"),
+    ("an open key given a tighter property",
+     _with(additionalProperties={"type": "string"}),
+     _prop("m", {"type": "string", "maxLength": 1}, _with(additionalProperties={"type": "string"})),
+     "EVO104"),
+    # the example comes from the old schema's allOf, union branch, negative bound, multipleOf
+    ("integers of an allOf dropped",
+     _prop("p", {"allOf": [{"type": ["string", "integer"]}, {"minimum": 3}]}),
+     _prop("p", {"type": "string"}), "EVO102"),
+    ("a union's integer branch dropped",
+     _prop("p", {"anyOf": [{"type": "integer", "minimum": 7}, {"type": "boolean"}]}),
+     _prop("p", {"type": "boolean"}), "EVO102"),
+    ("negative integers dropped", _prop("p", {"type": "integer", "maximum": -4}),
+     _prop("p", {"type": "string"}), "EVO102"),
+    ("multiples of 5 dropped", _prop("p", {"type": "integer", "minimum": 1, "multipleOf": 5}),
+     _prop("p", {"type": "string"}), "EVO102"),
 ]
 
 
@@ -375,6 +400,36 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
                                                                finding["example"])
     same = cli_in_process("breaking", old, old)
     assert same.returncode == 0 and "no tool of 2 breaks callers" in " ".join(same.stdout.split())
+
+
+def test_cli_tool_compares_only_the_tools_it_names(tmp_path: Path) -> None:
+    """`breaking --tool GLOB`: the other tools, broken or removed, are not compared."""
+    old, new = _files(tmp_path, [_mcp("a", OBJ), _mcp("gone", OBJ), _mcp("kept", OBJ)],
+                      [_mcp("a", _with(required=["q", "n"])), _mcp("kept", OBJ)])
+    proc = cli_in_process("breaking", old, new, "--json", "--tool", "k*")
+    assert proc.returncode == 0, proc.stderr
+    assert [(t["name"], t["status"]) for t in json.loads(proc.stdout)["tools"]] == [
+        ("kept", "unchanged")]
+    broken = cli_in_process("breaking", old, new, "--json", "--tool", "a", "--tool", "gone")
+    assert broken.returncode == 1
+    assert [(t["name"], t["status"]) for t in json.loads(broken.stdout)["tools"]] == [
+        ("gone", "removed"), ("a", "breaking")]
+
+
+def test_cli_text_names_where_and_counts_removed_and_added(tmp_path: Path) -> None:
+    """The text report: a finding below the root says where, with its example; the last line
+    counts the removed tools among those that break callers and names the added ones."""
+    old, new = _files(tmp_path, [_mcp("a", OBJ), _mcp("gone", OBJ)],
+                      [_mcp("a", _with(required=["q", "n"])), _mcp("new", OBJ)])
+    proc = cli_in_process("breaking", old, new)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [lines[0].split(), lines[2].split()] == [["gone", "REMOVED"], ["a", "BREAKING"]]
+    assert lines[3].split()[:3] == ["EVO101", "breaking", "$.properties.n"]
+    assert lines[4].split() == ['e.g.', '{"q":', '""}', "(accepted", "before,", "refused", "now)"]
+    assert " ".join(proc.stdout.split()).endswith(
+        "2 of 2 tools break callers (1 removed); 0 compatible, 0 unchanged, 1 added added: new")
+    assert lines[-1] == "added: new"
 
 
 def test_cli_fail_on_warning_ignore_and_bad_input(tmp_path: Path) -> None:

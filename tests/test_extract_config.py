@@ -80,6 +80,16 @@ def test_vscode_servers_inputs_and_comments(tmp_path: Path) -> None:
     )]
 
 
+def test_block_comments_and_escaped_quotes_in_a_jsonc_config(tmp_path: Path) -> None:
+    """A `/* */` comment goes; a `//` inside a string, after an escaped quote, stays."""
+    cfg = _write(tmp_path / ".vscode" / "mcp.json", """{
+      /* a block comment, "quoted" */
+      "servers": {"a": {"command": "srv", "args": ["say \\"hi\\" // not a comment"],},},
+    }""")
+    assert load_config(str(cfg), environ={}) == (
+        [ServerSpec("a", "stdio", "srv", ('say "hi" // not a comment',))], [])
+
+
 def test_cursor_and_gemini_urls(tmp_path: Path) -> None:
     cursor = _write(tmp_path / ".cursor" / "mcp.json",
                     {"mcpServers": {"c": {"url": "http://h/mcp"}}})
@@ -121,9 +131,14 @@ def test_unset_variable_and_bad_entries(tmp_path: Path) -> None:
                                           '(write it as "1")'),
     ({"command": "srv", "env": {"A": True}}, '"env.A" must be a string, not true'),
     ({"url": "http://x/mcp", "headers": {"X-N": 2}}, '"headers.X-N" must be a string'),
+    ({"command": "srv", "env": {"A": None}}, '"env.A" must be a string, not null'),
+    ({"command": "srv", "args": "x"}, '"args" must be a list of strings'),
+    ({"command": "srv", "env": ["A=1"]}, '"env" must be an object of strings'),
+    ({"command": "srv", "cwd": 3}, '"cwd" must be a string'),
+    ({"url": "http://x/mcp", "type": "ws"}, 'unknown transport type "ws"'),
+    ("srv", "the server entry is not an object"),
 ])
-def test_a_field_of_the_wrong_type_is_named(tmp_path: Path, entry: dict[str, object],
-                                            said: str) -> None:
+def test_a_field_of_the_wrong_type_is_named(tmp_path: Path, entry: object, said: str) -> None:
     """A field that is there but not a string is named as such, never as missing; a value
     of `env` or `headers` that is not a string is an error naming its key, not turned into
     text."""

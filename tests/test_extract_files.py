@@ -25,10 +25,10 @@ from schema_compat.extract import (
     SHAPES,
     LoadedSource,
     SourceLoadError,
-    detect_shape,
     load_source_text,
     load_sources,
 )
+from schema_compat.extract.shapes import analyse
 from schema_compat.jsonio import dump_json
 from schema_compat.model import SourceError
 from schema_compat.output.write_back import iter_write_back
@@ -267,7 +267,7 @@ def test_every_shape_loads_its_tools(case: Case) -> None:
     assert source.label == label
     assert source.shape == case.shape
     assert source.document == on_disk
-    assert detect_shape(on_disk) == case.shape
+    assert analyse(on_disk).shape == case.shape
     assert [t.name for t in source.tools] == list(case.names)
     assert [t.description for t in source.tools] == list(case.descriptions)
     assert [t.index for t in source.tools] == list(range(len(case.names)))
@@ -429,14 +429,14 @@ def test_bare_schema_name_is_the_file_stem_unsanitized() -> None:
 
 
 def test_bare_schema_with_gemini_uppercase_type() -> None:
-    assert detect_shape({"type": "OBJECT"}) == "schema"
-    assert detect_shape({"type": ["string", "null"]}) == "schema"
+    assert analyse({"type": "OBJECT"}).shape == "schema"
+    assert analyse({"type": ["string", "null"]}).shape == "schema"
 
 
 def test_an_object_whose_type_is_not_a_json_type_is_not_a_schema() -> None:
     # An Anthropic server tool on its own: not a schema, not a tool.
     with pytest.raises(SourceLoadError):
-        detect_shape({"type": "bash_20250124", "name": "bash"})
+        analyse({"type": "bash_20250124", "name": "bash"})
 
 
 # --- write_back options ---------------------------------------------------------------------
@@ -708,12 +708,12 @@ def test_a_declaration_outside_function_declarations_is_not_dropped_silently() -
         {"name": "b", "parameters": {"type": "object"}},
     ]
     with pytest.raises(SourceLoadError, match=r"\[1\] is a function declaration outside"):
-        detect_shape(document)
+        analyse(document)
 
 
-def test_detect_shape_raises_a_value_error_naming_what_was_expected() -> None:
+def test_an_unknown_shape_is_a_value_error_naming_what_was_expected() -> None:
     with pytest.raises(ValueError, match="expected an MCP tools/list result") as info:
-        detect_shape([1, 2])
+        analyse([1, 2])
     assert isinstance(info.value, SourceLoadError)
 
 

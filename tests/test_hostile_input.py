@@ -138,9 +138,9 @@ def test_random_json_in_every_file_shape_is_a_finding_or_exit_2(
 
 
 def test_the_shape_samples_cover_every_shape() -> None:
-    from schema_compat.extract.files import SHAPES, detect_shape
+    from schema_compat.extract.shapes import SHAPES, analyse
 
-    seen = {detect_shape(json.loads(p.read_text(encoding="utf-8-sig"))) for p in SHAPE_FILES}
+    seen = {analyse(json.loads(p.read_text(encoding="utf-8-sig"))).shape for p in SHAPE_FILES}
     assert seen == set(SHAPES)
 
 

@@ -168,6 +168,29 @@ def test_a_broken_upstream_is_reported_with_its_name_while_the_others_serve(
                                "${input:token}") for line in lines)
 
 
+def test_an_upstream_that_exits_mid_session_answers_errors_while_the_others_serve(
+        tmp_path: Path) -> None:
+    """`b_die` ends b: that call and every later one of b's tools is an error naming b, a
+    still answers, and the log says what happened to b once."""
+    config = _config(tmp_path, {"a": _entry(UPSTREAM, WHO="a"), "b": _entry(UPSTREAM, WHO="b")})
+    log = tmp_path / "gateway.log"
+
+    async def body(session: ClientSession) -> Any:
+        await session.list_tools()
+        errors = []
+        for name in ("b_die", "b_env"):
+            with pytest.raises(MCPError) as caught:
+                await session.call_tool(name, {"names": ["WHO"]} if name == "b_env" else {})
+            errors.append(caught.value.error.message)
+        return errors, _who(await session.call_tool("env", {"names": ["WHO"]}))
+
+    errors, who = _session(config, body, log=log)
+    assert errors == ["schema-compat proxy: b: it exited with exit code 3"] * 2
+    assert who == "a"
+    assert _log_lines(log).count("schema-compat proxy: b: it exited with exit code 3; its "
+                                 "tools answer with an error from now on") == 1
+
+
 def test_the_failures_go_to_stderr_without_log(tmp_path: Path) -> None:
     config = _config(tmp_path, {"crashes": _entry(SERVERS / "crash_server.py"),
                                 "good": _entry(UPSTREAM)})

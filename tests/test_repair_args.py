@@ -437,3 +437,21 @@ def test_a_reference_resolves_in_the_id_scope_it_is_written_in() -> None:
     assert jsonschema.validators.validator_for(schema)(schema).is_valid({"inner": 3})
     result = repair(schema, {"inner": "3"})
     assert (result.arguments, result.errors) == ({"inner": 3}, ())
+
+
+@pytest.mark.parametrize(("text", "repaired"), [
+    ("[1, 2.0]", [1, 2]),  # 2.0 is the enum's 2
+    ('{"k": [true]}', {"k": [True]}),
+    ('{"k": [1]}', None),  # 1 is not true
+    ("[1, 2, 3]", None),
+])
+def test_an_enum_member_sent_as_json_text_is_that_member(text: str, repaired: Any) -> None:
+    """An array or object member of `enum`, sent as its JSON text, becomes the member (JSON
+    equality, element by element); text that is no member stays as it was, an error."""
+    schema = {"type": "object", "properties": {"a": {"enum": [[1, 2], {"k": [True]}, "x"]}}}
+    result = repair(schema, {"a": text})
+    if repaired is None:
+        assert result.arguments == {"a": text} and result.errors
+    else:
+        assert result.arguments == {"a": repaired} and not result.errors
+        assert [c.kind for c in result.coercions] == ["enum"]

@@ -366,9 +366,19 @@ def test_diff_path_focuses_on_one_node() -> None:
     assert "REF001" in text.stdout and '"large_file_passthrough"' not in text.stdout
 
 
+def test_diff_path_is_followed_to_keys_and_indexes() -> None:
+    """`paths.find`, which reads `--path`: the whole document, an index, a filter's match."""
+    from schema_compat.paths import find
+
+    doc = {"anyOf": [{"type": "null"}, {"type": "string"}]}
+    assert find("$", doc) == [()]
+    assert find("$.anyOf[1].type", doc) == [("anyOf", 1, "type")]
+    assert find("$.anyOf[?(@.type == 'string')]", doc) == [("anyOf", 1)]
+
+
 @pytest.mark.parametrize(("path", "says"), [
     ("$.properties.nope", "matches nothing"), ("$.properties.*", "matches 2 nodes"),
-    ("$[[[", "is not a JSONPath")])
+    ("$[[[", "is not a JSONPath"), ("$.properties.`len`", "cannot follow `len`")])
 def test_diff_path_that_names_no_single_node_is_one_line(path: str, says: str) -> None:
     from inprocess import cli_in_process
 

@@ -146,6 +146,16 @@ def test_markdown_single_provider(cli_here: RunCli) -> None:
     assert "| error | `REF001` ref-unsupported | `$.properties.files.items['$ref']` |" in text
 
 
+def test_markdown_lists_the_sources_it_could_not_read() -> None:
+    """An unreadable source is listed once, in its own section, escaped as a table cell."""
+    tool = ToolDef("t", {"type": "object", "properties": {"a": {"const": 1}}})
+    error = SourceError("a|b.json", "no such file", "check the path")
+    text = render_markdown([Report(p, tuple(run([tool], p)), (error,))
+                            for p in ("gemini", "vertex")])
+    section = text.split("### Sources that could not be read\n\n", 1)[1]
+    assert section.startswith("- a\\|b.json: no such file (check the path)\n\n<sub>")
+
+
 def test_markdown_matrix_for_several_providers(cli_here: RunCli) -> None:
     proc = cli_here("check", "--format", "markdown", "-p", "all", FS)
     text = proc.stdout

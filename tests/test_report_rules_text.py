@@ -78,3 +78,16 @@ def test_every_rule_page_prints_its_docs_literally() -> None:
         text = "\n".join(_rule(rule.code, 200))
         for paragraph in (rule.docs.what, rule.docs.error, rule.docs.fix):
             assert " ".join(paragraph.split()) in " ".join(text.split())
+
+
+def test_rules_of_one_provider_are_its_rules_at_its_severity() -> None:
+    """`rules --provider vertex`: the rules the profile runs, each at the profile's severity
+    (ROOT001 is a warning there, an error by default), no other rule."""
+    from inprocess import cli_in_process
+
+    proc = cli_in_process("rules", "--provider", "vertex", columns=200)
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split()[0]: line.split()[2] for line in proc.stdout.splitlines()[1:]
+            if line[:1].isalpha()}
+    assert set(rows) == set(PROFILES["vertex"].rules)
+    assert rows["ROOT001"] == "warning" and RULES["ROOT001"].severity == "error"

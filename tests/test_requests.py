@@ -263,3 +263,16 @@ def test_every_real_listing_together_as_one_request() -> None:
     assert limits["strict-tools"].used == 20
     with pytest.raises(PlanError, match="openai accepts at most 128"):
         plan(tools, "openai")
+
+
+@pytest.mark.parametrize(("more", "said"), [
+    ({"provider": "nope"}, "unknown provider 'nope'"),
+    ({"client": "nope"}, "unknown client 'nope' (one of "),
+    ({"name_prefix": "nope"}, "unknown name prefix 'nope' (one of "),
+])
+def test_plan_names_an_unknown_provider_client_or_prefix(more: dict[str, str], said: str) -> None:
+    """The library's `plan` refuses what it does not know with PlanError, before any work."""
+    args: dict[str, str] = {"provider": "gemini", **more}
+    with pytest.raises(PlanError) as caught:
+        plan([{"name": "t", "inputSchema": {"type": "object"}}], **args)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(said)

@@ -7,17 +7,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import jsonschema
 import pytest
 
 from schema_compat.engine import run
 from schema_compat.model import (
-    ACCEPTS,
-    TOLD,
     USUAL_EFFECT,
+    Accepts,
     Report,
+    Told,
     ToolDef,
     effect_of,
     safety_of,
@@ -45,7 +45,7 @@ def test_every_fix_declares_an_effect_its_class_agrees_with(rule: Any) -> None:
     assert rule.safety is not None and rule.effect is not None
     assert safety_of(*rule.effect) == rule.safety
     for when, accepts, told in rule.cases:
-        assert when and accepts in ACCEPTS and told in TOLD
+        assert when and accepts in get_args(Accepts) and told in get_args(Told)
         assert (accepts, told) != rule.effect, f"{rule.code}: a case that does not differ"
     page = (DOCS / f"{rule.code}.md").read_text()
     assert f"- Effect: {rule.safety}: accepts {rule.effect[0]}, told {rule.effect[1]}" in page

@@ -68,6 +68,58 @@ def test_merge_intersects_nullable(first: dict[str, Any], second: dict[str, Any]
         assert {k: v for k, v in swapped.items()} == expected
 
 
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    # bounds: the tighter of each; an enum: the values both list (1 is 1.0, true is not 1)
+    ({"type": "integer", "minimum": 1, "maximum": 10}, {"minimum": 3, "maximum": 20},
+     {"type": "integer", "minimum": 3, "maximum": 10}),
+    ({"enum": [1, 2, "a"]}, {"enum": [1.0, "a", True]}, {"enum": [1, "a"]}),
+    # objects: a closed part closes the merge; a property both describe holds both
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+     {"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}),
+    ({"type": "object", "properties": {"a": {"type": "string"}}},
+     {"type": "object", "properties": {"a": {"minLength": 2}}},
+     {"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}}),
+    ({"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "properties": {"b": {"maxLength": 3}}},
+     {"type": "object", "additionalProperties": {"type": "string"},
+      "properties": {"b": {"type": "string", "maxLength": 3}}}),
+    # two schemas for the other keys cannot be written as one
+    ({"type": "object", "additionalProperties": {"type": "string"}},
+     {"type": "object", "additionalProperties": {"type": "integer"}}, None),
+])
+def test_merge_takes_what_both_parts_allow(first: dict[str, Any], second: dict[str, Any],
+                                          expected: dict[str, Any] | None) -> None:
+    assert _merged(first, second) == expected
+    if expected is not None:  # the merge accepts exactly what both parts do
+        both = {"allOf": [first, second]}
+        for value in (1, 3, 10, 11, "a", "abcd", {"a": "xy"}, {"a": "x"}, {"b": "abcd"},
+                      {"b": "ab"}, {"c": 1}, {"c": "s"}):
+            assert Draft202012Validator(expected).is_valid(value) == \
+                Draft202012Validator(both).is_valid(value), value
+
+
+@pytest.mark.parametrize(("node", "expected"), [
+    # a way of taking branches that are all `{}`: anything
+    ({"allOf": [{"anyOf": [{}, {"type": "string"}]}, {"anyOf": [{}, {"type": "integer"}]}]},
+     {"anyOf": [{}, {"type": "integer"}, {"type": "string"}]}),
+    # a way through a `false` branch, or through disjoint branches, is no way
+    ({"allOf": [{"anyOf": [False, {"type": "string"}]},
+                {"anyOf": [{"minLength": 2}, {"type": "integer"}]}]},
+     {"anyOf": [{"type": "string", "minLength": 2}]}),
+    # 9 x 9 x 9 ways: more than are written out
+    ({"allOf": [{"anyOf": [{"type": "string", "minLength": n} for n in range(9)]}] * 3}, None),
+])
+def test_all_of_crosses_the_unions_its_branches_hold(node: dict[str, Any],
+                                                    expected: dict[str, Any] | None) -> None:
+    found = all_of_exact(node)
+    assert (None if found is None else found.node) == expected
+    if expected is not None:
+        for value in ("", "ab", 1, None, [], {}):
+            assert Draft202012Validator(expected).is_valid(value) == \
+                Draft202012Validator(node).is_valid(value), value
+
+
 def test_all_of_branch_nullable_needs_every_branch() -> None:
     found = all_of_exact({"allOf": [{"type": "string", "nullable": True}, {"type": "string"}]})
     assert found is not None and found.node == {"type": "string"}

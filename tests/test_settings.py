@@ -199,6 +199,7 @@ def test_flag_select_replaces_the_files(project: Path) -> None:
     ('provider = ["gemini", "nope"]\n', ".schema-compat.toml: unknown provider 'nope'"),
     ('ignore = ["XYZ"]\n', ".schema-compat.toml: unknown rule 'XYZ' in ignore"),
     ('[per-tool-ignores]\n"x" = ["NOPE9"]\n', "unknown rule 'NOPE9' in per-tool-ignores"),
+    ('client = "  "\n', "client must be an MCP client's name"),
 ])
 def test_bad_settings_are_one_line_errors(project: Path, text: str, needle: str) -> None:
     (project / ".schema-compat.toml").write_text(text, "utf-8")
@@ -209,6 +210,26 @@ def test_bad_settings_are_one_line_errors(project: Path, text: str, needle: str)
     assert "Traceback" not in proc.stderr
     if "TOML" in needle or "setting" in needle or "must be" in needle:
         assert ".schema-compat.toml" in line
+
+
+def test_a_settings_file_that_is_not_utf8_or_a_table_that_is_not_one(project: Path) -> None:
+    (project / ".schema-compat.toml").write_bytes(b'provider = "gemini\xff"\n')
+    [line] = cli(project, "check", "tools.json").stderr.splitlines()
+    assert line.startswith(f"schema-compat: error: {project / '.schema-compat.toml'}: not UTF-8")
+    (project / ".schema-compat.toml").unlink()
+    (project / "pyproject.toml").write_text("[tool]\nschema-compat = 3\n", "utf-8")
+    proc = cli(project, "check", "tools.json")
+    assert proc.returncode == 2
+    assert "pyproject.toml: [tool.schema-compat] must be a table" in proc.stderr
+
+
+def test_sources_may_be_one_file_name(project: Path) -> None:
+    """`sources = "tools.json"`: one file, as a list of one (a comma is part of a name)."""
+    (project / ".schema-compat.toml").write_text('sources = "tools.json"\n', "utf-8")
+    proc = cli(project, "check", "--json")
+    assert proc.returncode == 1, proc.stderr
+    assert {t["name"] for t in json.loads(proc.stdout)["tools"]} == {"read_files",
+                                                                    "propose_and_review"}
 
 
 def test_sources_from_the_file_are_read_by_a_bare_check_from_the_files_folder(

@@ -67,11 +67,11 @@ class Planned(NamedTuple):
     text: str
 
 
-def run_init(options: InitOptions, *, interactive: bool | None = None) -> int:
+def run_init(options: InitOptions) -> int:
     """Write the files that are not there yet; the exit status (2 on bad usage or when the
-    server cannot be listed, with nothing written)."""
-    if interactive is None:
-        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    server cannot be listed, with nothing written). What the flags leave out is asked for on a
+    terminal only."""
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     provider, server, config = options.provider, options.server, options.config
     given = [flag for flag, value in (("--server", server), ("--url", options.url),
                                       ("--sse", options.sse), ("--config", config)) if value]

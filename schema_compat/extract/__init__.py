@@ -12,10 +12,8 @@ from .files import (
     SHAPES,
     LoadedSource,
     SourceLoadError,
-    detect_shape,
     load_source_text,
     load_sources,
 )
 
-__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "detect_shape", "load_source_text",
-           "load_sources"]
+__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "load_source_text", "load_sources"]

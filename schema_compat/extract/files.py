@@ -24,13 +24,12 @@ from .shapes import (
     Slot,
     SourceLoadError,
     analyse,
-    detect_shape,
     schema_key,
     tool_fields,
     value_at,
 )
 
-__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "detect_shape", "from_document",
+__all__ = ["SHAPES", "LoadedSource", "SourceLoadError", "from_document",
            "load_source_text", "load_sources"]
 
 

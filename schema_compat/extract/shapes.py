@@ -23,7 +23,7 @@ from typing import Any, Literal, NamedTuple, NoReturn
 from ..model import SourceError
 
 __all__ = ["GEMINI_SCHEMA_KEYS", "SHAPES", "Flavor", "Key", "Layout", "Slot", "SourceLoadError",
-           "analyse", "declared_strict", "detect_shape", "schema_key", "sent_strict",
+           "analyse", "declared_strict", "schema_key", "sent_strict",
            "tool_fields", "value_at"]
 
 SHAPES: tuple[str, ...] = ("jsonrpc", "mcp", "anthropic", "openai", "gemini", "tool-list",
@@ -352,11 +352,6 @@ def analyse(document: Any) -> Layout:
             family, list_slots = found
             return Layout("tool-list" if family == "mcp" else family, tuple(list_slots))
     _unmatched(document)
-
-
-def detect_shape(document: Any) -> str:
-    """The shape name (one of SHAPES); raises SourceLoadError (a ValueError) when none fits."""
-    return analyse(document).shape
 
 
 # --- where a tool's fields are ------------------------------------------------------

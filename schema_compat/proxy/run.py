@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from ..extract.config import ServerError, ServerSpec, resolve_command, server_environment
 
-__all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "serve", "start",
+__all__ = ["Proxy", "exit_now", "kill_group", "launch", "log_line", "open_log", "start",
            "write_log"]
 
 
@@ -184,12 +184,3 @@ def launch(spec: ServerSpec, errlog: IO[str] | int) -> subprocess.Popen[bytes]:
     except OSError as exc:
         raise ServerError(f"cannot start {spec.command}: {exc.strerror or exc}",
                           "check the command and its permissions") from None
-
-
-def serve(spec: ServerSpec, provider: str, timeout: float, *, log_file: str | None = None,
-          lossless_only: bool = False) -> int:
-    """Start and run the proxy until the client disconnects; 2 when it cannot start."""
-    proxy = start(spec, log_file)
-    if isinstance(proxy, int):
-        return proxy
-    return proxy.serve(provider, timeout, lossless_only=lossless_only)

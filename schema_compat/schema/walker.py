@@ -144,14 +144,3 @@ def set_child(node: dict[str, Any], rel: Path, value: Any) -> None:
         container = container[key]
     container[rel[-1]] = value
 
-
-def depth(schema: Any) -> int:
-    """Nesting depth in schema levels (root = 0), computed without recursion."""
-    best = 0
-    stack: list[tuple[int, Any]] = [(0, schema)]
-    while stack:
-        level, node = stack.pop()
-        best = max(best, level)
-        for _, child in children(node):
-            stack.append((level + 1, child))
-    return best
