@@ -78,4 +78,17 @@ def find(expression: str, document: Any) -> list[Path]:
         matches = parse(expression).find(document)
     except (JsonPathLexerError, JsonPathParserError, Exception) as exc:
         raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    return [keys(m.full_path) for m in matches]
+    return [_from_start(keys(m.full_path), document) for m in matches]
+
+
+def _from_start(path: Path, document: Any) -> Path:
+    """`path` with each index counted from the start (`$.anyOf[-1]` is `anyOf[1]` of two):
+    the changes name a node by its place from the start."""
+    out: list[str | int] = []
+    node = document
+    for key in path:
+        if isinstance(key, int) and key < 0 and isinstance(node, list):
+            key += len(node)
+        out.append(key)
+        node = node[key]
+    return tuple(out)

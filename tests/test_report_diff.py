@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -374,6 +375,29 @@ def test_diff_path_is_followed_to_keys_and_indexes() -> None:
     assert find("$", doc) == [()]
     assert find("$.anyOf[1].type", doc) == [("anyOf", 1, "type")]
     assert find("$.anyOf[?(@.type == 'string')]", doc) == [("anyOf", 1)]
+    assert find("$.anyOf[-1].type", doc) == [("anyOf", 1, "type")]
+
+
+def test_diff_path_with_an_index_from_the_end_keeps_its_changes(tmp_path: Path) -> None:
+    """A node reached from the end of a list (`anyOf[-1]`) shows the changes made there, as
+    the same node reached from the start does."""
+    from inprocess import cli_in_process
+
+    branch = {"type": "object", "additionalProperties": False,
+              "properties": {"a": {"type": "string"}}}
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "x": {"anyOf": [{"type": "string"}, branch]}}}}
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps({"tools": [tool]}))
+
+    def at(path: str) -> Any:
+        proc = cli_in_process("diff", "t", str(source), "--json", "--path", path)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["tools"][0]
+
+    from_end, from_start = at("$.properties.x.anyOf[-1]"), at("$.properties.x.anyOf[1]")
+    assert from_end["original_schema"] == branch
+    assert from_end["transforms_applied"] and from_end == from_start
 
 
 @pytest.mark.parametrize(("path", "says"), [
