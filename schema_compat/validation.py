@@ -27,7 +27,8 @@ from jsonschema.exceptions import ValidationError
 from referencing.jsonschema import lookup_recursive_ref
 
 from .schema.patterns import PatternUnchecked, search
-from .schema.walker import iter_nodes
+from .schema.refs import local_target
+from .schema.walker import children
 
 __all__ = ["validator"]
 
@@ -48,8 +49,8 @@ def validator(schema: dict[str, Any]) -> Any:
 
 def _without_drafts(schema: dict[str, Any]) -> dict[str, Any]:
     """A copy of `schema` without its `$schema` keywords: the root's (read by `validator`)
-    and every subschema's, at the positions `schema.walker` walks (a property named
-    `$schema`, and `const`, `enum`, `default` and `examples` data, are left as written).
+    and every subschema's (`_subschemas`; a property named `$schema`, and `const`, `enum`,
+    `default` and `examples` data, are left as written).
 
     jsonschema validates a subschema naming a draft with that draft's own class, whose
     patterns run on Python's backtracking `re`: a server's `^(a+)+$` there, or under a
@@ -62,13 +63,32 @@ def _without_drafts(schema: dict[str, Any]) -> dict[str, Any]:
     are copied: such a schema validates exactly as before.
     """
     root = {key: value for key, value in schema.items() if key != "$schema"}
-    if not any(isinstance(node, dict) and "$schema" in node for _, node in iter_nodes(root)):
+    if not any("$schema" in node for node in _subschemas(root)):
         return root
     root = copy.deepcopy(root)
-    for _, node in iter_nodes(root):
-        if isinstance(node, dict):
-            node.pop("$schema", None)
+    for node in _subschemas(root):
+        node.pop("$schema", None)
     return root
+
+
+def _subschemas(root: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every object subschema of `root` the walker walks, and every one a local pointer
+    `$ref` (`#/...`) names, with theirs: a pointer may name a node the walker does not know
+    as a schema (below a vendor keyword such as `x-defs`), which jsonschema validates with.
+    A pointer is read in the document and in the nearest resource with an `$id` (its base
+    in drafts 2019-09 and later)."""
+    found: dict[int, dict[str, Any]] = {}
+    todo: list[tuple[Any, dict[str, Any]]] = [(root, root)]
+    while todo:
+        node, base = todo.pop()
+        if not isinstance(node, dict) or id(node) in found:
+            continue
+        found[id(node)] = node
+        if isinstance(node.get("$id"), str):
+            base = node
+        todo += [(local_target(node, root), base), (local_target(node, base), base)]
+        todo += [(child, base) for _, child in children(node)]
+    return list(found.values())
 
 
 def _matches(pattern: Any, name: str) -> bool:

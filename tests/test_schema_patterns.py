@@ -255,7 +255,8 @@ def test_a_pattern_under_a_reference_to_a_root_naming_its_draft_runs_in_bounded_
 D07 = "http://json-schema.org/draft-07/schema#"
 # A subschema naming its draft, below the root: jsonschema validates it with that draft's own
 # class, whose patterns run on `re`. (root draft, schema): a property, a `$defs` entry it
-# refers to, an `items` of a referenced resource with its own `$id`.
+# refers to, an `allOf` of a referenced resource with its own `$id`, a node below a vendor
+# keyword a pointer names, in the document or in a resource with its own `$id`.
 NESTED_DRAFTS = [
     (None, {"type": "object", "properties": {
         "word": {"$schema": D07, "type": "string", "pattern": HOSTILE}}}),
@@ -267,6 +268,11 @@ NESTED_DRAFTS = [
     (D2020, {"type": "object", "properties": {"word": {"$ref": "https://e.x/w"}},
              "$defs": {"w": {"$id": "https://e.x/w", "$schema": D07,
                              "allOf": [{"$schema": D07, "pattern": HOSTILE}]}}}),
+    (None, {"type": "object", "properties": {"word": {"$ref": "#/x-defs/w"}},
+            "x-defs": {"w": {"$schema": D07, "type": "string", "pattern": HOSTILE}}}),
+    (D2020, {"type": "object", "properties": {"word": {"$ref": "https://e.x/r"}},
+             "$defs": {"r": {"$id": "https://e.x/r", "$ref": "#/x-defs/w",
+                             "x-defs": {"w": {"$schema": D07, "pattern": HOSTILE}}}}}),
 ]
 
 
