@@ -130,7 +130,7 @@ class _Repairer:
 
         from .validation import validator
 
-        self.validator = validator(schema)  # its schema: `schema` without its `$schema`
+        self.validator = validator(schema)  # its schema: `schema` without `$schema`s
         cls = type(self.validator)
         self.draft = specification_with(cls.ID_OF(cls.META_SCHEMA))  # how it reads `$id`
         self.active: set[tuple[int, int]] = set()  # (schema, value) pairs being repaired

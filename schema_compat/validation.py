@@ -6,7 +6,7 @@ server's `"pattern": "^(a+)+$"` and a model's 26 `a`s and a `!` stall `repair` a
 proxy for half a minute. The validator made here replaces those four keywords with the same
 logic over `schema.patterns.search` (RE2, linear time); a pattern RE2 cannot run is reported
 as a validation error naming it ("cannot be checked in bounded time"), never run. Every
-other keyword is jsonschema's own, for the draft the schema declares.
+other keyword is jsonschema's own, for the draft the root declares (`_without_drafts`).
 
 Validation uses an empty `referencing` registry: only references inside the schema resolve,
 nothing is ever fetched or read from disk. Imported by `repair_args`, `evolution` and the
@@ -19,6 +19,7 @@ resolver for a validator's current scope, and its own keywords read it the same 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,8 @@ from jsonschema.exceptions import ValidationError
 from referencing.jsonschema import lookup_recursive_ref
 
 from .schema.patterns import PatternUnchecked, search
+from .schema.refs import local_target
+from .schema.walker import children
 
 __all__ = ["validator"]
 
@@ -37,15 +40,55 @@ def validator(schema: dict[str, Any]) -> Any:
     from referencing import Registry
 
     base = validator_for(schema)
-    # The root does not name its draft (read here): jsonschema validates a subschema naming
-    # one with that draft's own class, whose patterns run on `re`, and `{"$ref": "#"}` leads
-    # back to the root.
-    root = {key: value for key, value in schema.items() if key != "$schema"}
     ours = {"pattern": _pattern, "patternProperties": _pattern_properties,
             "additionalProperties": _additional_properties,
             "unevaluatedProperties": _unevaluated_properties}
     cls = extend(base, {k: f for k, f in ours.items() if k in base.VALIDATORS})
-    return cls(root, registry=Registry())
+    return cls(_without_drafts(schema), registry=Registry())
+
+
+def _without_drafts(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `schema` without its `$schema` keywords: the root's (read by `validator`)
+    and every subschema's (`_subschemas`; a property named `$schema`, and `const`, `enum`,
+    `default` and `examples` data, are left as written).
+
+    jsonschema validates a subschema naming a draft with that draft's own class, whose
+    patterns run on Python's backtracking `re`: a server's `^(a+)+$` there, or under a
+    `{"$ref": "#"}` back to a root naming its draft, stalls for minutes. Without the keyword
+    every subschema is read in the root's draft, with bounded patterns. That is the safe
+    choice: a tool's arguments are one instance validated against one schema, and the drafts
+    differ in a few keywords only (`items` as a list, `$ref` beside other keywords), where
+    reading the root's draft can only change a verdict on a schema that mixes drafts, never
+    make a pattern run unbounded. Where no subschema names a draft, only the root's keys
+    are copied: such a schema validates exactly as before.
+    """
+    root = {key: value for key, value in schema.items() if key != "$schema"}
+    if not any("$schema" in node for node in _subschemas(root)):
+        return root
+    root = copy.deepcopy(root)
+    for node in _subschemas(root):
+        node.pop("$schema", None)
+    return root
+
+
+def _subschemas(root: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every object subschema of `root` the walker walks, and every one a local pointer
+    `$ref` (`#/...`) names, with theirs: a pointer may name a node the walker does not know
+    as a schema (below a vendor keyword such as `x-defs`), which jsonschema validates with.
+    A pointer is read in the document and in the nearest resource with an `$id` (its base
+    in drafts 2019-09 and later)."""
+    found: dict[int, dict[str, Any]] = {}
+    todo: list[tuple[Any, dict[str, Any]]] = [(root, root)]
+    while todo:
+        node, base = todo.pop()
+        if not isinstance(node, dict) or id(node) in found:
+            continue
+        found[id(node)] = node
+        if isinstance(node.get("$id"), str):
+            base = node
+        todo += [(local_target(node, root), base), (local_target(node, base), base)]
+        todo += [(child, base) for _, child in children(node)]
+    return list(found.values())
 
 
 def _matches(pattern: Any, name: str) -> bool:

@@ -252,6 +252,85 @@ def test_a_pattern_under_a_reference_to_a_root_naming_its_draft_runs_in_bounded_
         f"$.kids[0].word: {WORD!r} does not match {HOSTILE!r}"]
 
 
+D07 = "http://json-schema.org/draft-07/schema#"
+# A subschema naming its draft, below the root: jsonschema validates it with that draft's own
+# class, whose patterns run on `re`. (root draft, schema): a property, a `$defs` entry it
+# refers to, an `allOf` of a referenced resource with its own `$id`, a node below a vendor
+# keyword a pointer names, in the document or in a resource with its own `$id`.
+NESTED_DRAFTS = [
+    (None, {"type": "object", "properties": {
+        "word": {"$schema": D07, "type": "string", "pattern": HOSTILE}}}),
+    (D2020, {"type": "object", "properties": {"word": {"$ref": "#/$defs/w"}},
+             "$defs": {"w": {"$schema": D07, "type": "string", "pattern": HOSTILE}}}),
+    (D07, {"type": "object", "properties": {"word": {"$ref": "#/definitions/w"}},
+           "definitions": {"w": {"$schema": D2020, "allOf": [
+               {"type": "string", "pattern": HOSTILE}]}}}),
+    (D2020, {"type": "object", "properties": {"word": {"$ref": "https://e.x/w"}},
+             "$defs": {"w": {"$id": "https://e.x/w", "$schema": D07,
+                             "allOf": [{"$schema": D07, "pattern": HOSTILE}]}}}),
+    (None, {"type": "object", "properties": {"word": {"$ref": "#/x-defs/w"}},
+            "x-defs": {"w": {"$schema": D07, "type": "string", "pattern": HOSTILE}}}),
+    (D2020, {"type": "object", "properties": {"word": {"$ref": "https://e.x/r"}},
+             "$defs": {"r": {"$id": "https://e.x/r", "$ref": "#/x-defs/w",
+                             "x-defs": {"w": {"$schema": D07, "pattern": HOSTILE}}}}}),
+]
+
+
+def _with_root_draft(draft: str | None, schema: dict[str, Any]) -> dict[str, Any]:
+    return schema if draft is None else {"$schema": draft, **schema}
+
+
+@pytest.mark.parametrize(("draft", "schema"), NESTED_DRAFTS)
+def test_a_pattern_under_a_nested_schema_keyword_runs_in_bounded_time(
+        draft: str | None, schema: dict[str, Any]) -> None:
+    """The validator, `repair` and `breaking`'s test of an example value, in a process of
+    their own: without the fix each backtracks for minutes."""
+    code = ("import json, sys; from schema_compat import repair; "
+            "from schema_compat.validation import validator; "
+            "from schema_compat.evolution.document import Document; "
+            "s, a = json.loads(sys.argv[1]), json.loads(sys.argv[2]); "
+            "print(json.dumps([e.message for e in validator(s).iter_errors(a)])); "
+            "print(json.dumps(repair(s, a).errors)); "
+            "print(json.dumps(Document(s).accepts(a)))")
+    proc = subprocess.run([PY, "-c", code, json.dumps(_with_root_draft(draft, schema)),
+                           json.dumps({"word": WORD})],
+                          capture_output=True, text=True, timeout=DEADLINE, check=True,
+                          cwd=REPO_ROOT)
+    said = f"{WORD!r} does not match {HOSTILE!r}"
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == [
+        [said], [f"$.word: {said}"], False]
+
+
+@pytest.mark.parametrize(("draft", "schema"), NESTED_DRAFTS)
+def test_a_nested_schema_keyword_is_read_in_the_roots_draft(
+        draft: str | None, schema: dict[str, Any]) -> None:
+    """On text too short to backtrack long, the verdicts are jsonschema's own."""
+    schema = _with_root_draft(draft, schema)
+    for word in ("aaa", "aab", 5):
+        assert validator(schema).is_valid({"word": word}) == \
+            validator_for(schema)(schema).is_valid({"word": word}), word
+
+
+def test_schema_as_data_or_a_property_name_is_kept() -> None:
+    """Only the keyword goes: a property named `$schema` and a `$schema` inside `const`,
+    `enum`, `default` or `examples` are the server's data, compared as written."""
+    tagged = {"$schema": D07}
+    schema = {"type": "object", "required": ["$schema"],
+              "properties": {"$schema": {"type": "string"}, "c": {"const": tagged},
+                             "e": {"enum": [tagged], "default": tagged,
+                                   "examples": [tagged]}},
+              "dependentRequired": {"$schema": ["c"]}, "additionalProperties": False}
+    before = json.dumps(schema)
+    ours = validator(schema)
+    assert json.dumps(schema) == before  # the caller's schema is not changed
+    assert ours.is_valid({"$schema": "x", "c": tagged, "e": tagged})
+    assert sorted(e.message for e in ours.iter_errors({"c": {}, "e": {}})) == [
+        "'$schema' is a required property", f"{tagged!r} was expected",
+        f"{{}} is not one of [{tagged!r}]"]
+    assert [e.message for e in ours.iter_errors({"$schema": 1})] == [
+        "1 is not of type 'string'", "'c' is a dependency of '$schema'"]
+
+
 def test_repair_reports_patterns_re2_cannot_run_where_they_apply() -> None:
     """`pattern`, `patternProperties` (its key claims the name, so `additionalProperties:
     false` does not also refuse it) and `propertyNames`: each names its pattern; what the
@@ -357,6 +436,26 @@ def test_the_proxy_forwards_a_call_past_a_catastrophic_pattern_at_once(tmp_path:
     assert f"{prefix}$.word: {WORD!r} does not match {HOSTILE!r}" in lines
     assert f"{prefix}$.code: pattern {LOOKAHEAD!r} {UNCHECKED}: RE2 cannot run it (invalid " \
            "perl operator: (?=)" in lines
+
+
+def test_the_proxy_forwards_a_call_past_a_pattern_under_a_nested_schema_keyword(
+        tmp_path: Path) -> None:
+    """The proxy's validation of the arguments, then its repair: without the fix the call
+    waits out the backtracking, and `fail_after` ends the test."""
+    log = tmp_path / "proxy.log"
+    schema = _with_root_draft(*NESTED_DRAFTS[1])
+
+    async def body(session: ClientSession) -> Any:
+        await session.list_tools()
+        with anyio.fail_after(DEADLINE):
+            return await session.call_tool("match", {"word": WORD})
+
+    result = proxy_session(["--timeout", "5", "--log", str(log), "--", PY,
+                            str(SERVERS / "pattern_server.py"), json.dumps(schema)], body)
+    assert json.loads(result_text(result)) == {"word": WORD}
+    prefix = "schema-compat proxy: tools/call match: still invalid, forwarded as is: "
+    assert f"{prefix}$.word: {WORD!r} does not match {HOSTILE!r}" in \
+        log.read_text(encoding="utf-8").splitlines()
 
 
 # --- a server's own property names, in a merge -------------------------------------------------

@@ -1,7 +1,8 @@
 """A raw JSON-RPC MCP stdio server (standard library only) whose one tool carries hostile
 patterns: `^(a+)+$`, which Python's backtracking `re` takes half a minute over with 26 `a`s
 and a `!`, and a lookahead, which RE2 cannot run. `tools/call` answers with the arguments it
-received, as JSON text, so a test sees what reached the server.
+received, as JSON text, so a test sees what reached the server. A schema given as the
+first argument (JSON) replaces the tool's.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from strict_jsonrpc import refusal
 SCHEMA = {"type": "object", "properties": {
     "word": {"type": "string", "pattern": "^(a+)+$"},
     "code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]+$"}}}
-TOOL = {"name": "match", "description": "Take a word and a code.", "inputSchema": SCHEMA}
+TOOL = {"name": "match", "description": "Take a word and a code.",
+        "inputSchema": json.loads(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA}
 
 
 def send(message: dict[str, Any]) -> None:
