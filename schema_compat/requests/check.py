@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
+from ..model import Change, Decision, Finding, RequestInfo, ToolDef, ToolResult
+from ..rules.limits import BUDGET_CODES, sent_plain
 from .names import held_twice, prefixed, server_name, settle
 from .request import (
     PLANNER_CODES,
@@ -39,11 +40,9 @@ from .request import (
 if TYPE_CHECKING:
     from ..engine import RuleSet
 
-# The per-request rules a strict budget leaves to the planner.
-BUDGET_CODES = ("LIM001", "LIM004")
 Key = tuple[str, int]
 
-__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent", "request_infos"]
+__all__ = ["AsSent", "check_as_sent", "request_infos"]
 
 
 def _without(base: RuleSet, codes: Sequence[str]) -> RuleSet:
@@ -120,7 +119,7 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
     results = run(strict_plan, _picker(strict_plan, plain, off, per_tool))
     at = {(t.source, t.index): i for i, t in enumerate(tools)}
     flag_of = {(t.source, t.index): f for t, f in zip(tools, flags, strict=True)}
-    decided: dict[Key, tuple[Finding, str]] = {}
+    decided: dict[Key, tuple[Finding, Change]] = {}
     for group in groups:
         keys = [(t.source, t.index) for t in group]
         open_keys = [k for k in keys if k not in off]
@@ -132,7 +131,7 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
         for k, r, (strict, reason, code) in zip(open_keys, strict_results, choices,
                                                 strict=True):
             if not strict:
-                decided[k] = _decision(r, code, reason, budget.fallback)
+                decided[k] = sent_plain(code, reason, budget.fallback, r.remaining)
     if decided:
         # the whole listing again, each tool under the plan it is sent with: the name
         # rules still see every earlier name of its source
@@ -140,10 +139,7 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
         for i, r in enumerate(results):
             found = decided.get((r.tool.source, r.tool.index))
             if found is not None:
-                finding, why = found
-                change = Change(finding.code, (), "hinted", "sent without `strict`, its "
-                                f"schema for `{budget.fallback}`: {why}", "tool", "wider",
-                                "kept")
+                finding, change = found
                 results[i] = r._replace(findings=(finding, *r.findings),
                                         changes=(change, *r.changes))
     sent = {(r.tool.source, r.tool.index): (
@@ -157,27 +153,6 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
 def _without_findings(result: ToolResult, codes: Sequence[str]) -> ToolResult:
     return result._replace(remaining=tuple(f for f in result.remaining
                                            if f.code not in codes))
-
-
-def _decision(strict: ToolResult, code: str, reason: str, fallback: str
-              ) -> tuple[Finding, str]:
-    """The finding for a tool the planner sends without `strict` (an error where sending
-    it strict would be refused, info where that is a choice: strict decoding gains nothing),
-    and the reason the change gives."""
-    from ..paths import jsonpath
-    from ..rules.registry import RULES
-
-    severity: Severity = "error"
-    if code not in BUDGET_CODES:  # its strict schema keeps errors: name them
-        errors = [f for f in strict.remaining if f.severity == "error"]
-        more = f" and {len(errors) - 3} more" if len(errors) > 3 else ""
-        reason = (f"{reason}: " + "; ".join(f"{f.code} {jsonpath(f.path)}"
-                                           for f in errors[:3]) + more)
-    elif "enforce nothing" in reason:
-        severity = "info"
-    return (Finding(code, RULES[code].name, severity, (), f"not sent strict: {reason}", None,
-                    f"send it without `strict`, its schema for `{fallback}`", "hinted",
-                    "tool", "wider", "kept"), reason)
 
 
 def _flagged_per_tool(group: Sequence[ToolDef], wanted: list[tuple[str, str]], i: int,
