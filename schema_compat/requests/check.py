@@ -98,10 +98,12 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
     from ..engine import iter_ruleset
     from ..output.results import gathered
 
-    def run(plan: RuleSet, plan_for: Callable[[ToolDef], RuleSet] | None) -> list[ToolResult]:
+    def run(plan: RuleSet, plan_for: Callable[[ToolDef], RuleSet] | None,
+            known: Mapping[int, ToolResult] | None = None) -> list[ToolResult]:
         # a strict budget reads the schemas sent strict: kept until `sent` holds them
         keep = keep_schemas or plan.profile.strict_budget is not None
-        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep), keep_changes)
+        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep, known=known),
+                        keep_changes)
 
     profile = base.profile
     if not profile.non_strict:
@@ -133,13 +135,17 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
             if not strict:
                 decided[k] = sent_plain(code, reason, budget.fallback, r.remaining)
     if decided:
-        # the whole listing again, each tool under the plan it is sent with: the name
-        # rules still see every earlier name of its source
-        results = run(strict_plan, _picker(strict_plan, plain, off | set(decided), per_tool))
-        for i, r in enumerate(results):
-            found = decided.get((r.tool.source, r.tool.index))
-            if found is not None:
-                finding, change = found
+        # the tools sent without `strict` again, each as it is sent, among the others'
+        # results as earlier tools of its source (a tool is sent under the same name either
+        # way: strict and plain profiles share one name rule)
+        known = {i: r for i, r in enumerate(results)
+                 if (r.tool.source, r.tool.index) not in decided}
+        again = iter(run(strict_plan, _picker(strict_plan, plain, off | set(decided),
+                                              per_tool), known))
+        for i, t in enumerate(tools):
+            if i not in known:
+                finding, change = decided[(t.source, t.index)]
+                r = next(again)
                 results[i] = r._replace(findings=(finding, *r.findings),
                                         changes=(change, *r.changes))
     sent = {(r.tool.source, r.tool.index): (
