@@ -269,13 +269,11 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
 
 def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
                    budget: StrictBudget, strict_first: Sequence[str],
-                   declared: Sequence[bool | None] | None = None
-                   ) -> list[tuple[bool, str, str]]:
+                   flags: Sequence[bool | None]) -> list[tuple[bool, str, str]]:
     """(sent strict, the reason, the rule code of a non-strict decision) for each tool of
-    one request, from its strict result; `declared` is what each tool's entry says
+    one request, from its strict result; `flags` is what each tool's entry says
     (`declared`). `check` asks the same, so both send the same tools strict."""
     candidates = []
-    flags = declared if declared is not None else [None] * len(tools)
     for i, (tool, result, flag) in enumerate(zip(tools, results, flags, strict=True)):
         errors = sorted({f.code for f in result.remaining if f.severity == "error"})
         blocked = (f"its strict schema still has errors ({', '.join(errors)})"

@@ -247,12 +247,10 @@ BUDGET_CODES = ("LIM001", "LIM004")
 def sent_plain(code: str, reason: str, fallback: str, left: Sequence[Finding] = ()
                ) -> tuple[Finding, Change]:
     """A tool `choose_strict` sends without `strict`: the finding `check` reports and the
-    change `transform` makes (its schema for the budget's `fallback` profile: hinted, wider,
-    kept), written here once so both say the same. `code` is the decision's: LIM001 or
-    LIM004, or the first error its strict schema keeps, which the finding and change then
-    name from `left` (the findings left on that schema; `transform` gives none). The
-    finding is an error where sending it strict is refused, info where strict decoding
-    would only gain nothing."""
+    change `transform` makes (its schema for the budget's `fallback` profile), written once
+    so both say the same. `code` is the decision's: LIM001 or LIM004, or the first error
+    its strict schema keeps, named from `left` (the findings left on it; `transform` gives
+    none). An error where strict is refused, info where it would only gain nothing."""
     errors = [f for f in left if f.severity == "error"]
     severity: Severity = "error"
     if code not in BUDGET_CODES and errors:
