@@ -249,3 +249,20 @@ def test_check_names_what_transform_would_rename(tmp_path: Path) -> None:
     report = json.loads(out)
     assert code == 1 and "requests" not in report
     assert {i["code"] for t in report["tools"] for i in t["issues"]} >= {"NAM001", "NAM002"}
+
+
+def test_check_anthropic_strict_names_each_tool_among_every_earlier_one(tmp_path: Path) -> None:
+    # the tools sent without `strict` are checked again for `anthropic`, each among every
+    # earlier tool of its source: the last `b_2` clashes with the third tool's new name
+    rich = {"type": "object", "properties": {"k": {"enum": ["a", "b"]}}, "required": ["k"]}
+    bare = {"type": "object", "properties": {"q": {"type": "string"}}}
+    tools = [{"name": n, "description": "Do it.", "inputSchema": s}
+             for n, s in (("a", rich), ("b", bare), ("b", bare), ("a", rich), ("b_2", bare))]
+    listing = tmp_path / "dup.json"
+    listing.write_text(json.dumps({"tools": tools}))
+    _, out, _ = run("check", "--json", "-p", "anthropic-strict", str(listing))
+    issues = [sorted((i["code"], i["severity"]) for i in t["issues"] if i["scope"] == "tool")
+              for t in json.loads(out)["tools"]]
+    enforce_nothing = ("LIM001", "info")  # strict decoding would gain nothing on `bare`
+    assert issues == [[], [enforce_nothing], [enforce_nothing, ("NAM002", "error")],
+                      [("NAM002", "error")], [enforce_nothing, ("NAM002", "error")]]

@@ -78,7 +78,8 @@ def run_ruleset(tools: Sequence[ToolDef], plan: RuleSet,
 
 def iter_ruleset(tools: Sequence[ToolDef], plan: RuleSet,
               plan_for: Callable[[ToolDef], RuleSet] | None = None, *,
-              keep_schemas: bool = True) -> Iterator[ToolResult]:
+              keep_schemas: bool = True, known: Mapping[int, ToolResult] | None = None
+              ) -> Iterator[ToolResult]:
     """`run_ruleset` one tool at a time, in the order of `tools`: `transform` writes each
     tool as soon as it is done and keeps only what its summary needs, instead of holding
     every transformed schema until the whole listing can be written.
@@ -88,10 +89,18 @@ def iter_ruleset(tools: Sequence[ToolDef], plan: RuleSet,
     With `keep_schemas=False` each result's `transformed_schema` is None: a caller that only
     reports findings and changes (the text report of `check`) then holds one transformed
     schema at a time instead of all of them, which on a 10,000-tool file is ~1/4 of the peak.
+
+    `known` holds results already made for some tools (by their index in `tools`, with
+    their schemas): those are not run again, only met as earlier tools of their source, and
+    only the other tools' results are yielded (`check` runs again the tools it sends
+    without `strict`).
     """
     listing = _Listing(tools, plan, plan_for, keep_schemas)
-    for tool in tools:
-        yield listing.run(tool)
+    for i, tool in enumerate(tools):
+        if known is not None and i in known:
+            listing.met(tool, known[i].transformed_name, known[i].transformed_schema)
+        else:
+            yield listing.run(tool)
 
 
 class _Listing:
@@ -124,11 +133,9 @@ class _Listing:
         tallies_before: Mapping[str, int] = _NO_TALLIES  # no rule counts anything per
         tallies_after: Mapping[str, int] = _NO_TALLIES  # request (most profiles)
         if self.tally_rules:
-            sums_before = self.tallies.setdefault((tool.source, False), Counter())
-            sums_after = self.tallies.setdefault((tool.source, True), Counter())
-            tallies_before, tallies_after = dict(sums_before), dict(sums_after)
+            tallies_before = dict(self.tallies.get((tool.source, False), {}))
+            tallies_after = dict(self.tallies.get((tool.source, True), {}))
         position, total = self.seen.get(tool.source, 0), self.totals[tool.source]
-        self.seen[tool.source] = position + 1
         info = ToolInfo(tool.name, tool.description, position, before, total,
                         tool.schema, tallies_before)
         no_params = tool.schema is None and tool.schema_optional
@@ -148,13 +155,7 @@ class _Listing:
         after = ToolInfo(new_name, tool.description, position, renamed, total,
                          new_schema, tallies_after)
         remaining = check_tool_level(after, plan) + schema_left
-        before.add(tool.name)
-        before.add(new_name)
-        renamed.add(new_name)
-        for rule in self.tally_rules:
-            assert rule.tally is not None
-            sums_before.update(rule.tally(tool.schema))
-            sums_after.update(rule.tally(new_schema))
+        self.met(tool, new_name, new_schema)
         if changes or name_changes or refused:
             findings = as_made(findings, name_changes + changes,
                                {(f.code, f.path) for f in remaining}, refused)
@@ -165,3 +166,18 @@ class _Listing:
             transformed_schema=new_schema if self.keep_schemas else None,
             remaining=tuple(remaining),
         )
+
+    def met(self, tool: ToolDef, new_name: str, new_schema: Any) -> None:
+        """Count `tool`, sent as `new_name` with `new_schema`, as an earlier tool of its
+        source: its names taken, its place and its per-request sums."""
+        self.seen[tool.source] = self.seen.get(tool.source, 0) + 1
+        names = self.taken_names.setdefault(tool.source, set())
+        names.add(tool.name)
+        names.add(new_name)
+        self.new_names.setdefault(tool.source, set()).add(new_name)
+        for rule in self.tally_rules:
+            assert rule.tally is not None
+            self.tallies.setdefault((tool.source, False), Counter()).update(
+                rule.tally(tool.schema))
+            self.tallies.setdefault((tool.source, True), Counter()).update(
+                rule.tally(new_schema))

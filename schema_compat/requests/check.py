@@ -10,11 +10,7 @@ sent without `strict`) and, under a strict budget, plans the rest as `transform`
 - under a strict budget, the other tools are checked strict without the per-request rules
   (LIM001, LIM004), then `rules.limits.choose_strict` decides, from the same figures the
   planner reads, which of them are sent strict. Each one it sends without `strict` is
-  checked as such,
-  with one finding for the decision (its code the planner's; an error when sending it
-  strict is refused, the strict budget or the tool's own errors, info when strict decoding
-  would only gain nothing) whose fix is the one `transform` makes: send it without
-  `strict` (hinted: wider, kept).
+  checked again as such, with the finding of `rules.limits.sent_plain`.
 
 The request limits are then those of the request as planned, each tool counted as it is
 sent (`sent`), so they agree with `transform`'s.
@@ -25,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model import Change, Decision, Finding, RequestInfo, Severity, ToolDef, ToolResult
+from ..model import Change, Decision, Finding, RequestInfo, ToolDef, ToolResult
+from ..rules.limits import BUDGET_CODES, sent_plain
 from .names import held_twice, prefixed, server_name, settle
 from .request import (
     PLANNER_CODES,
@@ -39,11 +36,9 @@ from .request import (
 if TYPE_CHECKING:
     from ..engine import RuleSet
 
-# The per-request rules a strict budget leaves to the planner.
-BUDGET_CODES = ("LIM001", "LIM004")
 Key = tuple[str, int]
 
-__all__ = ["BUDGET_CODES", "AsSent", "check_as_sent", "request_infos"]
+__all__ = ["AsSent", "check_as_sent", "request_infos"]
 
 
 def _without(base: RuleSet, codes: Sequence[str]) -> RuleSet:
@@ -73,11 +68,11 @@ class AsSent(NamedTuple):
     sent: Mapping[Key, tuple[bool, Any]]
 
 
-def _picker(base: RuleSet, plain: RuleSet | None, off: set[Key],
+def _picker(base: RuleSet, plain: RuleSet, off: set[Key],
             per_tool: Mapping[str, Sequence[str]] | None
             ) -> Callable[[ToolDef], RuleSet] | None:
     own = tool_plans(base, per_tool)
-    if plain is None or not off:
+    if not off:
         return own
     theirs = tool_plans(plain, per_tool)
 
@@ -99,10 +94,12 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
     from ..engine import iter_ruleset
     from ..output.results import gathered
 
-    def run(plan: RuleSet, plan_for: Callable[[ToolDef], RuleSet] | None) -> list[ToolResult]:
+    def run(plan: RuleSet, plan_for: Callable[[ToolDef], RuleSet] | None,
+            known: Mapping[int, ToolResult] | None = None) -> list[ToolResult]:
         # a strict budget reads the schemas sent strict: kept until `sent` holds them
         keep = keep_schemas or plan.profile.strict_budget is not None
-        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep), keep_changes)
+        return gathered(iter_ruleset(tools, plan, plan_for, keep_schemas=keep, known=known),
+                        keep_changes)
 
     profile = base.profile
     if not profile.non_strict:
@@ -111,73 +108,40 @@ def check_as_sent(tools: Sequence[ToolDef], groups: Sequence[Sequence[ToolDef]],
     off = {(t.source, t.index) for t, f in zip(tools, flags, strict=True) if f is False}
     plain = _non_strict_plan(base)
     budget = profile.strict_budget
-    if budget is None:
-        results = run(base, _picker(base, plain, off, per_tool))
-        return AsSent(results, {(r.tool.source, r.tool.index):
-                                 ((r.tool.source, r.tool.index) not in off,
-                                  r.transformed_schema) for r in results})
-    strict_plan = _without(base, BUDGET_CODES)
+    strict_plan = base if budget is None else _without(base, BUDGET_CODES)
     results = run(strict_plan, _picker(strict_plan, plain, off, per_tool))
     at = {(t.source, t.index): i for i, t in enumerate(tools)}
-    flag_of = {(t.source, t.index): f for t, f in zip(tools, flags, strict=True)}
-    decided: dict[Key, tuple[Finding, str]] = {}
-    for group in groups:
-        keys = [(t.source, t.index) for t in group]
-        open_keys = [k for k in keys if k not in off]
-        # the planner's results carry no finding of its own rules (names, budgets)
-        strict_results = [_without_findings(results[at[k]], PLANNER_CODES)
-                          for k in open_keys]
-        choices = budget_choices([tools[at[k]] for k in open_keys], strict_results, budget,
-                                 strict_first, [flag_of[k] for k in open_keys])
-        for k, r, (strict, reason, code) in zip(open_keys, strict_results, choices,
-                                                strict=True):
-            if not strict:
-                decided[k] = _decision(r, code, reason, budget.fallback)
+    decided: dict[int, tuple[Finding, Change]] = {}  # by place in `tools`
+    if budget is not None:
+        for group in groups:
+            opened = [at[t.source, t.index] for t in group if (t.source, t.index) not in off]
+            # the planner's results carry no finding of its own rules (names, budgets)
+            strict_results = [results[i]._replace(remaining=tuple(
+                f for f in results[i].remaining if f.code not in PLANNER_CODES))
+                for i in opened]
+            choices = budget_choices([tools[i] for i in opened], strict_results, budget,
+                                     strict_first, [flags[i] for i in opened])
+            for i, r, (strict, reason, code) in zip(opened, strict_results, choices,
+                                                    strict=True):
+                if not strict:
+                    decided[i] = sent_plain(code, reason, budget.fallback, r.remaining)
     if decided:
-        # the whole listing again, each tool under the plan it is sent with: the name
-        # rules still see every earlier name of its source
-        results = run(strict_plan, _picker(strict_plan, plain, off | set(decided), per_tool))
-        for i, r in enumerate(results):
-            found = decided.get((r.tool.source, r.tool.index))
-            if found is not None:
-                finding, why = found
-                change = Change(finding.code, (), "hinted", "sent without `strict`, its "
-                                f"schema for `{budget.fallback}`: {why}", "tool", "wider",
-                                "kept")
-                results[i] = r._replace(findings=(finding, *r.findings),
-                                        changes=(change, *r.changes))
-    sent = {(r.tool.source, r.tool.index): (
-        (r.tool.source, r.tool.index) not in off and (r.tool.source, r.tool.index)
-        not in decided, r.transformed_schema) for r in results}
+        # the tools sent without `strict` again, each as it is sent, among the others'
+        # results as earlier tools of its source (a tool is sent under the same name either
+        # way: strict and plain profiles share one name rule)
+        plain_too = off | {(tools[i].source, tools[i].index) for i in decided}
+        again = run(strict_plan, _picker(strict_plan, plain, plain_too, per_tool),
+                    {i: r for i, r in enumerate(results) if i not in decided})
+        for i, r in zip(sorted(decided), again, strict=True):
+            finding, change = decided[i]
+            results[i] = r._replace(findings=(finding, *r.findings),
+                                    changes=(change, *r.changes))
+    sent = {(r.tool.source, r.tool.index): ((r.tool.source, r.tool.index) not in off
+                                             and i not in decided, r.transformed_schema)
+            for i, r in enumerate(results)}
     if not keep_schemas:
         results = [r._replace(transformed_schema=None) for r in results]
     return AsSent(results, sent)
-
-
-def _without_findings(result: ToolResult, codes: Sequence[str]) -> ToolResult:
-    return result._replace(remaining=tuple(f for f in result.remaining
-                                           if f.code not in codes))
-
-
-def _decision(strict: ToolResult, code: str, reason: str, fallback: str
-              ) -> tuple[Finding, str]:
-    """The finding for a tool the planner sends without `strict` (an error where sending
-    it strict would be refused, info where that is a choice: strict decoding gains nothing),
-    and the reason the change gives."""
-    from ..paths import jsonpath
-    from ..rules.registry import RULES
-
-    severity: Severity = "error"
-    if code not in BUDGET_CODES:  # its strict schema keeps errors: name them
-        errors = [f for f in strict.remaining if f.severity == "error"]
-        more = f" and {len(errors) - 3} more" if len(errors) > 3 else ""
-        reason = (f"{reason}: " + "; ".join(f"{f.code} {jsonpath(f.path)}"
-                                           for f in errors[:3]) + more)
-    elif "enforce nothing" in reason:
-        severity = "info"
-    return (Finding(code, RULES[code].name, severity, (), f"not sent strict: {reason}", None,
-                    f"send it without `strict`, its schema for `{fallback}`", "hinted",
-                    "tool", "wider", "kept"), reason)
 
 
 def _flagged_per_tool(group: Sequence[ToolDef], wanted: list[tuple[str, str]], i: int,

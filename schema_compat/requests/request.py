@@ -20,7 +20,7 @@ from ..mcp_tool import tooldefs
 from ..model import Change, ToolDef, ToolResult
 from ..profiles import Profile, StrictBudget
 from ..profiles.clients import CLIENT_NAMES, client_profile, get_client
-from ..rules.limits import Candidate, choose_strict, gain, tally_complexity
+from ..rules.limits import Candidate, choose_strict, gain, sent_plain, tally_complexity
 from .model import Decision, PlanError, PlannedTool, RequestLimit, RequestPlan
 from .names import PREFIXES, NamePrefix, prefixed, server_name, settle
 
@@ -255,9 +255,7 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
             elif not codes[i]:  # its entry said so: nothing changes
                 decisions.append(Decision(tool.source, tool.name, "non-strict", reasons[i]))
             else:
-                extra.append(Change(codes[i], (), "hinted", "sent without `strict`, its "
-                                    f"schema for `{budget.fallback}`: {reasons[i]}", "tool",
-                                    "wider", "kept"))
+                extra.append(sent_plain(codes[i], reasons[i], budget.fallback)[1])
                 decisions.append(Decision(tool.source, tool.name, "non-strict", reasons[i]))
         result = result._replace(transformed_name=named.name,
                                  changes=tuple(extra) + result.changes)
@@ -271,13 +269,11 @@ def plan(tools: Sequence[ToolLike] | Mapping[str, Sequence[ToolLike]],
 
 def budget_choices(tools: Sequence[ToolDef], results: Sequence[ToolResult],
                    budget: StrictBudget, strict_first: Sequence[str],
-                   declared: Sequence[bool | None] | None = None
-                   ) -> list[tuple[bool, str, str]]:
+                   flags: Sequence[bool | None]) -> list[tuple[bool, str, str]]:
     """(sent strict, the reason, the rule code of a non-strict decision) for each tool of
-    one request, from its strict result; `declared` is what each tool's entry says
+    one request, from its strict result; `flags` is what each tool's entry says
     (`declared`). `check` asks the same, so both send the same tools strict."""
     candidates = []
-    flags = declared if declared is not None else [None] * len(tools)
     for i, (tool, result, flag) in enumerate(zip(tools, results, flags, strict=True)):
         errors = sorted({f.code for f in result.remaining if f.severity == "error"})
         blocked = (f"its strict schema still has errors ({', '.join(errors)})"

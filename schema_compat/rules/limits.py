@@ -14,6 +14,8 @@ import fnmatch
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..model import Change, Finding, Severity
+from ..paths import jsonpath
 from ..schema.shape import is_object_schema
 from ..schema.walker import iter_nodes
 from . import doc_examples
@@ -236,6 +238,34 @@ def choose_strict(candidates: Sequence[Candidate], budget: StrictBudget,
         out[c.position] = Choice(True, f"{why}; costs {c.optional} optional and {c.unions} "
                                        "union parameters of the budget")
     return [c if c is not None else Choice(False, "") for c in out]
+
+
+# The per-request rules a strict budget leaves to `choose_strict`.
+BUDGET_CODES = ("LIM001", "LIM004")
+
+
+def sent_plain(code: str, reason: str, fallback: str, left: Sequence[Finding] = ()
+               ) -> tuple[Finding, Change]:
+    """A tool `choose_strict` sends without `strict`: the finding `check` reports and the
+    change `transform` makes (its schema for the budget's `fallback` profile), written once
+    so both say the same. `code` is the decision's: LIM001 or LIM004, or the first error
+    its strict schema keeps, named from `left` (the findings left on it; `transform` gives
+    none). An error where strict is refused, info where it would only gain nothing."""
+    errors = [f for f in left if f.severity == "error"]
+    severity: Severity = "error"
+    if code not in BUDGET_CODES and errors:
+        more = f" and {len(errors) - 3} more" if len(errors) > 3 else ""
+        reason = (f"{reason}: " + "; ".join(f"{f.code} {jsonpath(f.path)}"
+                                           for f in errors[:3]) + more)
+    elif code in BUDGET_CODES and "enforce nothing" in reason:
+        severity = "info"
+    rule = next((r.name for r in RULES if r.code == code),
+                next((f.rule for f in errors if f.code == code), code))
+    return (Finding(code, rule, severity, (), f"not sent strict: {reason}", None,
+                    f"send it without `strict`, its schema for `{fallback}`", "hinted",
+                    "tool", "wider", "kept"),
+            Change(code, (), "hinted", f"sent without `strict`, its schema for `{fallback}`: "
+                   f"{reason}", "tool", "wider", "kept"))
 
 
 RULES: list[Rule] = [
